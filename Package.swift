@@ -1,0 +1,43 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "maprender",
+    products: [
+        .executable(name: "maprender", targets: ["maprender"]),
+        .library(name: "MapRender", targets: ["MapRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Cairo + Pango through pkg-config (Debian: libcairo2-dev, libpango1.0-dev).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        // Pure Swift + Foundation: input, model, projection, clustering, layout, scene.
+        .target(name: "MapRenderCore"),
+        // Draws a Scene with Cairo; measures text with Pango.
+        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo"]),
+        // The pipeline: RenderRequest -> output bytes / file.
+        .target(name: "MapRender", dependencies: ["MapRenderCore", "MapRenderCairo"]),
+        // Thin CLI.
+        .executableTarget(
+            name: "maprender",
+            dependencies: [
+                "MapRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore"]),
+        .testTarget(
+            name: "MapRenderCairoTests",
+            dependencies: ["MapRenderCairo", "MapRenderCore"],
+            resources: []
+        ),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "maprenderTests", dependencies: ["MapRender"]),
+    ]
+)

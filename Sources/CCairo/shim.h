@@ -1,0 +1,8 @@
+#ifndef MAPRENDER_CCAIRO_SHIM_H
+#define MAPRENDER_CCAIRO_SHIM_H
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <cairo-pdf.h>
+#include <pango/pangocairo.h>
+#include <fontconfig/fontconfig.h>
+#endif

@@ -1,0 +1,3 @@
+import MapRenderCore
+import MapRenderCairo
+

@@ -1,0 +1,68 @@
+/// Why a row or feature was not turned into a point.
+public enum SkipReason: String, CaseIterable, Codable, Sendable, Comparable {
+    case emptyCoordinate = "empty coordinate"
+    case notANumber = "coordinate is not a number"
+    case nonFinite = "coordinate is NaN or infinite"
+    case latitudeOutOfRange = "latitude outside -90..90"
+    case longitudeOutOfRange = "longitude outside -180..180"
+    case malformedRow = "malformed row"
+    case nullGeometry = "null geometry"
+    case unsupportedGeometry = "not a point geometry"
+
+    public static func < (a: SkipReason, b: SkipReason) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// What a reader saw: rows read, points made, and what was skipped and where.
+public struct InputReport: Sendable, Equatable {
+    /// The file as the user named it (`-` for standard input).
+    public var source: String
+    /// CSV rows or GeoJSON features seen (a MultiPoint counts once).
+    public var recordsRead = 0
+    public var pointsRead = 0
+    public var skipped: [SkipReason: Int] = [:]
+    /// The first few line numbers (CSV) or feature indexes (GeoJSON, 0-based) per reason.
+    public var examples: [SkipReason: [Int]] = [:]
+    /// Skipped geometries by GeoJSON type ("LineString", "Polygon", "null", ...).
+    public var skippedGeometries: [String: Int] = [:]
+    /// "csv" or "geojson".
+    public var format = ""
+    /// The CSV columns used for latitude and longitude, if CSV.
+    public var latitudeColumn: String?
+    public var longitudeColumn: String?
+
+    public static let maxExamples = 5
+
+    public init(source: String) { self.source = source }
+
+    public var skippedTotal: Int { skipped.values.reduce(0, +) }
+
+    /// Records a skipped record; `location` is a line number (CSV) or feature index (GeoJSON).
+    public mutating func skip(_ reason: SkipReason, at location: Int) {
+        skipped[reason, default: 0] += 1
+        if examples[reason, default: []].count < Self.maxExamples {
+            examples[reason, default: []].append(location)
+        }
+    }
+
+    /// Human-readable lines, e.g. `cities.csv: skipped 3 rows: latitude outside -90..90 (lines 4, 9, 12)`.
+    public func warnings() -> [String] {
+        let unit = format == "csv" ? "line" : "feature"
+        return skipped.keys.sorted().map { reason in
+            let n = skipped[reason]!
+            let ex = examples[reason, default: []].map(String.init).joined(separator: ", ")
+            let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
+            let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
+            return "\(source): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
+        }
+    }
+
+    /// Merges counts of another report (used when one render reads several inputs).
+    public mutating func merge(_ other: InputReport) {
+        recordsRead += other.recordsRead
+        pointsRead += other.pointsRead
+        for (k, v) in other.skipped { skipped[k, default: 0] += v }
+        for (k, v) in other.skippedGeometries { skippedGeometries[k, default: 0] += v }
+    }
+}

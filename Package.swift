@@ -31,13 +31,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore"]),
-        .testTarget(
-            name: "MapRenderCairoTests",
-            dependencies: ["MapRenderCairo", "MapRenderCore"],
-            resources: []
-        ),
+        .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "maprenderTests", dependencies: ["MapRender"]),
+        // Depends on the executable so `swift test` builds the binary the CLI tests run.
+        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender"]),
     ]
 )

@@ -1,7 +1,15 @@
 import ArgumentParser
-import MapRender
 
 @main
 struct MapRenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "maprender")
+    static let configuration = CommandConfiguration(
+        commandName: "maprender",
+        abstract: "Render points from GeoJSON or CSV to a static map (PNG, SVG or PDF).",
+        discussion: """
+        Exit codes: 0 success; 64 bad option; 65 malformed input; 66 input not readable; \
+        70 internal error; 73 output not writable; 78 bad style file. `compare` exits 0 equal, 1 different, 2 error.
+        """,
+        subcommands: [Render.self, Inspect.self, Compare.self],
+        defaultSubcommand: Render.self
+    )
 }

@@ -1,0 +1,2 @@
+// The CLI and Swift programs import only MapRender; the core types come with it.
+@_exported import MapRenderCore

@@ -1,3 +1,0 @@
-import MapRenderCore
-import MapRenderCairo
-

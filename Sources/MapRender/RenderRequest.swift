@@ -1,0 +1,43 @@
+import MapRenderCore
+
+/// How the view is chosen.
+public enum ViewSpec: Sendable, Equatable {
+    /// Fit the data (the default), with an optional fixed zoom.
+    case fit(zoom: Double?)
+    /// `--center LAT,LON --zoom Z`.
+    case center(lat: Double, lon: Double, zoom: Double)
+    /// `--bbox W,S,E,N`.
+    case bbox(GeoBounds)
+}
+
+/// Everything one map needs. The CLI builds one from its options; Swift programs build one directly.
+public struct RenderRequest: Sendable {
+    /// Point files (`-` is standard input). Ignored when `points` is set.
+    public var inputs: [String] = []
+    /// Points given directly (library use), instead of reading `inputs`.
+    public var points: PointSet?
+    public var inputOptions = InputOptions()
+    public var style = Style.default
+    /// Size in CSS pixels; the image has `scale` times as many pixels per side.
+    public var width = 1024.0
+    public var height = 768.0
+    public var scale = 1.0
+    public var view: ViewSpec = .fit(zoom: nil)
+    /// The highest zoom a fitted view may take (a single point gets min(this, 14)).
+    public var maxZoom = 16.0
+    /// Empty margin around the data when fitting, CSS px.
+    public var padding = 24.0
+    /// GeoJSON files with polygons and lines drawn under the markers.
+    public var basemaps: [String] = []
+    public var layout = LayoutOptions()
+    public var format: OutputFormat = .png
+
+    public init() {}
+
+    /// The property columns this render reads, so readers can drop the others (the 1M-row fast path).
+    var neededProperties: Set<String> {
+        var s: Set<String> = ["marker-color", "marker-size"]
+        if let l = layout.labelField { s.insert(l) }
+        return s
+    }
+}

@@ -1,0 +1,137 @@
+import CCairo
+import Foundation
+import MapRenderCore
+
+/// Draws a `Scene` to PNG, SVG or PDF bytes. It knows nothing of clustering or data: only marks.
+///
+/// Raster output stamps pre-rendered markers (`MarkerStamps`); SVG and PDF keep vector markers,
+/// one definition per symbol reused for every marker (a recording surface that Cairo emits once).
+public final class CairoRenderer {
+    private let text: PangoText
+
+    /// - Parameter text: the Pango engine that measured the scene's labels (same fonts, same sizes).
+    public init(text: PangoText) {
+        self.text = text
+    }
+
+    public func render(_ scene: Scene, format: OutputFormat) throws -> Data {
+        let devW = max(1, Int((scene.width * scene.scale).rounded(.up)))
+        let devH = max(1, Int((scene.height * scene.scale).rounded(.up)))
+        let sink = ByteSink()
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let surface: OpaquePointer
+        switch format {
+        case .png:
+            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(devW), Int32(devH))
+        case .svg:
+            surface = cairo_svg_surface_create_for_stream(byteSinkWrite, closure, Double(devW), Double(devH))
+            cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1)
+            cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX)
+        case .pdf:
+            surface = cairo_pdf_surface_create_for_stream(byteSinkWrite, closure, Double(devW), Double(devH))
+            // Fixed metadata: without it Cairo embeds the current time and the PDF changes every run.
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z")
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, "2000-01-01T00:00:00Z")
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "maprender")
+        }
+        defer { cairo_surface_destroy(surface) }
+        try cairoCheck(cairo_surface_status(surface), "creating the \(format.rawValue) surface")
+        let cr = cairo_create(surface)!
+        try draw(scene, on: cr, raster: format == .png)
+        let status = cairo_status(cr)
+        cairo_destroy(cr)
+        try cairoCheck(status, "drawing")
+        if format == .png {
+            cairo_surface_flush(surface)
+            try cairoCheck(cairo_surface_write_to_png_stream(surface, byteSinkWrite, closure), "writing PNG")
+        } else {
+            cairo_surface_finish(surface)
+            try cairoCheck(cairo_surface_status(surface), "writing \(format.rawValue)")
+        }
+        withExtendedLifetime(sink) {}
+        if format == .svg { return SVGNormalizer.normalizeIDs(sink.data) }
+        return sink.data
+    }
+
+    func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool) throws {
+        let s = scene.scale
+        cairo_scale(cr, s, s)
+        scene.background.setSource(cr)
+        cairo_paint(cr)
+        for item in scene.items {
+            switch item {
+            case .shapes(let b): drawShapes(b, cr)
+            case .markers(let m):
+                if raster {
+                    let stamps = try MarkerStamps(symbols: m.symbols, scale: s)
+                    withSavedState(cr) {
+                        cairo_identity_matrix(cr)
+                        stamps.paint(m, on: cr, scale: s)
+                    }
+                } else {
+                    drawVectorMarkers(m, cr)
+                }
+            case .label(let l):
+                text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
+                          x: l.x, y: l.y, on: cr)
+            case .textBox(let t):
+                cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
+                t.background.setSource(cr)
+                cairo_fill(cr)
+                withSavedState(cr) {
+                    cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
+                    cairo_clip(cr)
+                    text.draw(t.text, font: t.font, color: t.color, halo: nil, haloWidth: 0,
+                              x: t.box.x + t.padding, y: t.box.y + t.padding, on: cr)
+                }
+            }
+        }
+    }
+
+    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer) {
+        cairo_new_path(cr)
+        b.coords.withUnsafeBufferPointer { c in
+            for path in 0..<b.pathCount {
+                for ring in b.pathRingStart[path]..<b.pathRingStart[path + 1] {
+                    let start = b.ringStart[ring], end = b.ringStart[ring + 1]
+                    cairo_move_to(cr, c[2 * start], c[2 * start + 1])
+                    for p in (start + 1)..<end { cairo_line_to(cr, c[2 * p], c[2 * p + 1]) }
+                    if b.kind == .polygon { cairo_close_path(cr) }
+                }
+            }
+        }
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        if b.kind == .polygon {
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            b.fill.setSource(cr)
+            cairo_fill_preserve(cr)
+        }
+        if b.strokeWidth > 0 && b.stroke.a > 0 {
+            b.stroke.setSource(cr)
+            cairo_set_line_width(cr, b.strokeWidth)
+            cairo_stroke(cr)
+        }
+        cairo_new_path(cr)
+    }
+
+    /// One recording surface per symbol, painted at each marker: Cairo's SVG and PDF backends
+    /// emit a recording surface once and reference it (`<use>`, a PDF form XObject) at each paint.
+    private func drawVectorMarkers(_ m: MarkerBatch, _ cr: OpaquePointer) {
+        var recordings: [OpaquePointer] = []
+        for s in m.symbols {
+            let e = s.extent
+            var r = cairo_rectangle_t(x: -e.left - 1, y: -e.top - 1, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
+            let rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &r)!
+            let rcr = cairo_create(rec)!
+            MarkerPainter.draw(s, on: rcr, x: 0, y: 0)
+            cairo_destroy(rcr)
+            recordings.append(rec)
+        }
+        defer { recordings.forEach { cairo_surface_destroy($0) } }
+        for k in 0..<m.count {
+            cairo_set_source_surface(cr, recordings[Int(m.symbol[k])], m.x[k], m.y[k])
+            cairo_paint(cr)
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import CCairo
-import MapRenderCore
-

@@ -1,0 +1,121 @@
+import CCairo
+import Foundation
+import MapRenderCore
+
+/// Draws one marker symbol as a vector path with its anchor at (x, y), in the current user space.
+enum MarkerPainter {
+    static func draw(_ s: MarkerSymbol, on cr: OpaquePointer, x: Double, y: Double) {
+        let grouped = s.opacity < 1
+        if grouped { cairo_push_group(cr) }
+        switch s.shape {
+        case .pin:
+            let r = s.pinHeadRadius
+            let cy = y - s.size + r
+            let d = s.size - r
+            let alpha = acos(min(r / d, 1))
+            cairo_new_path(cr)
+            cairo_move_to(cr, x, y)
+            cairo_arc(cr, x, cy, r, .pi / 2 + alpha, 2 * .pi + .pi / 2 - alpha)
+            cairo_close_path(cr)
+            fillAndStroke(s, cr)
+            // The hole in the head, in the stroke colour, as map pins have.
+            cairo_new_path(cr)
+            cairo_arc(cr, x, cy, r * 0.38, 0, 2 * .pi)
+            (s.strokeWidth > 0 ? s.stroke : RGBA.white).setSource(cr)
+            cairo_fill(cr)
+        case .circle:
+            cairo_new_path(cr)
+            cairo_arc(cr, x, y, s.size / 2, 0, 2 * .pi)
+            fillAndStroke(s, cr)
+        case .square:
+            cairo_new_path(cr)
+            cairo_rectangle(cr, x - s.size / 2, y - s.size / 2, s.size, s.size)
+            fillAndStroke(s, cr)
+        }
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, s.opacity)
+        }
+    }
+
+    private static func fillAndStroke(_ s: MarkerSymbol, _ cr: OpaquePointer) {
+        s.fill.setSource(cr)
+        if s.strokeWidth > 0 {
+            cairo_fill_preserve(cr)
+            s.stroke.setSource(cr)
+            cairo_set_line_width(cr, s.strokeWidth)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        } else {
+            cairo_fill(cr)
+        }
+    }
+}
+
+/// Pre-rendered raster markers: each symbol drawn once per sub-pixel offset, then painted
+/// ("stamped") at integer device offsets.
+///
+/// Measured on Cairo 1.16: a path per marker (arc, fill, stroke) costs ~14 µs, painting a
+/// surface at an integer offset ~1 µs, at a fractional offset (bilinear filtering) ~3.4 µs.
+/// Four sub-pixel steps per axis keep positions within 1/8 device pixel.
+final class MarkerStamps {
+    static let steps = 4
+
+    struct Stamp {
+        /// One surface per sub-pixel offset, index `fy * steps + fx`.
+        var surfaces: [OpaquePointer]
+        /// Device pixels from the surface's top-left to the anchor at offset 0.
+        var anchorX: Int
+        var anchorY: Int
+    }
+
+    private(set) var stamps: [Stamp] = []
+
+    init(symbols: [MarkerSymbol], scale: Double) throws {
+        for s in symbols {
+            let e = s.extent
+            let ax = Int((e.left * scale).rounded(.up)) + 1, ay = Int((e.top * scale).rounded(.up)) + 1
+            let w = ax + Int((e.right * scale).rounded(.up)) + 2
+            let h = ay + Int((e.bottom * scale).rounded(.up)) + 2
+            var surfaces: [OpaquePointer] = []
+            for fy in 0..<Self.steps {
+                for fx in 0..<Self.steps {
+                    guard let surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
+                        throw MapRenderError(.internal, "cairo: cannot create a marker surface")
+                    }
+                    let cr = cairo_create(surf)!
+                    cairo_translate(cr, Double(ax) + Double(fx) / Double(Self.steps),
+                                    Double(ay) + Double(fy) / Double(Self.steps))
+                    cairo_scale(cr, scale, scale)
+                    MarkerPainter.draw(s, on: cr, x: 0, y: 0)
+                    let st = cairo_status(cr)
+                    cairo_destroy(cr)
+                    try cairoCheck(st, "drawing a marker")
+                    cairo_surface_flush(surf)
+                    surfaces.append(surf)
+                }
+            }
+            stamps.append(Stamp(surfaces: surfaces, anchorX: ax, anchorY: ay))
+        }
+    }
+
+    deinit {
+        for s in stamps { for surf in s.surfaces { cairo_surface_destroy(surf) } }
+    }
+
+    /// Paints every marker of the batch; `cr` must have an identity matrix (device space).
+    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double) {
+        let steps = Double(Self.steps)
+        for k in 0..<batch.count {
+            let st = stamps[Int(batch.symbol[k])]
+            let dx = batch.x[k] * scale, dy = batch.y[k] * scale
+            var ix = dx.rounded(.down), iy = dy.rounded(.down)
+            var fx = Int(((dx - ix) * steps).rounded()), fy = Int(((dy - iy) * steps).rounded())
+            if fx == Self.steps { fx = 0; ix += 1 }
+            if fy == Self.steps { fy = 0; iy += 1 }
+            cairo_set_source_surface(cr, st.surfaces[fy * Self.steps + fx],
+                                     ix - Double(st.anchorX), iy - Double(st.anchorY))
+            cairo_paint(cr)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CCairo
+import Foundation
+import MapRenderCore
+
+/// Text measuring and drawing through Pango, with one font map per instance.
+///
+/// Pango font maps are not safe to share between threads: each render owns its own `PangoText`.
+/// Hinting is off (metrics and outlines), so a text measures the same at every `--scale` and
+/// the layout does not depend on the device.
+public final class PangoText: TextMeasuring {
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    private let context: OpaquePointer
+    private let fontOptions: OpaquePointer
+
+    public init() {
+        fontMap = pango_cairo_font_map_new()!
+        context = pango_font_map_create_context(fontMap)!
+        fontOptions = cairo_font_options_create()
+        cairo_font_options_set_hint_style(fontOptions, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(fontOptions, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(fontOptions, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, fontOptions)
+        pango_cairo_context_set_resolution(context, 72)
+        pango_context_set_round_glyph_positions(context, 0)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
+        cairo_font_options_destroy(fontOptions)
+    }
+
+    /// A layout of `text` in `font`; the caller unrefs it.
+    private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
+        let desc = pango_font_description_new()!
+        pango_font_description_set_family(desc, font.family)
+        pango_font_description_set_absolute_size(desc, font.size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(desc, font.weight == .bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_layout_set_font_description(layout, desc)
+        pango_font_description_free(desc)
+        pango_layout_set_text(layout, text, -1)
+        if let w = maxWidth {
+            pango_layout_set_width(layout, Int32(w * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        return layout
+    }
+
+    public func measure(_ text: String, font: FontSpec) -> TextSize {
+        let layout = makeLayout(text, font: font)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return TextSize(width: Double(logical.width) / Double(PANGO_SCALE),
+                        height: Double(logical.height) / Double(PANGO_SCALE))
+    }
+
+    /// Draws `text` with the top-left of its logical box at (x, y), halo first.
+    func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
+              x: Double, y: Double, on cr: OpaquePointer) {
+        pango_cairo_update_context(cr, context)
+        let layout = makeLayout(text, font: font)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let ox = x - Double(logical.x) / Double(PANGO_SCALE), oy = y - Double(logical.y) / Double(PANGO_SCALE)
+        if let halo, haloWidth > 0, halo.a > 0 {
+            cairo_new_path(cr)
+            cairo_move_to(cr, ox, oy)
+            pango_cairo_layout_path(cr, layout)
+            halo.setSource(cr)
+            cairo_set_line_width(cr, haloWidth * 2)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        cairo_move_to(cr, ox, oy)
+        color.setSource(cr)
+        pango_cairo_show_layout(cr, layout)
+        cairo_new_path(cr)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes from a file, standard input or memory, read in chunks with plain `read(2)`.
+///
+/// Bytes peeked at (to sniff the format) are handed out again by the next reads.
+final class ByteSource {
+    /// The name for messages and the report: the path as given, `-` for standard input.
+    let name: String
+    private var fd: Int32 = -1
+    private var ownsDescriptor = false
+    private var data: Data?
+    private var dataOffset = 0
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+
+    /// Opens a file, or standard input for `-`.
+    init(path: String) throws {
+        name = path
+        if path == "-" {
+            fd = 0
+            return
+        }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw Self.unreadable(path, errno) }
+        var info = stat()
+        if fstat(opened, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            close(opened)
+            throw Self.unreadable(path, EISDIR)
+        }
+        fd = opened
+        ownsDescriptor = true
+    }
+
+    init(data: Data, name: String) {
+        self.name = name
+        self.data = data
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// The name as it starts an error message.
+    var displayName: String { Self.displayName(name) }
+
+    static func displayName(_ name: String) -> String { name == "-" ? "<stdin>" : name }
+
+    /// Reads up to `capacity` bytes; 0 means end of input.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws -> Int {
+        if pendingOffset < pending.count {
+            let n = min(capacity, pending.count - pendingOffset)
+            pending.withUnsafeBufferPointer { src in
+                buffer.update(from: src.baseAddress! + pendingOffset, count: n)
+            }
+            pendingOffset += n
+            if pendingOffset == pending.count {
+                pending = []
+                pendingOffset = 0
+            }
+            return n
+        }
+        if let data {
+            let n = min(capacity, data.count - dataOffset)
+            if n <= 0 { return 0 }
+            let start = data.startIndex + dataOffset
+            data.copyBytes(to: buffer, from: start..<(start + n))
+            dataOffset += n
+            return n
+        }
+        while true {
+            let n = systemRead(fd, buffer, capacity)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw Self.unreadable(name, errno)
+        }
+    }
+
+    /// Up to `count` bytes from the start, without consuming them.
+    func peek(_ count: Int) throws -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = try head.withUnsafeMutableBufferPointer { buf in
+                try read(into: buf.baseAddress! + filled, capacity: count - filled)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        head.removeSubrange(filled...)
+        let rest = Array(pending[pendingOffset...])
+        pending = head + rest
+        pendingOffset = 0
+        return head
+    }
+
+    /// Everything that is left (GeoJSON is parsed from one byte array).
+    func readAll() throws -> [UInt8] {
+        var out: [UInt8] = []
+        if let data {
+            out.reserveCapacity(pending.count - pendingOffset + data.count - dataOffset)
+        } else if fd >= 0 {
+            var info = stat()
+            if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+                out.reserveCapacity(Int(info.st_size) + 1)
+            }
+        }
+        let chunk = 1 << 20
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try read(into: buffer, capacity: chunk)
+            if n == 0 { break }
+            out.append(contentsOf: UnsafeBufferPointer(start: buffer, count: n))
+        }
+        return out
+    }
+
+    private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        return Glibc.read(fd, buffer, count)
+        #else
+        return Darwin.read(fd, buffer, count)
+        #endif
+    }
+
+    static func unreadable(_ name: String, _ code: Int32) -> MapRenderError {
+        MapRenderError(.inputUnreadable, "cannot read \(name): \(String(cString: strerror(code)))")
+    }
+}

@@ -1,0 +1,194 @@
+/// GeoJSON → points: Point and MultiPoint geometries (also inside GeometryCollections) with the
+/// feature's id and properties; every other geometry is counted in the report and skipped.
+enum GeoJSONReader {
+    static func read(bytes: [UInt8], name: String, options: InputOptions) throws -> LoadedPoints {
+        let sink = GeoJSONPointSink(name: name, options: options)
+        try bytes.withUnsafeBufferPointer { buffer in
+            var walker = GeoJSONWalker(scanner: JSONScanner(buffer, name: ByteSource.displayName(name)), sink: sink)
+            try walker.run()
+        }
+        return sink.finish()
+    }
+}
+
+/// Collects one feature's points, id and properties, then appends them to the flat `PointSet`.
+///
+/// Stored properties are `@exclusivity(unchecked)`: a sink is used by one thread, and the runtime
+/// access checks were a sixth of the parse time.
+final class GeoJSONPointSink: GeoJSONSink {
+    private let options: InputOptions
+    @exclusivity(unchecked) private var report: InputReport
+    @exclusivity(unchecked) private var points = PointSet()
+    let wantsProperties: Bool
+
+    // The current feature, reused from one feature to the next.
+    @exclusivity(unchecked) private var lon: [Double] = []
+    @exclusivity(unchecked) private var lat: [Double] = []
+    @exclusivity(unchecked) private var id = PropertyValue.missing
+    @exclusivity(unchecked) private var properties: [(String, PropertyValue)] = []
+    @exclusivity(unchecked) private var row: [(Int, PropertyValue)] = []
+    @exclusivity(unchecked) private var skipsAtFeatureStart = 0
+    @exclusivity(unchecked) private var skips = 0
+    /// Whether any feature so far had an id (`points.ids` stays empty until one does).
+    @exclusivity(unchecked) private var hasIDs = false
+
+    init(name: String, options: InputOptions) {
+        self.options = options
+        report = InputReport(source: name)
+        report.format = "geojson"
+        wantsProperties = options.keepProperties != [] || options.idField != nil
+    }
+
+    func finish() -> LoadedPoints {
+        report.pointsRead = points.count
+        return LoadedPoints(points: points, report: report)
+    }
+
+    private func skip(_ reason: SkipReason, _ feature: Int) {
+        report.skip(reason, at: feature)
+        skips += 1
+    }
+
+    func beginFeature(_ index: Int) {
+        lon.removeAll(keepingCapacity: true)
+        lat.removeAll(keepingCapacity: true)
+        properties.removeAll(keepingCapacity: true)
+        id = .missing
+        skipsAtFeatureStart = skips
+    }
+
+    func featureID(_ id: PropertyValue) {
+        if options.idField == nil { self.id = id }
+    }
+
+    func properties(_ s: inout JSONScanner) throws {
+        try s.enterObject()
+        var first = true
+        while let raw = try s.nextMember(&first) {
+            let key = s.decode(raw)
+            if let idField = options.idField, key == idField {
+                let value = try s.readPropertyValue()
+                if case .null = value {} else { id = value }
+                if options.keepProperties?.contains(key) ?? true { properties.append((key, value)) }
+            } else if let keep = options.keepProperties, !keep.contains(key) {
+                try s.skipValue()
+            } else {
+                properties.append((key, try s.readPropertyValue()))
+            }
+        }
+    }
+
+    func geometry(_ type: GeoJSONType, hasCoordinates: Bool, _ s: inout JSONScanner, feature: Int) throws {
+        switch type {
+        case .geometryCollection:
+            // Only reached when the collection has no `geometries` array.
+            skip(.malformedRow, feature)
+            if hasCoordinates { try s.skipValue() }
+        case .point, .multiPoint:
+            guard hasCoordinates else {
+                skip(.malformedRow, feature)
+                return
+            }
+            if type == .point {
+                try readPosition(&s, feature: feature)
+            } else if s.peek() == UInt8(ascii: "[") {
+                try s.enterArray()
+                var first = true
+                while try s.nextElement(&first) { try readPosition(&s, feature: feature) }
+            } else {
+                try s.skipValue()
+                skip(.malformedRow, feature)
+            }
+        default:
+            report.skippedGeometries[type.name, default: 0] += 1
+            skip(.unsupportedGeometry, feature)
+            if hasCoordinates { try s.skipValue() }
+        }
+    }
+
+    /// One `[lon, lat, ...]` position: a point, or a skip with the reason.
+    private func readPosition(_ s: inout JSONScanner, feature: Int) throws {
+        guard s.peek() == UInt8(ascii: "[") else {
+            try s.skipValue()
+            skip(.malformedRow, feature)
+            return
+        }
+        try s.enterArray()
+        var first = true
+        var n = 0
+        var x = CoordinateParse.empty
+        var y = CoordinateParse.empty
+        while try s.nextElement(&first) {
+            let c: CoordinateParse
+            switch s.peekKind() {
+            case .number:
+                let d = try s.readNumber()
+                c = d.isFinite ? .value(d) : .nonFinite
+            case .null:
+                try s.readNull()
+                c = .empty
+            case .string:
+                let raw = try s.readRawString()
+                c = raw.start == raw.end ? .empty : .notANumber
+            default:
+                try s.skipValue()
+                c = .notANumber
+            }
+            if n == 0 { x = c } else if n == 1 { y = c }
+            n += 1
+        }
+        guard n >= 2 else {
+            skip(.malformedRow, feature)
+            return
+        }
+        switch CoordinateCheck.check(lat: y, lon: x, wrapLongitude: options.wrapLongitude) {
+        case .skip(let reason):
+            skip(reason, feature)
+        case .point(let la, let lo):
+            lat.append(la)
+            lon.append(lo)
+        }
+    }
+
+    func nullGeometry(feature: Int) {
+        report.skippedGeometries["null", default: 0] += 1
+        skip(.nullGeometry, feature)
+    }
+
+    func malformedGeometry(feature: Int) {
+        skip(.malformedRow, feature)
+    }
+
+    func malformedFeature(_ index: Int) {
+        report.recordsRead += 1
+        skip(.malformedRow, index)
+    }
+
+    func endFeature(_ index: Int) {
+        report.recordsRead += 1
+        if lon.isEmpty {
+            // e.g. an empty MultiPoint: nothing to draw and nothing else said why.
+            if skips == skipsAtFeatureStart { skip(.emptyCoordinate, index) }
+            return
+        }
+        if case .missing = id {} else if !hasIDs {
+            // The first id: earlier points get `.missing`.
+            hasIDs = true
+            points.ids = [PropertyValue](repeating: .missing, count: points.count)
+        }
+        row.removeAll(keepingCapacity: true)
+        for (key, value) in properties {
+            row.append((points.properties.addColumn(key), value))
+        }
+        for k in lon.indices {
+            points.lon.append(lon[k])
+            points.lat.append(lat[k])
+            if hasIDs { points.ids.append(id) }
+            if row.isEmpty {
+                points.properties.appendEmptyRow()
+            } else {
+                points.properties.appendRow(row)
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+/// The structure of a GeoJSON document (RFC 7946), walked once, with what to keep left to a sink.
+///
+/// Accepts a FeatureCollection, a single Feature, a bare geometry (GeometryCollection included),
+/// and two common relatives: a top-level array of features, and a sequence of objects (GeoJSON
+/// text sequences / one feature per line). Members may come in any order: when `coordinates`
+/// precede `type`, their position is remembered and they are read once the type is known.
+/// Foreign members and `bbox` are skipped (still validated as JSON).
+struct GeoJSONWalker<Sink: GeoJSONSink> {
+    var s: JSONScanner
+    let sink: Sink
+    /// The index the next feature gets (0-based, in document order).
+    private var nextIndex = 0
+
+    static var maxDepth: Int { 32 }   // nested GeometryCollections
+
+    init(scanner: JSONScanner, sink: Sink) {
+        s = scanner
+        self.sink = sink
+    }
+
+    mutating func run() throws {
+        skipSeparators()
+        switch s.peek() {
+        case UInt8(ascii: "["):
+            try walkFeatureArray()
+            skipSeparators()
+            if s.pos < s.count { throw s.error(expected: "end of input after the array of features") }
+        case UInt8(ascii: "{"):
+            while true {
+                try walkFeatureLike(topLevel: true)
+                skipSeparators()
+                if s.pos >= s.count { break }
+                guard s.peek() == UInt8(ascii: "{") else {
+                    throw s.error(expected: "end of input after the GeoJSON object")
+                }
+            }
+        default:
+            throw s.error(expected: "a GeoJSON object")
+        }
+    }
+
+    /// Whitespace and the record separator of GeoJSON text sequences (RFC 8142).
+    private mutating func skipSeparators() {
+        while true {
+            s.skipWhitespace()
+            if s.pos < s.count && s.base[s.pos] == 0x1E { s.pos += 1 } else { return }
+        }
+    }
+
+    // MARK: Features
+
+    private mutating func walkFeatureArray() throws {
+        guard s.peek() == UInt8(ascii: "[") else { throw s.error(expected: "an array of features") }
+        try s.enterArray()
+        var first = true
+        while try s.nextElement(&first) {
+            if s.peek() == UInt8(ascii: "{") {
+                try walkFeatureLike(topLevel: false)
+            } else {
+                try s.skipValue()
+                sink.beginFeature(nextIndex)
+                sink.malformedFeature(nextIndex)
+                nextIndex += 1
+            }
+        }
+    }
+
+    /// An object that is a Feature, a geometry, or (at the top level) a FeatureCollection.
+    private mutating func walkFeatureLike(topLevel: Bool) throws {
+        s.skipWhitespace()
+        let objectStart = s.pos
+        try s.enterObject()
+        let index = nextIndex
+        sink.beginFeature(index)
+        var g = PendingGeometry()
+        var geometrySeen = false
+        var featuresSeen = false
+        var first = true
+        while let key = try s.nextMember(&first) {
+            if try geometryMember(key, &g, feature: index, depth: 1) {
+                continue
+            } else if topLevel && s.equals(key, "features") {
+                featuresSeen = true
+                try walkFeatureArray()
+            } else if s.equals(key, "geometry") {
+                geometrySeen = true
+                try walkGeometryValue(feature: index, depth: 1)
+            } else if s.equals(key, "properties") {
+                if sink.wantsProperties && s.peek() == UInt8(ascii: "{") {
+                    try sink.properties(&s)
+                } else {
+                    try s.skipValue()
+                }
+            } else if s.equals(key, "id") {
+                switch s.peekKind() {
+                case .string: sink.featureID(.string(try s.readString()))
+                case .number:
+                    let d = try s.readNumber()
+                    if d.isFinite { sink.featureID(.number(d)) }
+                default: try s.skipValue()
+                }
+            } else {
+                try s.skipValue()
+            }
+        }
+
+        switch g.type {
+        case .featureCollection?:
+            if topLevel { return }          // its features were walked in place
+            sink.malformedFeature(index)
+        case .feature?:
+            if !geometrySeen { sink.nullGeometry(feature: index) }
+            sink.endFeature(index)
+        case .other(let name)? where topLevel && !geometrySeen:
+            throw s.error("unknown GeoJSON type '\(name)'", at: g.typeOffset)
+        case nil:
+            if topLevel && featuresSeen { return }   // a FeatureCollection without "type"
+            if geometrySeen {
+                sink.endFeature(index)
+            } else if topLevel {
+                throw s.error("not a GeoJSON object: no \"type\" member", at: objectStart)
+            } else {
+                sink.malformedFeature(index)
+            }
+        case .other?  where geometrySeen:
+            sink.endFeature(index)               // an odd type but a `geometry` member: a feature
+        case .some:
+            _ = try finishGeometry(&g, feature: index, depth: 1)
+            sink.endFeature(index)
+        }
+        nextIndex = index + 1
+    }
+
+    // MARK: Geometries
+
+    /// What is known about a geometry object while its members are read.
+    private struct PendingGeometry {
+        var type: GeoJSONType?
+        var typeOffset = 0
+        var coordinatesAt: Int?
+        var geometriesAt: Int?
+        var handled = false
+    }
+
+    /// A `geometry` member: null, or a geometry object.
+    private mutating func walkGeometryValue(feature: Int, depth: Int) throws {
+        switch s.peekKind() {
+        case .null:
+            try s.readNull()
+            sink.nullGeometry(feature: feature)
+        case .object:
+            try walkGeometryObject(feature: feature, depth: depth)
+        default:
+            try s.skipValue()
+            sink.malformedGeometry(feature: feature)
+        }
+    }
+
+    private mutating func walkGeometryObject(feature: Int, depth: Int) throws {
+        guard depth <= Self.maxDepth else {
+            throw s.error("geometry collections nested too deeply", at: s.pos)
+        }
+        try s.enterObject()
+        var g = PendingGeometry()
+        var first = true
+        while let key = try s.nextMember(&first) {
+            if try !geometryMember(key, &g, feature: feature, depth: depth) { try s.skipValue() }
+        }
+        if try !finishGeometry(&g, feature: feature, depth: depth) {
+            sink.malformedGeometry(feature: feature)
+        }
+    }
+
+    /// Handles `type`, `coordinates` and `geometries`; false for any other key (not consumed).
+    private mutating func geometryMember(_ key: JSONScanner.RawString, _ g: inout PendingGeometry,
+                                         feature: Int, depth: Int) throws -> Bool {
+        if s.equals(key, "type") {
+            s.skipWhitespace()
+            g.typeOffset = s.pos
+            g.type = try readType()
+        } else if s.equals(key, "coordinates") {
+            if let t = g.type, t.isGeometry, t != .geometryCollection, !g.handled {
+                g.handled = true
+                try sink.geometry(t, hasCoordinates: true, &s, feature: feature)
+            } else {
+                s.skipWhitespace()
+                g.coordinatesAt = s.pos
+                try s.skipValue()
+            }
+        } else if s.equals(key, "geometries") {
+            if g.type == .geometryCollection && !g.handled {
+                g.handled = true
+                try walkGeometries(feature: feature, depth: depth)
+            } else {
+                s.skipWhitespace()
+                g.geometriesAt = s.pos
+                try s.skipValue()
+            }
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// After a geometry object's members: reads what had to wait for its type.
+    /// False when the object is not a geometry (no type, or a Feature/FeatureCollection type).
+    private mutating func finishGeometry(_ g: inout PendingGeometry, feature: Int, depth: Int) throws -> Bool {
+        guard let t = g.type, t.isGeometry else { return false }
+        if g.handled { return true }
+        g.handled = true
+        let resume = s.pos
+        defer { s.pos = resume }
+        if t == .geometryCollection, let at = g.geometriesAt {
+            s.pos = at
+            try walkGeometries(feature: feature, depth: depth)
+        } else if t != .geometryCollection, let at = g.coordinatesAt {
+            s.pos = at
+            try sink.geometry(t, hasCoordinates: true, &s, feature: feature)
+        } else {
+            try sink.geometry(t, hasCoordinates: false, &s, feature: feature)
+        }
+        return true
+    }
+
+    private mutating func walkGeometries(feature: Int, depth: Int) throws {
+        guard s.peek() == UInt8(ascii: "[") else {
+            try s.skipValue()
+            sink.malformedGeometry(feature: feature)
+            return
+        }
+        try s.enterArray()
+        var first = true
+        while try s.nextElement(&first) {
+            if s.peek() == UInt8(ascii: "{") {
+                try walkGeometryObject(feature: feature, depth: depth + 1)
+            } else {
+                try s.skipValue()
+                sink.malformedGeometry(feature: feature)
+            }
+        }
+    }
+
+    private mutating func readType() throws -> GeoJSONType? {
+        guard s.peekKind() == .string else {
+            try s.skipValue()
+            return nil
+        }
+        let raw = try s.readRawString()
+        for t in GeoJSONType.known where s.equals(raw, t.staticName) { return t }
+        return .other(s.decode(raw))
+    }
+}
+
+/// The `type` of a GeoJSON object.
+enum GeoJSONType: Equatable {
+    case featureCollection, feature
+    case point, multiPoint, lineString, multiLineString, polygon, multiPolygon, geometryCollection
+    /// A type this reader does not know; treated as an unsupported geometry.
+    case other(String)
+
+    static let known: [GeoJSONType] = [
+        .point, .feature, .multiPoint, .polygon, .multiPolygon, .lineString, .multiLineString,
+        .featureCollection, .geometryCollection,
+    ]
+
+    fileprivate var staticName: StaticString {
+        switch self {
+        case .featureCollection: return "FeatureCollection"
+        case .feature: return "Feature"
+        case .point: return "Point"
+        case .multiPoint: return "MultiPoint"
+        case .lineString: return "LineString"
+        case .multiLineString: return "MultiLineString"
+        case .polygon: return "Polygon"
+        case .multiPolygon: return "MultiPolygon"
+        case .geometryCollection: return "GeometryCollection"
+        case .other: return ""
+        }
+    }
+
+    /// The name as written in GeoJSON ("Polygon", ...), used in `InputReport.skippedGeometries`.
+    var name: String {
+        if case .other(let n) = self { return n }
+        return staticName.description
+    }
+
+    /// Geometry types, including unknown ones; not Feature or FeatureCollection.
+    var isGeometry: Bool { self != .feature && self != .featureCollection }
+}
+
+/// What a reader does with the parts of a GeoJSON document. Calls for one feature come between
+/// `beginFeature` and `endFeature` (or `malformedFeature`); a GeometryCollection gives several
+/// `geometry` calls.
+protocol GeoJSONSink: AnyObject {
+    /// When false, `properties` objects are skipped without being parsed.
+    var wantsProperties: Bool { get }
+    func beginFeature(_ index: Int)
+    func featureID(_ id: PropertyValue)
+    /// The scanner is at the `properties` object; the sink must consume it.
+    func properties(_ s: inout JSONScanner) throws
+    /// A geometry of `type`. With `hasCoordinates`, the scanner is at its `coordinates` value,
+    /// which the sink must consume; without, the geometry had none.
+    func geometry(_ type: GeoJSONType, hasCoordinates: Bool, _ s: inout JSONScanner, feature: Int) throws
+    func nullGeometry(feature: Int)
+    /// A geometry that is not an object, or has no usable type.
+    func malformedGeometry(feature: Int)
+    /// A feature that is not usable at all; ends it.
+    func malformedFeature(_ index: Int)
+    func endFeature(_ index: Int)
+}

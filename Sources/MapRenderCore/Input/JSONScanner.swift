@@ -1,0 +1,423 @@
+import Foundation
+
+/// A pull scanner over JSON bytes: the caller walks the document value by value.
+///
+/// No object tree is built; the GeoJSON readers ask for exactly the members they need and skip
+/// the rest (skipping still validates). Errors carry the file name, line and column (computed
+/// from the byte offset only when an error is thrown), e.g.
+/// `bad.geojson:3:17: expected ',' or '}' in object`.
+///
+/// The bytes must outlive the scanner (it is used inside `withUnsafeBufferPointer`).
+struct JSONScanner {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    /// Offset of the next byte to read.
+    var pos = 0
+    /// The file name, as it starts error messages.
+    let name: String
+    private var containers: [UInt8] = []   // reused by skipValue
+
+    /// A string as it appears in the input: the bytes between the quotes.
+    struct RawString {
+        var start: Int
+        var end: Int
+        var hasEscapes: Bool
+    }
+
+    /// What the next value is, judged by its first byte.
+    enum Kind { case object, array, string, number, bool, null, end, invalid }
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, name: String) {
+        // An empty buffer may have no base address; point at a harmless static byte.
+        base = buffer.baseAddress ?? UnsafePointer(Self.emptyByte)
+        count = buffer.count
+        self.name = name
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+    }
+
+    private static let emptyByte: UnsafeMutablePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
+
+    // MARK: Positions and errors
+
+    /// 1-based line and column (in characters) of a byte offset.
+    func location(of offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, count)
+        var i = 0
+        while i < end {
+            if base[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        var column = 1
+        for k in lineStart..<end where base[k] & 0xC0 != 0x80 { column += 1 }
+        return (line, column)
+    }
+
+    func error(_ message: String, at offset: Int) -> MapRenderError {
+        let (line, column) = location(of: offset)
+        return MapRenderError(.inputMalformed, "\(name):\(line):\(column): \(message)")
+    }
+
+    /// An error about the byte at `pos`, or about the input ending there.
+    func error(expected what: String) -> MapRenderError {
+        if pos >= count { return error("unexpected end of input; expected \(what)", at: pos) }
+        return error("expected \(what), found \(describeByte(at: pos))", at: pos)
+    }
+
+    private func describeByte(at offset: Int) -> String {
+        let b = base[offset]
+        if b >= 0x20 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16, uppercase: true))"
+    }
+
+    // MARK: Structure
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while pos < count {
+            let c = base[pos]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+        }
+    }
+
+    /// The next non-whitespace byte (not consumed), or nil at the end.
+    @inline(__always)
+    mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return pos < count ? base[pos] : nil
+    }
+
+    mutating func peekKind() -> Kind {
+        guard let c = peek() else { return .end }
+        switch c {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "N"), UInt8(ascii: "I"):
+            return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        default: return .invalid
+        }
+    }
+
+    /// Consumes `{`.
+    mutating func enterObject() throws {
+        guard peek() == UInt8(ascii: "{") else { throw error(expected: "'{'") }
+        pos += 1
+    }
+
+    /// Consumes `[`.
+    mutating func enterArray() throws {
+        guard peek() == UInt8(ascii: "[") else { throw error(expected: "'['") }
+        pos += 1
+    }
+
+    /// The next member's key (the scanner is then at its value), or nil after the closing `}`.
+    /// `first` starts true for each object.
+    mutating func nextMember(_ first: inout Bool) throws -> RawString? {
+        let c = peek()
+        if first {
+            first = false
+            if c == UInt8(ascii: "}") { pos += 1; return nil }
+            guard c == UInt8(ascii: "\"") else { throw error(expected: "a string key or '}' in object") }
+        } else {
+            if c == UInt8(ascii: "}") { pos += 1; return nil }
+            guard c == UInt8(ascii: ",") else { throw error(expected: "',' or '}' in object") }
+            pos += 1
+            guard peek() == UInt8(ascii: "\"") else { throw error(expected: "a string key in object") }
+        }
+        let key = try readRawString()
+        guard peek() == UInt8(ascii: ":") else { throw error(expected: "':' after object key") }
+        pos += 1
+        return key
+    }
+
+    /// True when another element follows (the scanner is then at it), false after the closing `]`.
+    mutating func nextElement(_ first: inout Bool) throws -> Bool {
+        let c = peek()
+        if c == UInt8(ascii: "]") {
+            pos += 1
+            first = false
+            return false
+        }
+        if first {
+            first = false
+            return true
+        }
+        guard c == UInt8(ascii: ",") else { throw error(expected: "',' or ']' in array") }
+        pos += 1
+        return true
+    }
+
+    // MARK: Strings
+
+    /// Reads a string token, returning where its bytes are (quotes excluded).
+    mutating func readRawString() throws -> RawString {
+        guard peek() == UInt8(ascii: "\"") else { throw error(expected: "a string") }
+        let open = pos
+        pos += 1
+        let start = pos
+        var escapes = false
+        while pos < count {
+            let c = base[pos]
+            if c == UInt8(ascii: "\"") {
+                let raw = RawString(start: start, end: pos, hasEscapes: escapes)
+                pos += 1
+                return raw
+            }
+            if c == UInt8(ascii: "\\") {
+                escapes = true
+                try checkEscape()
+                continue
+            }
+            pos += 1
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    /// Validates the escape at `pos` (a backslash) and moves past it.
+    private mutating func checkEscape() throws {
+        let at = pos
+        pos += 1
+        guard pos < count else { throw error("unterminated string", at: at) }
+        switch base[pos] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            pos += 1
+        case UInt8(ascii: "u"):
+            guard pos + 4 < count, (1...4).allSatisfy({ Self.hexValue(base[pos + $0]) != nil }) else {
+                throw error("invalid \\u escape in string", at: at)
+            }
+            pos += 5
+        default:
+            throw error("invalid escape in string", at: at)
+        }
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - 48)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - 87)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - 55)
+        default: return nil
+        }
+    }
+
+    mutating func readString() throws -> String {
+        decode(try readRawString())
+    }
+
+    /// The text of a raw string, escapes resolved (invalid UTF-8 and lone surrogates become U+FFFD).
+    func decode(_ raw: RawString) -> String {
+        let bytes = UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start)
+        if !raw.hasEscapes { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = raw.start
+        func hex4(_ at: Int) -> UInt32 {
+            (0..<4).reduce(0) { $0 << 4 | Self.hexValue(base[at + $1])! }
+        }
+        while i < raw.end {
+            let c = base[i]
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            let e = base[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(i)
+                i += 4
+                if scalar >= 0xD800 && scalar < 0xDC00, i + 6 <= raw.end,
+                   base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") {
+                    let low = hex4(i + 2)
+                    if low >= 0xDC00 && low < 0xE000 {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+            default: out.append(e)   // \" \\ \/
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether a raw string is exactly `literal` (keys such as `type`, compared without a String).
+    func equals(_ raw: RawString, _ literal: StaticString) -> Bool {
+        if raw.hasEscapes { return decode(raw) == literal.description }
+        let n = literal.utf8CodeUnitCount
+        guard raw.end - raw.start == n else { return false }
+        return memcmp(base + raw.start, literal.utf8Start, n) == 0
+    }
+
+    // MARK: Numbers and literals
+
+    /// Reads a number (JSON grammar, plus `NaN`, `Infinity` and `-Infinity` as Python writes them).
+    mutating func readNumber() throws -> Double {
+        skipWhitespace()
+        let start = pos
+        if matchWord("NaN") { return .nan }
+        if matchWord("Infinity") { return .infinity }
+        if matchWord("-Infinity") { return -.infinity }
+        while pos < count {
+            let c = base[pos]
+            if (c >= 48 && c <= 57) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                pos += 1
+            } else {
+                break
+            }
+        }
+        guard pos > start, let value = FastNumber.parseDecimal(base + start, pos - start, strict: true) else {
+            if pos == start { throw error(expected: "a number") }
+            throw error("invalid number", at: start)
+        }
+        return value
+    }
+
+    /// Reads `true` or `false`.
+    mutating func readBool() throws -> Bool {
+        skipWhitespace()
+        if matchWord("true") { return true }
+        if matchWord("false") { return false }
+        throw error(expected: "a value")
+    }
+
+    /// Reads `null`.
+    mutating func readNull() throws {
+        skipWhitespace()
+        guard matchWord("null") else { throw error(expected: "a value") }
+    }
+
+    /// Consumes `word` if it is next and not followed by more letters or digits.
+    private mutating func matchWord(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard pos + n <= count, memcmp(base + pos, word.utf8Start, n) == 0 else { return false }
+        if pos + n < count {
+            let next = base[pos + n]
+            if (next >= 48 && next <= 57) || ((next | 0x20) >= 97 && (next | 0x20) <= 122) { return false }
+        }
+        pos += n
+        return true
+    }
+
+    // MARK: Whole values
+
+    /// Skips one value of any kind, validating it.
+    mutating func skipValue() throws {
+        containers.removeAll(keepingCapacity: true)
+        while true {
+            // A value starts here.
+            switch peekKind() {
+            case .object:
+                pos += 1
+                if peek() == UInt8(ascii: "}") {
+                    pos += 1
+                } else {
+                    guard peek() == UInt8(ascii: "\"") else { throw error(expected: "a string key or '}' in object") }
+                    _ = try readRawString()
+                    guard peek() == UInt8(ascii: ":") else { throw error(expected: "':' after object key") }
+                    pos += 1
+                    containers.append(UInt8(ascii: "{"))
+                    continue
+                }
+            case .array:
+                pos += 1
+                if peek() == UInt8(ascii: "]") {
+                    pos += 1
+                } else {
+                    containers.append(UInt8(ascii: "["))
+                    continue
+                }
+            case .string: _ = try readRawString()
+            case .number: _ = try readNumber()
+            case .bool: _ = try readBool()
+            case .null: try readNull()
+            case .end, .invalid: throw error(expected: "a value")
+            }
+            // After a value: close containers until one continues.
+            while let top = containers.last {
+                let c = peek()
+                if top == UInt8(ascii: "{") {
+                    if c == UInt8(ascii: "}") { pos += 1; containers.removeLast(); continue }
+                    guard c == UInt8(ascii: ",") else { throw error(expected: "',' or '}' in object") }
+                    pos += 1
+                    guard peek() == UInt8(ascii: "\"") else { throw error(expected: "a string key in object") }
+                    _ = try readRawString()
+                    guard peek() == UInt8(ascii: ":") else { throw error(expected: "':' after object key") }
+                    pos += 1
+                } else {
+                    if c == UInt8(ascii: "]") { pos += 1; containers.removeLast(); continue }
+                    guard c == UInt8(ascii: ",") else { throw error(expected: "',' or ']' in array") }
+                    pos += 1
+                }
+                break
+            }
+            if containers.isEmpty { return }
+        }
+    }
+
+    /// Reads any value as a property: objects and arrays become compact JSON text,
+    /// non-finite numbers (not valid JSON) become null.
+    mutating func readPropertyValue() throws -> PropertyValue {
+        switch peekKind() {
+        case .string: return .string(try readString())
+        case .number:
+            let d = try readNumber()
+            return d.isFinite ? .number(d) : .null
+        case .bool: return .bool(try readBool())
+        case .null:
+            try readNull()
+            return .null
+        case .object, .array: return .json(try readCompactText())
+        case .end, .invalid: throw error(expected: "a value")
+        }
+    }
+
+    /// The next value as JSON text without insignificant whitespace (strings kept as written).
+    mutating func readCompactText() throws -> String {
+        skipWhitespace()
+        let start = pos
+        try skipValue()
+        var out: [UInt8] = []
+        out.reserveCapacity(pos - start)
+        var inString = false
+        var i = start
+        while i < pos {
+            let c = base[i]
+            if inString {
+                out.append(c)
+                if c == UInt8(ascii: "\\") {
+                    out.append(base[i + 1])
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "\"") { inString = false }
+            } else if c == UInt8(ascii: "\"") {
+                inString = true
+                out.append(c)
+            } else if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 {
+                out.append(c)
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Options of the layout stage that are not in the style.
+public struct LayoutOptions: Sendable {
+    /// Property whose value labels each marker.
+    public var labelField: String?
+    /// Text in the bottom-right corner.
+    public var attribution: String?
+    /// Scales text independently of `--scale`.
+    public var textScale: Double = 1
+
+    public init() {}
+}
+
+/// Points projected to world units, with the data needed to style and label them.
+public struct ProjectedPoints: Sendable {
+    public var x: [Double]
+    public var y: [Double]
+    public var points: PointSet
+    public var styles: MarkerStyles
+
+    public init(points: PointSet, style: Style) {
+        var xs = [Double](), ys = [Double]()
+        xs.reserveCapacity(points.count); ys.reserveCapacity(points.count)
+        for i in 0..<points.count {
+            xs.append(WebMercator.x(lon: points.lon[i]))
+            ys.append(WebMercator.y(lat: points.lat[i]))
+        }
+        self.x = xs; self.y = ys; self.points = points
+        self.styles = MarkerStyler.resolve(points: points, style: style)
+    }
+}
+
+/// Turns projected data into a `Scene`: basemap, markers north to south, labels, attribution.
+public enum MapLayout {
+    public static func scene(viewport v: Viewport, scale: Double, style: Style,
+                             data: ProjectedPoints, basemaps: [ShapeSet],
+                             options: LayoutOptions, measurer: TextMeasuring) -> Scene {
+        var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
+        for shapes in basemaps {
+            for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
+                scene.items.append(.shapes(b))
+            }
+        }
+        let (batch, drawn) = markers(viewport: v, data: data)
+        if batch.count > 0 { scene.items.append(.markers(batch)) }
+        if let field = options.labelField {
+            for l in labels(field: field, drawn: drawn, batch: batch, data: data, style: style, width: v.width,
+                            textScale: options.textScale, measurer: measurer) {
+                scene.items.append(.label(l))
+            }
+        }
+        if let text = options.attribution, !text.isEmpty {
+            scene.items.append(.textBox(attribution(text, viewport: v, style: style.attribution,
+                                                    textScale: options.textScale, measurer: measurer)))
+        }
+        return scene
+    }
+
+    /// Visible markers in draw order (north to south, so lower pins overlap upper ones; input order
+    /// within a quarter-pixel row). Returns the batch and, per batch entry, the point index.
+    /// - Complexity: O(n + rows): a counting sort on the quantised y, no comparison sort.
+    public static func markers(viewport v: Viewport, data: ProjectedPoints) -> (MarkerBatch, [Int]) {
+        let n = data.x.count
+        let ext = data.styles.extent
+        let ws = v.worldSize, hw = v.width / 2, hh = v.height / 2
+        var px = [Double](repeating: 0, count: n), py = [Double](repeating: 0, count: n)
+        let rowsPerPixel = 4.0
+        let rowCount = Int((v.height + ext.top + ext.bottom) * rowsPerPixel) + 2
+        var bucket = [Int32](repeating: -1, count: n)
+        var counts = [Int](repeating: 0, count: rowCount + 1)
+        for i in 0..<n {
+            var dx = data.x[i] - v.centerX
+            dx -= dx.rounded()
+            let x = dx * ws + hw, y = (data.y[i] - v.centerY) * ws + hh
+            // Cull by the largest symbol's extent.
+            guard x + ext.left >= 0, x - ext.right <= v.width, y + ext.top >= 0, y - ext.bottom <= v.height else { continue }
+            px[i] = x; py[i] = y
+            let row = min(max(Int((y + ext.bottom) * rowsPerPixel), 0), rowCount - 1)
+            bucket[i] = Int32(row)
+            counts[row + 1] += 1
+        }
+        for r in 0..<rowCount { counts[r + 1] += counts[r] }
+        let total = counts[rowCount]
+        var order = [Int](repeating: 0, count: total)
+        for i in 0..<n where bucket[i] >= 0 {
+            let r = Int(bucket[i])
+            order[counts[r]] = i
+            counts[r] += 1
+        }
+        var batch = MarkerBatch()
+        batch.symbols = data.styles.symbols
+        batch.x.reserveCapacity(total); batch.y.reserveCapacity(total); batch.symbol.reserveCapacity(total)
+        for i in order {
+            batch.x.append(px[i]); batch.y.append(py[i]); batch.symbol.append(data.styles.index[i])
+        }
+        return (batch, order)
+    }
+
+    /// One label per drawn marker with text, right of its marker, vertically centred on the
+    /// marker's head. (Collision-free placement is a later stage.)
+    static func labels(field: String, drawn: [Int], batch: MarkerBatch, data: ProjectedPoints, style: Style, width: Double,
+                       textScale: Double, measurer: TextMeasuring) -> [LabelMark] {
+        guard let col = data.points.properties.columnIndex(field) else { return [] }
+        let ls = style.label
+        let font = FontSpec(family: ls.font, size: ls.size * textScale, weight: ls.weight)
+        var out: [LabelMark] = []
+        for (k, i) in drawn.enumerated() {
+            guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
+            let sym = batch.symbols[Int(batch.symbol[k])]
+            let size = measurer.measure(text, font: font)
+            let centerY = sym.shape == .pin ? batch.y[k] - sym.size + sym.pinHeadRadius : batch.y[k]
+            var x = batch.x[k] + sym.extent.right + ls.offset
+            // A label that would leave the image on the right goes left of its marker instead.
+            if x + size.width > width && batch.x[k] - sym.extent.left - ls.offset - size.width >= 0 {
+                x = batch.x[k] - sym.extent.left - ls.offset - size.width
+            }
+            out.append(LabelMark(text: text, font: font, color: ls.color, halo: ls.halo, haloWidth: ls.haloWidth,
+                                 x: x, y: centerY - size.height / 2, width: size.width, height: size.height))
+        }
+        return out
+    }
+
+    static func attribution(_ text: String, viewport v: Viewport, style: Style.Attribution,
+                            textScale: Double, measurer: TextMeasuring) -> TextBoxMark {
+        let font = FontSpec(family: style.font, size: style.size * textScale, weight: .normal)
+        let size = measurer.measure(text, font: font)
+        let pad = 3.0
+        let w = min(size.width + 2 * pad, v.width), h = size.height + 2 * pad
+        return TextBoxMark(text: text, font: font, color: style.color, background: style.background,
+                           box: Rect(x: v.width - w, y: v.height - h, width: w, height: h), padding: pad)
+    }
+}

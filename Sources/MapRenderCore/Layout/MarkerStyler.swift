@@ -1,0 +1,64 @@
+/// Resolves each point's marker symbol from the style and the simplestyle-spec properties
+/// `marker-color` and `marker-size` (small / medium / large), before any drawing.
+public struct MarkerStyles: Sendable {
+    /// Distinct symbols (few: one per colour/size combination used).
+    public var symbols: [MarkerSymbol]
+    /// Symbol index per point.
+    public var index: [UInt16]
+
+    /// How far any used symbol reaches from its anchor (for fitting the view).
+    public var extent: EdgeInsets {
+        symbols.reduce(EdgeInsets.zero) { acc, s in
+            let e = s.extent
+            return EdgeInsets(top: max(acc.top, e.top), right: max(acc.right, e.right),
+                              bottom: max(acc.bottom, e.bottom), left: max(acc.left, e.left))
+        }
+    }
+}
+
+public enum MarkerStyler {
+    /// simplestyle-spec marker sizes as factors of the style's marker size.
+    public static let sizeFactors: [String: Double] = ["small": 0.75, "medium": 1.0, "large": 1.35]
+
+    public static func resolve(points: PointSet, style: Style) -> MarkerStyles {
+        let m = style.marker
+        let base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
+                                strokeWidth: m.strokeWidth, opacity: m.opacity)
+        let colorCol = points.properties.columnIndex("marker-color")
+        let sizeCol = points.properties.columnIndex("marker-size")
+        guard colorCol != nil || sizeCol != nil else {
+            return MarkerStyles(symbols: [base], index: [UInt16](repeating: 0, count: points.count))
+        }
+        var symbols = [base]
+        var lookup: [MarkerSymbol: UInt16] = [base: 0]
+        // Per distinct property text, not per point: parse each colour string once.
+        var colorCache: [String: RGBA?] = [:]
+        var index = [UInt16](repeating: 0, count: points.count)
+        for i in 0..<points.count {
+            var s = base
+            if let c = colorCol, case .string(let text) = points.properties.value(column: c, row: i) {
+                let parsed: RGBA?
+                if let cached = colorCache[text] { parsed = cached } else {
+                    // simplestyle allows "f00" without '#'.
+                    parsed = RGBA.parse(text) ?? RGBA.parse("#" + text)
+                    colorCache[text] = parsed
+                }
+                if let col = parsed { s.fill = col }
+            }
+            if let c = sizeCol, case .string(let text) = points.properties.value(column: c, row: i),
+               let f = sizeFactors[text.lowercased()] {
+                s.size = m.size * f
+            }
+            if s == base { continue }
+            if let k = lookup[s] {
+                index[i] = k
+            } else if symbols.count < Int(UInt16.max) {
+                let k = UInt16(symbols.count)
+                symbols.append(s)
+                lookup[s] = k
+                index[i] = k
+            }
+        }
+        return MarkerStyles(symbols: symbols, index: index)
+    }
+}

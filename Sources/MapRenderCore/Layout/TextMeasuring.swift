@@ -1,0 +1,40 @@
+import Foundation
+
+/// The size of a laid-out text, CSS px.
+public struct TextSize: Sendable, Equatable, Hashable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+/// Measures text for layout. The Cairo target implements it with Pango; tests use a fake.
+/// Layout never imports Cairo.
+public protocol TextMeasuring: AnyObject {
+    func measure(_ text: String, font: FontSpec) -> TextSize
+}
+
+/// Measures each distinct (text, font) once: many labels repeat ("Springfield"), and
+/// shaping text is the expensive part of layout.
+public final class CachingTextMeasurer: TextMeasuring, @unchecked Sendable {
+    private let base: TextMeasuring
+    private var cache: [Key: TextSize] = [:]
+    private let lock = NSLock()
+    public private(set) var misses = 0
+
+    struct Key: Hashable { var text: String; var font: FontSpec }
+
+    public init(_ base: TextMeasuring) { self.base = base }
+
+    public func measure(_ text: String, font: FontSpec) -> TextSize {
+        let k = Key(text: text, font: font)
+        lock.lock()
+        if let s = cache[k] { lock.unlock(); return s }
+        lock.unlock()
+        let s = base.measure(text, font: font)
+        lock.lock()
+        cache[k] = s
+        misses += 1
+        lock.unlock()
+        return s
+    }
+}

@@ -1,0 +1,66 @@
+/// A colour with straight (not premultiplied) alpha, components in 0...1.
+public struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    public var r: Double, g: Double, b: Double, a: Double
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+
+    public static let black = RGBA(0, 0, 0)
+    public static let white = RGBA(1, 1, 1)
+    public static let clear = RGBA(0, 0, 0, 0)
+
+    public func withAlpha(_ alpha: Double) -> RGBA { RGBA(r, g, b, a * alpha) }
+
+    /// `#rrggbb` or `#rrggbbaa`.
+    public var description: String {
+        func h(_ v: Double) -> String {
+            let i = Int((min(max(v, 0), 1) * 255).rounded())
+            return String(i, radix: 16).leftPad(2)
+        }
+        return "#" + h(r) + h(g) + h(b) + (a < 1 ? h(a) : "")
+    }
+
+    /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(r,g,b)`, `rgba(r,g,b,a)` and CSS basic names.
+    public static func parse(_ text: String) -> RGBA? {
+        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if s.hasPrefix("#") {
+            let hex = Array(s.dropFirst())
+            guard hex.allSatisfy(\.isHexDigit) else { return nil }
+            let v = hex.map { Double(Int(String($0), radix: 16)!) }
+            switch hex.count {
+            case 3, 4:
+                return RGBA(v[0] / 15, v[1] / 15, v[2] / 15, hex.count == 4 ? v[3] / 15 : 1)
+            case 6, 8:
+                func p(_ i: Int) -> Double { (v[i] * 16 + v[i + 1]) / 255 }
+                return RGBA(p(0), p(2), p(4), hex.count == 8 ? p(6) : 1)
+            default: return nil
+            }
+        }
+        if s.hasPrefix("rgb"), let open = s.firstIndex(of: "("), s.hasSuffix(")") {
+            let inner = s[s.index(after: open)..<s.index(before: s.endIndex)]
+            let parts = inner.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0 != nil }) else { return nil }
+            let p = parts.map { $0! }
+            guard p[0...2].allSatisfy({ (0...255).contains($0) }) else { return nil }
+            let a = p.count == 4 ? p[3] : 1
+            guard (0...1).contains(a) else { return nil }
+            return RGBA(p[0] / 255, p[1] / 255, p[2] / 255, a)
+        }
+        return namedColors[s]
+    }
+
+    static let namedColors: [String: RGBA] = [
+        "black": RGBA(0, 0, 0), "white": RGBA(1, 1, 1), "red": RGBA(1, 0, 0),
+        "green": RGBA(0, 128.0 / 255, 0), "blue": RGBA(0, 0, 1), "yellow": RGBA(1, 1, 0),
+        "orange": RGBA(1, 165.0 / 255, 0), "purple": RGBA(128.0 / 255, 0, 128.0 / 255),
+        "gray": RGBA(0.5, 0.5, 0.5), "grey": RGBA(0.5, 0.5, 0.5), "transparent": RGBA(0, 0, 0, 0),
+    ]
+}
+
+extension String {
+    func leftPad(_ n: Int, with c: Character = "0") -> String {
+        count >= n ? self : String(repeating: c, count: n - count) + self
+    }
+}
+
+import Foundation

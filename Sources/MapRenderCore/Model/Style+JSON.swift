@@ -1,0 +1,182 @@
+import Foundation
+
+extension Style {
+    /// Loads and validates a style file. Errors name the file, the key path and what was expected,
+    /// with a suggestion for a misspelled key.
+    public static func load(path: String) throws -> Style {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MapRenderError(.inputUnreadable, "cannot read style \(path): no such file or not readable")
+        }
+        return try parse(data: data, name: path)
+    }
+
+    public static func parse(data: Data, name: String) throws -> Style {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw MapRenderError(.style, "\(name): not valid JSON: \(Self.describeJSONError(error, in: data))")
+        }
+        var r = StyleReader(file: name)
+        return try r.style(root)
+    }
+
+    /// Turns JSONSerialization's "around character N" into a line and column.
+    static func describeJSONError(_ error: Error, in data: Data) -> String {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
+        guard let r = detail.range(of: #"character (\d+)"#, options: .regularExpression),
+              let offset = Int(detail[r].dropFirst("character ".count)) else { return detail }
+        var line = 1, col = 1
+        for b in data.prefix(offset) {
+            if b == UInt8(ascii: "\n") { line += 1; col = 1 } else if b & 0xC0 != 0x80 { col += 1 }
+        }
+        let what = detail.replacingOccurrences(of: #" around character \d+\.?"#, with: "", options: .regularExpression)
+        return "line \(line), column \(col): \(what.lowercased())"
+    }
+}
+
+/// Walks the JSON of a style with the current key path, so every error says where it is.
+struct StyleReader {
+    let file: String
+
+    func fail(_ path: String, _ message: String) -> MapRenderError {
+        MapRenderError(.style, "\(file): \(path): \(message)")
+    }
+
+    func object(_ v: Any, _ path: String, keys: [String]) throws -> [String: Any] {
+        guard let o = v as? [String: Any] else { throw fail(path.isEmpty ? "(top level)" : path, "expected an object") }
+        for k in o.keys.sorted() where !keys.contains(k) {
+            let at = path.isEmpty ? k : "\(path).\(k)"
+            if let s = Self.suggest(k, among: keys) {
+                throw fail(at, "unknown key; did you mean '\(s)'?")
+            }
+            throw fail(at, "unknown key; expected one of: \(keys.joined(separator: ", "))")
+        }
+        return o
+    }
+
+    func color(_ o: [String: Any], _ key: String, _ path: String, into c: inout RGBA) throws {
+        guard let v = o[key] else { return }
+        guard let s = v as? String, let col = RGBA.parse(s) else {
+            throw fail("\(path).\(key)", "expected a colour like \"#rrggbb\", \"#rrggbbaa\" or \"rgba(r,g,b,a)\", got \(Self.show(v))")
+        }
+        c = col
+    }
+
+    func number(_ o: [String: Any], _ key: String, _ path: String, range: ClosedRange<Double>, into d: inout Double) throws {
+        guard let v = o[key] else { return }
+        guard let n = v as? NSNumber, !Self.isBool(v) else {
+            throw fail("\(path).\(key)", "expected a number, got \(Self.show(v))")
+        }
+        let x = n.doubleValue
+        guard x.isFinite, range.contains(x) else {
+            throw fail("\(path).\(key)", "expected a number in \(Self.fmt(range.lowerBound))...\(Self.fmt(range.upperBound)), got \(Self.show(v))")
+        }
+        d = x
+    }
+
+    func string(_ o: [String: Any], _ key: String, _ path: String, into s: inout String) throws {
+        guard let v = o[key] else { return }
+        guard let str = v as? String, !str.isEmpty else {
+            throw fail("\(path).\(key)", "expected a non-empty string, got \(Self.show(v))")
+        }
+        s = str
+    }
+
+    func enumValue<E: RawRepresentable & CaseIterable>(_ o: [String: Any], _ key: String, _ path: String, into e: inout E) throws where E.RawValue == String {
+        guard let v = o[key] else { return }
+        let options = E.allCases.map(\.rawValue)
+        guard let s = v as? String, let val = E(rawValue: s) else {
+            throw fail("\(path).\(key)", "expected one of \(options.map { "\"\($0)\"" }.joined(separator: ", ")), got \(Self.show(v))")
+        }
+        e = val
+    }
+
+    mutating func style(_ root: Any) throws -> Style {
+        var st = Style()
+        let o = try object(root, "", keys: ["version", "name", "background", "basemap", "marker", "label", "attribution"])
+        if let v = o["version"], !(v as? NSNumber == 1) || Self.isBool(v) {
+            throw fail("version", "expected 1, got \(Self.show(v))")
+        }
+        if let v = o["name"], !(v is String) { throw fail("name", "expected a string, got \(Self.show(v))") }
+        try color(o, "background", "", into: &st.background)
+        if let b = o["basemap"] {
+            let p = "basemap"
+            let m = try object(b, p, keys: ["fill", "stroke", "stroke-width", "line-color", "line-width"])
+            try color(m, "fill", p, into: &st.basemap.fill)
+            try color(m, "stroke", p, into: &st.basemap.stroke)
+            try number(m, "stroke-width", p, range: 0...20, into: &st.basemap.strokeWidth)
+            try color(m, "line-color", p, into: &st.basemap.lineColor)
+            try number(m, "line-width", p, range: 0...20, into: &st.basemap.lineWidth)
+        }
+        if let b = o["marker"] {
+            let p = "marker"
+            let m = try object(b, p, keys: ["shape", "size", "fill", "stroke", "stroke-width", "opacity"])
+            try enumValue(m, "shape", p, into: &st.marker.shape)
+            try number(m, "size", p, range: 1...256, into: &st.marker.size)
+            try color(m, "fill", p, into: &st.marker.fill)
+            try color(m, "stroke", p, into: &st.marker.stroke)
+            try number(m, "stroke-width", p, range: 0...20, into: &st.marker.strokeWidth)
+            try number(m, "opacity", p, range: 0...1, into: &st.marker.opacity)
+        }
+        if let b = o["label"] {
+            let p = "label"
+            let m = try object(b, p, keys: ["font", "size", "weight", "color", "halo", "halo-width", "offset"])
+            try string(m, "font", p, into: &st.label.font)
+            try number(m, "size", p, range: 1...200, into: &st.label.size)
+            try enumValue(m, "weight", p, into: &st.label.weight)
+            try color(m, "color", p, into: &st.label.color)
+            try color(m, "halo", p, into: &st.label.halo)
+            try number(m, "halo-width", p, range: 0...20, into: &st.label.haloWidth)
+            try number(m, "offset", p, range: 0...100, into: &st.label.offset)
+        }
+        if let b = o["attribution"] {
+            let p = "attribution"
+            let m = try object(b, p, keys: ["font", "size", "color", "background"])
+            try string(m, "font", p, into: &st.attribution.font)
+            try number(m, "size", p, range: 1...100, into: &st.attribution.size)
+            try color(m, "color", p, into: &st.attribution.color)
+            try color(m, "background", p, into: &st.attribution.background)
+        }
+        return st
+    }
+
+    /// JSONSerialization gives true/false as a boolean NSNumber, which `is Bool` cannot tell from 0/1.
+    static func isBool(_ v: Any) -> Bool {
+        v is NSNumber && String(describing: type(of: v)).contains("Boolean")
+    }
+
+    static func show(_ v: Any) -> String {
+        if isBool(v) { return (v as? Bool) == true ? "true" : "false" }
+        if let s = v as? String { return "\"\(s)\"" }
+        if let n = v as? NSNumber { return PropertyValue.format(number: n.doubleValue) }
+        if v is [Any] { return "an array" }
+        if v is [String: Any] { return "an object" }
+        if v is NSNull { return "null" }
+        return "\(v)"
+    }
+
+    static func fmt(_ d: Double) -> String { PropertyValue.format(number: d) }
+
+    /// The closest known key within edit distance 2 (for "did you mean").
+    static func suggest(_ key: String, among keys: [String]) -> String? {
+        let scored = keys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+        guard let (best, d) = scored, d <= max(2, key.count / 3) else { return nil }
+        return best
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

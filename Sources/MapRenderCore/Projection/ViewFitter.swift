@@ -1,0 +1,108 @@
+import Foundation
+
+/// Chooses the view: fit to data, or from `--center/--zoom` or `--bbox`. Zoom fitting lives here only.
+public enum ViewFitter {
+    /// The zoom used for a single point or coincident points, when the data has no extent.
+    public static let defaultSinglePointZoom = 14.0
+
+    /// The horizontal extent of world x values the short way round: returns (minX, maxX) with
+    /// maxX possibly above 1 when the data crosses the antimeridian (Fiji, Tonga, Chukotka).
+    ///
+    /// Finds the largest empty gap in a ring of occupancy bins; the data lies on the other side of it.
+    /// - Complexity: O(n + bins).
+    public static func shortestXExtent(_ xs: [Double]) -> (min: Double, max: Double)? {
+        guard !xs.isEmpty else { return nil }
+        let bins = 1 << 16
+        var occupied = [Bool](repeating: false, count: bins)
+        for x in xs { occupied[min(max(Int(x * Double(bins)), 0), bins - 1)] = true }
+        // Longest run of empty bins on the ring.
+        guard let firstOcc = occupied.firstIndex(of: true) else { return nil }
+        var bestLen = 0, bestStart = 0
+        var runStart = -1
+        for k in 1...bins {
+            let i = (firstOcc + k) % bins
+            if !occupied[i] {
+                if runStart < 0 { runStart = i }
+            } else if runStart >= 0 {
+                let len = (i - runStart + bins) % bins
+                if len > bestLen { bestLen = len; bestStart = runStart }
+                runStart = -1
+            }
+        }
+        var lo = Double.infinity, hi = -Double.infinity
+        if bestLen == 0 {  // data all round the world
+            for x in xs { lo = min(lo, x); hi = max(hi, x) }
+            return (lo, hi)
+        }
+        // Gap covers bins [bestStart, bestStart+bestLen) mod bins. Data starts at the gap's end.
+        let startBin = (bestStart + bestLen) % bins
+        let startX = Double(startBin) / Double(bins)
+        // Shift every x into [startX, startX + 1).
+        for x in xs {
+            var v = x
+            if v < startX { v += 1 }
+            lo = min(lo, v); hi = max(hi, v)
+        }
+        if lo >= 1 { lo -= 1; hi -= 1 }
+        return (lo, hi)
+    }
+
+    /// Fits the view to points given in world units.
+    /// - Parameters:
+    ///   - extent: how far marks reach beyond their point (a pin reaches up by its height), CSS px.
+    ///   - padding: empty margin around the marks, CSS px.
+    ///   - maxZoom: the cap (a single point gets `min(maxZoom, defaultSinglePointZoom)`).
+    public static func fit(xs: [Double], ys: [Double], width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        guard let xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
+            return world(width: width, height: height)
+        }
+        return fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi, width: width, height: height,
+                   extent: extent, padding: padding, maxZoom: maxZoom)
+    }
+
+    /// Fits a world-unit box (maxX may exceed 1 for boxes across the antimeridian).
+    public static func fit(minX: Double, minY: Double, maxX: Double, maxY: Double,
+                           width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        let inset = extent + padding
+        let availW = max(width - inset.left - inset.right, 1)
+        let availH = max(height - inset.top - inset.bottom, 1)
+        let dx = maxX - minX, dy = maxY - minY
+        var zoom = min(maxZoom, defaultSinglePointZoom)
+        if dx > 0 || dy > 0 {
+            let zx = dx > 0 ? log2(availW / (dx * Viewport.tileSize)) : .infinity
+            let zy = dy > 0 ? log2(availH / (dy * Viewport.tileSize)) : .infinity
+            zoom = min(zx, zy, maxZoom)
+        }
+        zoom = max(zoom, 0)
+        let ws = Viewport.tileSize * pow(2, zoom)
+        // Center the content box [inset.left, width - inset.right] on the data's middle.
+        let shiftX = ((inset.left + width - inset.right) / 2 - width / 2) / ws
+        let shiftY = ((inset.top + height - inset.bottom) / 2 - height / 2) / ws
+        let cx = (minX + maxX) / 2 - shiftX
+        let cy = (minY + maxY) / 2 - shiftY
+        return Viewport(centerX: cx, centerY: cy, zoom: zoom, width: width, height: height)
+    }
+
+    /// The whole world's width across the image (used when there is no data to fit).
+    public static func world(width: Double, height: Double) -> Viewport {
+        Viewport(centerX: 0.5, centerY: 0.5, zoom: max(0, log2(width / Viewport.tileSize)),
+                 width: width, height: height)
+    }
+
+    /// `--bbox W,S,E,N`: the box fills the view as tightly as its aspect allows (no padding).
+    public static func fit(bounds b: GeoBounds, width: Double, height: Double) -> Viewport {
+        let minX = WebMercator.x(lon: b.west)
+        var maxX = WebMercator.x(lon: b.east)
+        if b.crossesAntimeridian { maxX += 1 }
+        return fit(minX: minX, minY: WebMercator.y(lat: b.north), maxX: maxX, maxY: WebMercator.y(lat: b.south),
+                   width: width, height: height, extent: .zero, padding: .zero, maxZoom: 30)
+    }
+
+    /// `--center LAT,LON --zoom Z`.
+    public static func center(lat: Double, lon: Double, zoom: Double, width: Double, height: Double) -> Viewport {
+        Viewport(centerX: WebMercator.x(lon: lon), centerY: WebMercator.y(lat: lat), zoom: zoom,
+                 width: width, height: height)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Pixel insets (CSS pixels) around the data: padding, and how far marks reach beyond their point.
+public struct EdgeInsets: Sendable, Equatable {
+    public var top: Double, right: Double, bottom: Double, left: Double
+    public init(top: Double, right: Double, bottom: Double, left: Double) {
+        self.top = top; self.right = right; self.bottom = bottom; self.left = left
+    }
+    public init(all v: Double) { self.init(top: v, right: v, bottom: v, left: v) }
+    public static let zero = EdgeInsets(all: 0)
+    public static func + (a: EdgeInsets, b: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: a.top + b.top, right: a.right + b.right, bottom: a.bottom + b.bottom, left: a.left + b.left)
+    }
+}
+
+/// What the map shows: a center in world units, a fractional zoom, and a size in CSS pixels.
+///
+/// Zoom follows MapLibre GL: at zoom z the world is `512 · 2^z` pixels wide, so supercluster's
+/// radius (in pixels at extent 512) is a distance on the rendered map.
+public struct Viewport: Sendable, Equatable {
+    public static let tileSize = 512.0
+
+    /// Center in Mercator world units, x in [0, 1).
+    public var centerX: Double
+    public var centerY: Double
+    public var zoom: Double
+    /// Size in CSS pixels (the image has `scale` times as many device pixels).
+    public var width: Double
+    public var height: Double
+
+    public init(centerX: Double, centerY: Double, zoom: Double, width: Double, height: Double) {
+        var cx = centerX.truncatingRemainder(dividingBy: 1)
+        if cx < 0 { cx += 1 }
+        self.centerX = cx
+        self.centerY = centerY
+        self.zoom = zoom
+        self.width = width
+        self.height = height
+    }
+
+    /// The world's width in CSS pixels at this zoom.
+    public var worldSize: Double { Self.tileSize * pow(2, zoom) }
+
+    /// World units → CSS pixels, taking the copy of the world nearest the center horizontally,
+    /// so data across the antimeridian lands next to each other.
+    @inline(__always)
+    public func pixel(x: Double, y: Double) -> (x: Double, y: Double) {
+        var dx = x - centerX
+        dx -= dx.rounded()
+        let ws = worldSize
+        return (dx * ws + width / 2, (y - centerY) * ws + height / 2)
+    }
+
+    /// CSS pixels → world units (x not normalised: it may lie outside [0, 1]).
+    public func world(px: Double, py: Double) -> (x: Double, y: Double) {
+        let ws = worldSize
+        return (centerX + (px - width / 2) / ws, centerY + (py - height / 2) / ws)
+    }
+
+    /// The shown area in degrees; `west > east` when it crosses the antimeridian.
+    public var bounds: GeoBounds {
+        let tl = world(px: 0, py: 0), br = world(px: width, py: height)
+        let spansWorld = br.x - tl.x >= 1
+        func normLon(_ x: Double) -> Double {
+            var l = WebMercator.lon(x: x)
+            while l > 180 { l -= 360 }
+            while l < -180 { l += 360 }
+            return l
+        }
+        return GeoBounds(
+            west: spansWorld ? -180 : normLon(tl.x),
+            south: WebMercator.lat(y: min(max(br.y, 0), 1)),
+            east: spansWorld ? 180 : normLon(br.x),
+            north: WebMercator.lat(y: min(max(tl.y, 0), 1)))
+    }
+
+    public var centerLongitude: Double { WebMercator.lon(x: centerX) }
+    public var centerLatitude: Double { WebMercator.lat(y: centerY) }
+}

@@ -1,0 +1,159 @@
+/// A backend-neutral picture: positioned marks in CSS pixels, in draw order.
+///
+/// Layout produces it; a backend (Cairo) only draws it. Tests inspect it without pixels.
+public struct Scene: Sendable {
+    /// Size in CSS pixels; the image has `scale` times as many device pixels per side.
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+    public var background: RGBA
+    public var items: [SceneItem] = []
+
+    public init(width: Double, height: Double, scale: Double, background: RGBA) {
+        self.width = width; self.height = height; self.scale = scale; self.background = background
+    }
+
+    /// Marks drawn, by kind ("marker", "label", "polygon", "line", "attribution").
+    public var markCounts: [String: Int] {
+        var c: [String: Int] = [:]
+        for item in items {
+            switch item {
+            case .shapes(let s):
+                c[s.kind == .polygon ? "polygon" : "line", default: 0] += s.pathCount
+            case .markers(let m): c["marker", default: 0] += m.count
+            case .label: c["label", default: 0] += 1
+            case .textBox: c["attribution", default: 0] += 1
+            }
+        }
+        return c
+    }
+
+    public var markers: [MarkerBatch] { items.compactMap { if case .markers(let m) = $0 { return m } else { return nil } } }
+    public var labels: [LabelMark] { items.compactMap { if case .label(let l) = $0 { return l } else { return nil } } }
+}
+
+public enum SceneItem: Sendable {
+    /// Basemap polygons or lines, all with one style.
+    case shapes(ShapeBatch)
+    /// Many markers sharing a few symbols (flat arrays: a million markers are three arrays).
+    case markers(MarkerBatch)
+    /// A text label with a halo.
+    case label(LabelMark)
+    /// Text on a filled box (attribution).
+    case textBox(TextBoxMark)
+}
+
+/// Polygons or lines in CSS pixels, flat: `coords` holds x, y pairs; rings and paths index into it.
+public struct ShapeBatch: Sendable {
+    public var kind: ShapeSet.Kind
+    public var fill: RGBA
+    public var stroke: RGBA
+    public var strokeWidth: Double
+    public var coords: [Double] = []
+    /// Start (in pairs) of each ring, plus one final end index.
+    public var ringStart: [Int] = [0]
+    /// Start (in rings) of each path (a polygon with its holes, or a line), plus one final end index.
+    public var pathRingStart: [Int] = [0]
+
+    public init(kind: ShapeSet.Kind, fill: RGBA, stroke: RGBA, strokeWidth: Double) {
+        self.kind = kind; self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
+    }
+
+    public var pathCount: Int { pathRingStart.count - 1 }
+
+    public mutating func closeRing() { ringStart.append(coords.count / 2) }
+    public mutating func closePath() { pathRingStart.append(ringStart.count - 1) }
+}
+
+/// How one kind of marker looks. A pin's anchor (its tip) is the point; a circle's or square's is its centre.
+public struct MarkerSymbol: Hashable, Sendable {
+    public var shape: Style.MarkerShape
+    /// Pin height or circle/square diameter, CSS px.
+    public var size: Double
+    public var fill: RGBA
+    public var stroke: RGBA
+    public var strokeWidth: Double
+    public var opacity: Double
+
+    public init(shape: Style.MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double) {
+        self.shape = shape; self.size = size; self.fill = fill; self.stroke = stroke
+        self.strokeWidth = strokeWidth; self.opacity = opacity
+    }
+
+    /// The radius of a pin's round head.
+    public var pinHeadRadius: Double { size * 0.36 }
+
+    /// How far the drawn symbol reaches from its anchor, CSS px (stroke included).
+    public var extent: EdgeInsets {
+        let h = strokeWidth / 2
+        switch shape {
+        case .pin:
+            let r = pinHeadRadius
+            return EdgeInsets(top: size + h, right: r + h, bottom: h + 0.5, left: r + h)
+        case .circle, .square:
+            return EdgeInsets(all: size / 2 + h)
+        }
+    }
+}
+
+/// Markers as flat arrays: position (CSS px) and symbol index per marker, in draw order.
+public struct MarkerBatch: Sendable {
+    public var symbols: [MarkerSymbol] = []
+    public var x: [Double] = []
+    public var y: [Double] = []
+    public var symbol: [UInt16] = []
+
+    public init() {}
+    public var count: Int { x.count }
+}
+
+/// A text label: its measured box (top-left corner and size, CSS px) and look.
+public struct LabelMark: Sendable, Equatable {
+    public var text: String
+    public var font: FontSpec
+    public var color: RGBA
+    public var halo: RGBA
+    public var haloWidth: Double
+    /// Top-left of the text's logical box.
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
+                x: Double, y: Double, width: Double, height: Double) {
+        self.text = text; self.font = font; self.color = color; self.halo = halo; self.haloWidth = haloWidth
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var box: Rect { Rect(x: x, y: y, width: width, height: height) }
+}
+
+/// Text on a filled rectangle (attribution).
+public struct TextBoxMark: Sendable, Equatable {
+    public var text: String
+    public var font: FontSpec
+    public var color: RGBA
+    public var background: RGBA
+    public var box: Rect
+    public var padding: Double
+    public init(text: String, font: FontSpec, color: RGBA, background: RGBA, box: Rect, padding: Double) {
+        self.text = text; self.font = font; self.color = color; self.background = background
+        self.box = box; self.padding = padding
+    }
+}
+
+public struct Rect: Sendable, Equatable, Hashable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public func intersects(_ o: Rect) -> Bool {
+        x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY
+    }
+    public func contains(_ o: Rect) -> Bool {
+        o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY
+    }
+}

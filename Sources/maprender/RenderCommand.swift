@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import MapRender
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render points to a PNG, SVG or PDF map (the default command).",
+        discussion: """
+        Examples:
+          maprender cities.csv -o map.png
+          maprender places.geojson --basemap countries.geojson --label name -o map.svg
+          maprender quakes.csv --wrap-longitude --bbox 160,-25,-170,-10 -o fiji.png
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Point files: GeoJSON or CSV ('-' reads standard input).", valueName: "input"))
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png, .svg or .pdf; '-' writes to standard output).", valueName: "file"))
+    var output: String
+
+    @Option(help: "Output format: png, svg or pdf (default: from the output's extension).")
+    var format: OutputFormat?
+
+    @OptionGroup(title: "Input")
+    var input: InputOptionGroup
+
+    @Option(help: ArgumentHelp("Image size in CSS pixels.", valueName: "WxH"))
+    var size = "1024x768"
+
+    @Option(help: ArgumentHelp("Pixel density: 2 draws the same map with twice the pixels per side (HiDPI).", valueName: "n"))
+    var scale = 1.0
+
+    @Option(help: ArgumentHelp("Style file (JSON; see styles/default.json and the README).", valueName: "file"))
+    var style: String?
+
+    @Option(help: ArgumentHelp("Background colour (#rrggbb, #rrggbbaa, rgba(...)); overrides the style.", valueName: "colour"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("Marker shape: pin, circle or square, at its default size (28, 12, 11 px) unless --marker-size; overrides the style.", valueName: "shape"))
+    var marker: String?
+
+    @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size in CSS pixels (pin height, circle or square width); overrides the style.", valueName: "px"))
+    var markerSize: Double?
+
+    @Option(help: ArgumentHelp("Center of the view; needs --zoom.", valueName: "lat,lon"))
+    var center: String?
+
+    @Option(help: ArgumentHelp("Zoom level (fractional; MapLibre convention, 512 px tiles). Alone, it keeps the fitted center.", valueName: "z"))
+    var zoom: Double?
+
+    @Option(help: ArgumentHelp("Show this box in degrees; west > east crosses the antimeridian.", valueName: "W,S,E,N"))
+    var bbox: String?
+
+    @Option(name: .customLong("max-zoom"), help: ArgumentHelp("Highest zoom a fitted view may take.", valueName: "z"))
+    var maxZoom = 16.0
+
+    @Option(help: ArgumentHelp("Margin around the data when fitting, in CSS pixels.", valueName: "px"))
+    var padding = 24.0
+
+    @Option(help: ArgumentHelp("GeoJSON polygons and lines to draw under the markers (repeatable).", valueName: "file"))
+    var basemap: [String] = []
+
+    @Option(help: ArgumentHelp("Attribution text in the bottom-right corner.", valueName: "text"))
+    var attribution: String?
+
+    @Option(help: ArgumentHelp("Property to label each marker with.", valueName: "field"))
+    var label: String?
+
+    @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
+    var textScale = 1.0
+
+    @Option(help: ArgumentHelp("Write a JSON summary (points read, skipped, drawn; view; marks; time per stage) to a file or '-'.", valueName: "file"))
+    var summary: String?
+
+    @Flag(name: .shortAndLong, help: "Do not print warnings about skipped rows.")
+    var quiet = false
+
+    func validate() throws {
+        guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
+        if let c = center, parseLatLon(c) == nil {
+            throw ValidationError("--center must be LAT,LON with |lat| <= 90 and |lon| <= 180, got '\(c)'")
+        }
+        if center != nil && zoom == nil { throw ValidationError("--center needs --zoom") }
+        if bbox != nil && (center != nil || zoom != nil) { throw ValidationError("--bbox cannot be combined with --center or --zoom") }
+        if let b = bbox, GeoBounds.parse(b) == nil {
+            throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'")
+        }
+        if let z = zoom, !(0...24).contains(z) { throw ValidationError("--zoom must be in 0...24, got \(z)") }
+        if !(0...24).contains(maxZoom) { throw ValidationError("--max-zoom must be in 0...24, got \(maxZoom)") }
+        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
+        if !(textScale > 0 && textScale <= 10) { throw ValidationError("--text-scale must be in (0, 10], got \(textScale)") }
+        if !(padding >= 0 && padding <= 1000) { throw ValidationError("--padding must be in 0...1000, got \(padding)") }
+        if let bg = background, RGBA.parse(bg) == nil { throw ValidationError("--background: not a colour: '\(bg)'") }
+        if let m = marker, Style.MarkerShape(rawValue: m) == nil {
+            throw ValidationError("--marker must be pin, circle or square, got '\(m)'")
+        }
+        if let s = markerSize, !(1...256).contains(s) { throw ValidationError("--marker-size must be in 1...256, got \(s)") }
+        if format == nil && OutputFormat(path: output) == nil {
+            throw ValidationError("cannot tell the format from '\(output)': use .png, .svg or .pdf, or --format")
+        }
+        if output == "-" && summary == "-" { throw ValidationError("--output - and --summary - cannot both use standard output") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+    }
+
+    func request() throws -> RenderRequest {
+        var r = RenderRequest()
+        r.inputs = inputs
+        r.inputOptions = try input.options()
+        if let s = style { r.style = try Style.load(path: s) }
+        if let bg = background { r.style.background = RGBA.parse(bg)! }
+        if let m = marker {
+            r.style.marker.shape = Style.MarkerShape(rawValue: m)!
+            r.style.marker.size = r.style.marker.shape.defaultSize
+        }
+        if let s = markerSize { r.style.marker.size = s }
+        (r.width, r.height) = parseSize(size)!
+        r.scale = scale
+        r.maxZoom = maxZoom
+        r.padding = padding
+        if let c = center, let z = zoom {
+            let (lat, lon) = parseLatLon(c)!
+            r.view = .center(lat: lat, lon: lon, zoom: z)
+        } else if let b = bbox {
+            r.view = .bbox(GeoBounds.parse(b)!)
+        } else {
+            r.view = .fit(zoom: zoom)
+        }
+        r.basemaps = basemap
+        r.layout.attribution = attribution
+        r.layout.labelField = label
+        r.layout.textScale = textScale
+        r.format = format ?? OutputFormat(path: output)!
+        return r
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            let result = try MapRenderer.render(try request(), to: output)
+            if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
+            if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+
+@Suite struct MapLayoutTests {
+    func points(_ coords: [(Double, Double)], names: [String]? = nil) -> PointSet {
+        var p = PointSet()
+        let nameCol = p.properties.addColumn("name")
+        for (i, c) in coords.enumerated() {
+            p.lon.append(c.0); p.lat.append(c.1)
+            p.properties.appendRow([(nameCol, names.map { .string($0[i]) } ?? .missing)])
+        }
+        return p
+    }
+
+    @Test func markersAreDrawnNorthToSouth() {
+        let p = points([(0, 10), (1, 50), (2, 30), (3, -20)])
+        let data = ProjectedPoints(points: p, style: .default)
+        let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
+                               padding: EdgeInsets(all: 10), maxZoom: 16)
+        let (batch, order) = MapLayout.markers(viewport: v, data: data)
+        #expect(order == [1, 2, 0, 3])
+        #expect(batch.y == batch.y.sorted())
+        #expect(batch.count == 4)
+    }
+
+    @Test func markersOutsideTheViewAreCulled() {
+        let p = points([(0, 0), (100, 0), (-100, 0)])
+        let data = ProjectedPoints(points: p, style: .default)
+        let v = ViewFitter.center(lat: 0, lon: 0, zoom: 5, width: 200, height: 200)
+        let (batch, order) = MapLayout.markers(viewport: v, data: data)
+        #expect(order == [0])
+        #expect(abs(batch.x[0] - 100) < 1e-9 && abs(batch.y[0] - 100) < 1e-9)
+    }
+
+    @Test func antimeridianNeighboursLandSideBySide() {
+        let p = points([(179.5, -17), (-179.5, -17)])
+        let data = ProjectedPoints(points: p, style: .default)
+        let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
+                               padding: EdgeInsets(all: 20), maxZoom: 16)
+        let (batch, _) = MapLayout.markers(viewport: v, data: data)
+        #expect(batch.count == 2)
+        // West of the antimeridian is on the left.
+        let west = batch.x[0] < batch.x[1] ? 0 : 1
+        #expect(abs(batch.x[1 - west] - batch.x[west]) < 400)
+    }
+
+    @Test func simplestylePropertiesOverrideTheStyle() {
+        var p = PointSet()
+        let c = p.properties.addColumn("marker-color"), s = p.properties.addColumn("marker-size")
+        for (i, (col, size)) in [("#00ff00", "large"), ("00f", "small"), ("nonsense", "medium"), ("#00ff00", "large")].enumerated() {
+            p.lon.append(Double(i)); p.lat.append(0)
+            p.properties.appendRow([(c, .string(col)), (s, .string(size))])
+        }
+        let styles = MarkerStyler.resolve(points: p, style: .default)
+        #expect(styles.symbols.count == 3)       // default, green large, blue small
+        #expect(styles.index == [1, 2, 0, 1])
+        #expect(styles.symbols[1].fill == RGBA(0, 1, 0))
+        #expect(styles.symbols[1].size == Style.default.marker.size * 1.35)
+        #expect(styles.symbols[2].fill == RGBA(0, 0, 1))
+    }
+
+    @Test func labelsSitRightOfTheirPinAndMeasureOncePerText() {
+        let p = points([(0, 0), (5, 5), (10, 10)], names: ["Springfield", "Springfield", "東京"])
+        let data = ProjectedPoints(points: p, style: .default)
+        let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 600, height: 400, extent: data.styles.extent,
+                               padding: EdgeInsets(all: 10), maxZoom: 16)
+        let fake = FakeTextMeasurer()
+        let cached = CachingTextMeasurer(fake)
+        var opts = LayoutOptions()
+        opts.labelField = "name"
+        opts.attribution = "© test"
+        let scene = MapLayout.scene(viewport: v, scale: 1, style: .default, data: data, basemaps: [], options: opts, measurer: cached)
+        let labels = scene.labels
+        #expect(labels.count == 3)
+        #expect(fake.calls == 3)  // "Springfield" once, "東京" once, the attribution once
+        let m = scene.markers[0]
+        for (k, l) in labels.enumerated() {
+            let sym = m.symbols[Int(m.symbol[k])]
+            #expect(l.x > m.x[k] + sym.pinHeadRadius)
+            let headCenter = m.y[k] - sym.size + sym.pinHeadRadius
+            #expect(abs(l.y + l.height / 2 - headCenter) < 1e-9)
+        }
+        #expect(scene.markCounts["attribution"] == 1)
+        #expect(scene.markCounts["label"] == 3)
+    }
+
+    @Test func basemapCopiesAcrossTheAntimeridian() throws {
+        // A square straddling 180° (given unsplit: 178 → -178) seen from a view centred on 180°.
+        var shapes = ShapeSet()
+        shapes.add(kind: .polygon, rings: [[178, -10, -178, -10, -178, 10, 178, 10, 178, -10]], feature: 0)
+        let v = ViewFitter.fit(bounds: GeoBounds(west: 170, south: -20, east: -170, north: 20), width: 400, height: 400)
+        let batches = BasemapLayout.batches(for: shapes, viewport: v, style: Style.default.basemap)
+        let b = try #require(batches.first)
+        #expect(b.pathCount == 1)
+        let xsPx = stride(from: 0, to: b.coords.count, by: 2).map { b.coords[$0] }
+        // Drawn as one 4° wide square around the center, not stretched across the world.
+        let width = xsPx.max()! - xsPx.min()!
+        #expect(abs(width - 4.0 / 360 * v.worldSize) < 0.5)
+        #expect(abs((xsPx.max()! + xsPx.min()!) / 2 - 200) < 0.5)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+
+@Suite struct WebMercatorTests {
+    @Test func knownMetres() {
+        let e = WebMercator.meters(lon: 180, lat: 0)
+        #expect(abs(e.x - 20037508.34) < 0.01)
+        #expect(abs(e.y) < 1e-6)
+        let w = WebMercator.meters(lon: -180, lat: 0)
+        #expect(abs(w.x + 20037508.34) < 0.01)
+        // The square world: the latitude limit maps to the same distance as lon 180.
+        let n = WebMercator.meters(lon: 0, lat: WebMercator.maxLatitude)
+        #expect(abs(n.y - 20037508.34) < 0.01)
+        // London, as EPSG:3857 tools give it (lon -0.1278, lat 51.5074 → -14226.63, 6711542.47).
+        let l = WebMercator.meters(lon: -0.1278, lat: 51.5074)
+        #expect(abs(l.x + 14226.63) < 0.01)
+        #expect(abs(l.y - 6711542.47) < 0.5)
+    }
+
+    @Test func clampsLatitude() {
+        #expect(WebMercator.y(lat: 90) == 0)
+        #expect(WebMercator.y(lat: -90) == 1)
+        #expect(WebMercator.y(lat: 0) == 0.5)
+        #expect(WebMercator.y(lat: 89) == WebMercator.y(lat: WebMercator.maxLatitude))
+    }
+
+    @Test func roundTrips() {
+        for lon in stride(from: -180.0, through: 180, by: 7.5) {
+            #expect(abs(WebMercator.lon(x: WebMercator.x(lon: lon)) - lon) < 1e-9)
+        }
+        for lat in stride(from: -85.0, through: 85, by: 5) {
+            #expect(abs(WebMercator.lat(y: WebMercator.y(lat: lat)) - lat) < 1e-9)
+        }
+    }
+}

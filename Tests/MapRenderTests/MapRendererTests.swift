@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import MapRender
+
+/// The pipeline end to end: real files in, real images out (golden images under __Snapshots__).
+@Suite struct MapRendererTests {
+    func worldRequest(_ format: OutputFormat = .png) -> RenderRequest {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/populated_places.geojson")]
+        r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
+        r.style.marker.shape = .circle
+        r.style.marker.size = 9
+        r.width = 800; r.height = 480
+        r.layout.attribution = "Made with Natural Earth"
+        r.format = format
+        return r
+    }
+
+    @Test func worldSampleGoldenPNGAndSVG() throws {
+        let png = try MapRenderer.render(worldRequest(.png))
+        #expect(png.summary.input.pointsRead == 243)
+        #expect(png.summary.pointsDrawn == 243)
+        #expect(png.summary.marks["polygon"] ?? 0 > 150)
+        try Snapshot.assertMatches(png.data, named: "world-places", format: .png, maxDifferentPixels: 40)
+        let svg = try MapRenderer.render(worldRequest(.svg))
+        try Snapshot.assertMatches(svg.data, named: "world-places", format: .svg)
+    }
+
+    @Test func labelsInManyScriptsGolden() throws {
+        // Capitals with names in Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari and CJK scripts.
+        let csv = """
+        name,lat,lon
+        Αθήνα,37.98,23.73
+        Москва,55.75,37.62
+        القاهرة,30.04,31.24
+        ירושלים,31.77,35.21
+        東京,35.68,139.69
+        서울,37.57,126.98
+        नई दिल्ली,28.61,77.21
+        Zürich,47.37,8.54
+        """
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID()).csv")
+        try Data(csv.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
+        r.layout.labelField = "name"
+        r.width = 900; r.height = 420
+        let result = try MapRenderer.render(r)
+        #expect(result.scene.labels.map(\.text).sorted() == ["Zürich", "Αθήνα", "Москва", "ירושלים", "القاهرة", "서울", "東京", "नई दिल्ली"].sorted())
+        #expect(result.scene.labels.allSatisfy { $0.width > 10 })
+        try Snapshot.assertMatches(result.data, named: "labels-scripts", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func fijiFitsTheShortWayAcrossTheAntimeridian() throws {
+        var r = worldRequest()
+        let csv = "name,lat,lon\nSuva,-18.14,178.44\nNadi,-17.80,177.42\nNukuʻalofa,-21.14,-175.20\nApia,-13.83,-171.77\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fiji-\(UUID()).csv")
+        try Data(csv.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        r.inputs = [url.path]
+        r.style.marker.shape = .pin
+        r.style.marker.size = 28
+        r.layout.labelField = "name"
+        let result = try MapRenderer.render(r)
+        let v = result.summary.view
+        #expect(v.bounds[0] > v.bounds[2])  // west > east: crosses 180°
+        #expect(v.zoom > 3)
+        #expect(result.summary.pointsDrawn == 4)
+        try Snapshot.assertMatches(result.data, named: "fiji-antimeridian", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func renderingIsDeterministicInOneProcess() throws {
+        for f in [OutputFormat.png, .svg, .pdf] {
+            var r = worldRequest(f)
+            r.layout.labelField = "name"
+            let a = try MapRenderer.render(r).data, b = try MapRenderer.render(r).data
+            #expect(a == b, "\(f) differs between two renders")
+        }
+    }
+
+    @Test func renderingIsDeterministicAcrossThreads() throws {
+        var r = worldRequest(.svg)
+        r.layout.labelField = "name"
+        let reference = try MapRenderer.render(r).data
+        let results = ConcurrentResults(count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            results.set(i, try? MapRenderer.render(r).data)
+        }
+        for i in 0..<4 { #expect(results.get(i) == reference) }
+    }
+
+    @Test func scaleTwoDoublesThePixels() throws {
+        var r = worldRequest()
+        r.scale = 2
+        let result = try MapRenderer.render(r)
+        let head = result.data.subdata(in: 16..<24)
+        let w = head.prefix(4).reduce(0) { $0 << 8 | Int($1) }, h = head.suffix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(w == 1600 && h == 960)
+        // The view is the same map: same center and zoom as at scale 1.
+        let one = try MapRenderer.render(worldRequest())
+        #expect(one.summary.view.zoom == result.summary.view.zoom)
+    }
+
+    @Test func failedRenderLeavesTheOldFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("map.png").path
+        try MapRenderer.render(worldRequest(), to: out)
+        let good = try Data(contentsOf: URL(fileURLWithPath: out))
+        var bad = worldRequest()
+        bad.inputs = [dir.appendingPathComponent("missing.csv").path]
+        #expect(throws: MapRenderError.self) { try MapRenderer.render(bad, to: out) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == good)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["map.png"])
+    }
+}
+
+/// Results written from concurrent iterations.
+final class ConcurrentResults: @unchecked Sendable {
+    private var values: [Data?]
+    private let lock = NSLock()
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ d: Data?) { lock.lock(); values[i] = d; lock.unlock() }
+    func get(_ i: Int) -> Data? { lock.lock(); defer { lock.unlock() }; return values[i] }
+}

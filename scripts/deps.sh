@@ -1,0 +1,16 @@
+# Debian packages maprender needs to build and to render text in Latin, Greek, Cyrillic, Arabic,
+# Hebrew, Devanagari and CJK (Chinese, Japanese, Korean Hangul) scripts. Sourced by scripts/setup and scripts/test.
+MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva)
+
+install_missing_packages() {
+  local missing=()
+  for p in "${MAPRENDER_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmark driver for scripts/bench: generates data, times the real binary.
+        .executableTarget(name: "maprender-bench"),
         .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender"], exclude: ["__Snapshots__"]),

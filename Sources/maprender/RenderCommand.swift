@@ -43,13 +43,13 @@ struct Render: ParsableCommand {
     @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size in CSS pixels (pin height, circle or square width); overrides the style.", valueName: "px"))
     var markerSize: Double?
 
-    @Option(help: ArgumentHelp("Center of the view; needs --zoom.", valueName: "lat,lon"))
+    @Option(help: ArgumentHelp("Center of the view; needs --zoom. Write --center=-33.9,151.2 when LAT is negative.", valueName: "lat,lon"))
     var center: String?
 
     @Option(help: ArgumentHelp("Zoom level (fractional; MapLibre convention, 512 px tiles). Alone, it keeps the fitted center.", valueName: "z"))
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("Show this box in degrees; west > east crosses the antimeridian.", valueName: "W,S,E,N"))
+    @Option(help: ArgumentHelp("Show this box in degrees; west > east crosses the antimeridian. Write --bbox=-10,35,30,60 when W is negative.", valueName: "W,S,E,N"))
     var bbox: String?
 
     @Option(name: .customLong("max-zoom"), help: ArgumentHelp("Highest zoom a fitted view may take.", valueName: "z"))

@@ -3,8 +3,8 @@
 enum GeoJSONReader {
     static func read(bytes: [UInt8], name: String, options: InputOptions) throws -> LoadedPoints {
         let sink = GeoJSONPointSink(name: name, options: options)
-        try bytes.withUnsafeBufferPointer { buffer in
-            var walker = GeoJSONWalker(scanner: JSONScanner(buffer, name: ByteSource.displayName(name)), sink: sink)
+        try JSONScanner.scan(bytes, name: ByteSource.displayName(name)) { scanner in
+            var walker = GeoJSONWalker(scanner: scanner, sink: sink)
             try walker.run()
         }
         return sink.finish()

@@ -7,7 +7,7 @@ import Foundation
 /// from the byte offset only when an error is thrown), e.g.
 /// `bad.geojson:3:17: expected ',' or '}' in object`.
 ///
-/// The bytes must outlive the scanner (it is used inside `withUnsafeBufferPointer`).
+/// The scanner points into the bytes, so it lives only inside `JSONScanner.scan`.
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
@@ -27,19 +27,20 @@ struct JSONScanner {
     /// What the next value is, judged by its first byte.
     enum Kind { case object, array, string, number, bool, null, end, invalid }
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, name: String) {
-        // An empty buffer may have no base address; point at a harmless static byte.
-        base = buffer.baseAddress ?? UnsafePointer(Self.emptyByte)
-        count = buffer.count
+    private init(base: UnsafePointer<UInt8>, count: Int, name: String) {
+        self.base = base
+        self.count = count
         self.name = name
-        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }   // BOM
     }
 
-    private static let emptyByte: UnsafeMutablePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        p.initialize(to: 0)
-        return p
-    }()
+    /// Runs `body` with a scanner over `bytes` (which may be empty).
+    static func scan<R>(_ bytes: [UInt8], name: String, _ body: (JSONScanner) throws -> R) rethrows -> R {
+        let storage = bytes.isEmpty ? [0] : bytes   // a valid base address even for no bytes
+        return try storage.withUnsafeBufferPointer { buffer in
+            try body(JSONScanner(base: buffer.baseAddress!, count: bytes.count, name: name))
+        }
+    }
 
     // MARK: Positions and errors
 

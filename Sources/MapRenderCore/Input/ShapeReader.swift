@@ -18,8 +18,8 @@ public enum ShapeReader {
 
     static func read(bytes: [UInt8], name: String) throws -> ShapeSet {
         let sink = ShapeSink()
-        try bytes.withUnsafeBufferPointer { buffer in
-            var walker = GeoJSONWalker(scanner: JSONScanner(buffer, name: ByteSource.displayName(name)), sink: sink)
+        try JSONScanner.scan(bytes, name: ByteSource.displayName(name)) { scanner in
+            var walker = GeoJSONWalker(scanner: scanner, sink: sink)
             try walker.run()
         }
         return sink.shapes

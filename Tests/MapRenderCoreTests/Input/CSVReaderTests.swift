@@ -3,7 +3,7 @@ import Testing
 @testable import MapRenderCore
 
 @Suite("CSV reader")
-struct CSVReaderTests {
+struct InputCSVReaderTests {
     typealias F = InputFixtures
 
     @Test func semicolonDelimiterAndDecimalCommas() throws {

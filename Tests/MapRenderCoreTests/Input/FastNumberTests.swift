@@ -3,7 +3,7 @@ import Testing
 @testable import MapRenderCore
 
 @Suite("Fast number parsing")
-struct FastNumberTests {
+struct InputFastNumberTests {
     private func parse(_ s: String, strict: Bool = false) -> Double? {
         var bytes = Array(s.utf8)
         bytes.append(0)   // a valid pointer even for ""

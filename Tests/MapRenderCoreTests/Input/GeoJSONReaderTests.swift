@@ -3,7 +3,7 @@ import Testing
 @testable import MapRenderCore
 
 @Suite("GeoJSON reader")
-struct GeoJSONReaderTests {
+struct InputGeoJSONReaderTests {
     typealias F = InputFixtures
 
     private func read(_ json: String, options: InputOptions = InputOptions()) throws -> LoadedPoints {
@@ -70,6 +70,7 @@ struct GeoJSONReaderTests {
     }
 
     @Test(arguments: [
+        ("", "t.geojson:1:1: unexpected end of input; expected a GeoJSON object"),
         ("{\"type\":\"Point\",\"coordinates\":[1,2]", "t.geojson:1:36: unexpected end of input; expected ',' or '}' in object"),
         ("{\"type\":\"FeatureCollection\",\"features\":[1,]}", "t.geojson:1:43: expected a value, found ']'"),
         ("{\"type\":\"Point\",\n\"coordinates\":[1,2],\n\"x\":\"abc}", "t.geojson:3:5: unterminated string"),

@@ -4,7 +4,7 @@ import Testing
 
 /// Facts from `shared/data/README.md`, checked against what the readers make of the real files.
 @Suite("Shared datasets")
-struct SharedDataTests {
+struct InputSharedDataTests {
     typealias F = InputFixtures
 
     @Test func everyDataFileParses() throws {

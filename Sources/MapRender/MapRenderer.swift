@@ -55,17 +55,34 @@ public enum MapRenderer {
         lap("project")
 
         // View
-        let viewport = view(for: request, projected: projected)
+        var viewport = view(for: request, projected: projected)
         if points.count == 0, case .fit = request.view {
             warnings.append("no points to draw; showing the whole world")
         }
         lap("fit")
 
+        // Clustering and spreading: one consistent state per render, never mutated afterwards.
+        var plan = planMarks(request, viewport: viewport, data: projected)
+        if case .fit(nil) = request.view, points.count > 0 {
+            // Spread rings and bubbles reach further than a marker: when they leave the padded
+            // image, fit again with that much more room on those sides (once).
+            let overflow = overflow(of: plan, data: projected, viewport: viewport, padding: request.padding,
+                                    bubbles: request.style.cluster)
+            if overflow != .zero {
+                viewport = ViewFitter.fit(xs: projected.x, ys: projected.y, width: request.width, height: request.height,
+                                          extent: projected.styles.extent,
+                                          padding: EdgeInsets(all: request.padding) + overflow, maxZoom: request.maxZoom)
+                plan = planMarks(request, viewport: viewport, data: projected)
+            }
+        }
+        lap("cluster")
+
         // Layout
         let text = PangoText()
         let measurer = CachingTextMeasurer(text)
         let scene = MapLayout.scene(viewport: viewport, scale: request.scale, style: request.style,
-                                    data: projected, basemaps: basemaps, options: request.layout, measurer: measurer)
+                                    data: projected, plan: plan, basemaps: basemaps, options: request.layout,
+                                    measurer: measurer)
         lap("layout")
 
         // Drawing and encoding
@@ -73,9 +90,16 @@ public enum MapRenderer {
         lap("render")
 
         let b = viewport.bounds
+        let markersDrawn = scene.markers.reduce(0) { $0 + $1.count }
+        let bubblesDrawn = scene.bubbles
+        let spreadSizes = plan.spreadGroups.map(\.members.count)
         let summary = RenderSummary(
             input: RenderSummary.input(files: request.inputs, report: report),
-            pointsDrawn: scene.markers.reduce(0) { $0 + $1.count },
+            pointsDrawn: markersDrawn,
+            clusters: .init(drawn: bubblesDrawn.count, pointsInside: bubblesDrawn.reduce(0) { $0 + $1.count },
+                            spreadGroups: spreadSizes.count, spreadPoints: spreadSizes.reduce(0, +),
+                            spreadGroupSizes: Dictionary(spreadSizes.map { (String($0), 1) }, uniquingKeysWith: +),
+                            pointsOutsideView: points.count - markersDrawn - bubblesDrawn.reduce(0) { $0 + $1.count }),
             view: .init(center: [viewport.centerLongitude, viewport.centerLatitude], zoom: viewport.zoom,
                         bounds: [b.west, b.south, b.east, b.north], size: [viewport.width, viewport.height],
                         scale: request.scale),
@@ -107,6 +131,61 @@ public enum MapRenderer {
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")
         }
+    }
+
+    /// Clusters at the view's zoom (supercluster semantics) and where every point goes.
+    static func planMarks(_ request: RenderRequest, viewport: Viewport, data: ProjectedPoints) -> MarkPlan {
+        var clusters: [ClusterItem]? = nil
+        var index: ClusterIndex? = nil
+        if let opts = request.clustering, data.points.count > 0 {
+            let zoom = Int(max(0, viewport.zoom).rounded(.down))
+            if zoom <= opts.maxZoom {
+                let built = ClusterIndex(points: data.points, options: opts, aggregates: request.aggregates,
+                                         downTo: max(opts.minZoom, zoom))
+                clusters = built.clusters(in: queryBounds(viewport, margin: opts.radius + 40), zoom: viewport.zoom)
+                index = built
+            }
+        }
+        return MarkPlanner.plan(viewport: viewport, data: data, clusters: clusters,
+                                leaves: { id in index?.leaves(of: id) }, spread: request.spread)
+    }
+
+    /// How far the plan's marks (markers with their extent, bubbles) reach beyond the padded image, per side.
+    static func overflow(of plan: MarkPlan, data: ProjectedPoints, viewport v: Viewport, padding: Double,
+                         bubbles: Style.Cluster) -> EdgeInsets {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for k in plan.markerPoint.indices {
+            let e = data.styles.symbols[Int(data.styles.index[plan.markerPoint[k]])].extent
+            minX = min(minX, plan.markerX[k] - e.left); maxX = max(maxX, plan.markerX[k] + e.right)
+            minY = min(minY, plan.markerY[k] - e.top); maxY = max(maxY, plan.markerY[k] + e.bottom)
+        }
+        for b in plan.bubbles {
+            let r = bubbles.step(for: b.count).radius + bubbles.strokeWidth / 2
+            minX = min(minX, b.x - r); maxX = max(maxX, b.x + r)
+            minY = min(minY, b.y - r); maxY = max(maxY, b.y + r)
+        }
+        guard minX.isFinite else { return .zero }
+        let tolerance = 0.5
+        func over(_ d: Double) -> Double { d > tolerance ? d : 0 }
+        return EdgeInsets(top: over(padding - minY), right: over(maxX - (v.width - padding)),
+                          bottom: over(maxY - (v.height - padding)), left: over(padding - minX))
+    }
+
+    /// The view's bounds widened by `margin` pixels, so clusters whose bubble reaches into the view are kept.
+    static func queryBounds(_ v: Viewport, margin: Double) -> GeoBounds {
+        let tl = v.world(px: -margin, py: -margin), br = v.world(px: v.width + margin, py: v.height + margin)
+        if br.x - tl.x >= 1 {
+            return GeoBounds(west: -180, south: WebMercator.lat(y: min(max(br.y, 0), 1)),
+                             east: 180, north: WebMercator.lat(y: min(max(tl.y, 0), 1)))
+        }
+        func lon(_ x: Double) -> Double {
+            var l = WebMercator.lon(x: x)
+            while l > 180 { l -= 360 }
+            while l < -180 { l += 360 }
+            return l
+        }
+        return GeoBounds(west: lon(tl.x), south: WebMercator.lat(y: min(max(br.y, 0), 1)),
+                         east: lon(br.x), north: WebMercator.lat(y: min(max(tl.y, 0), 1)))
     }
 
     static func view(for r: RenderRequest, projected p: ProjectedPoints) -> Viewport {

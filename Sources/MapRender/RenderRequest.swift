@@ -30,6 +30,12 @@ public struct RenderRequest: Sendable {
     /// GeoJSON files with polygons and lines drawn under the markers.
     public var basemaps: [String] = []
     public var layout = LayoutOptions()
+    /// Clustering at the rendered zoom (supercluster semantics); nil draws every point.
+    /// Its `maxZoom` is the cluster max zoom; `radius` is in pixels at extent 512.
+    public var clustering: ClusterOptions? = ClusterOptions()
+    /// Aggregated cluster properties (`--cluster-sum FIELD`, ...).
+    public var aggregates: [ClusterAggregate] = []
+    public var spread = SpreadOptions()
     public var format: OutputFormat = .png
 
     public init() {}
@@ -38,6 +44,7 @@ public struct RenderRequest: Sendable {
     var neededProperties: Set<String> {
         var s: Set<String> = ["marker-color", "marker-size"]
         if let l = layout.labelField { s.insert(l) }
+        for a in aggregates { s.insert(a.field) }
         return s
     }
 }

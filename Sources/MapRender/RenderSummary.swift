@@ -22,8 +22,22 @@ public struct RenderSummary: Sendable, Codable {
         public var scale: Double
     }
 
+    /// Where the points went: every point read is drawn alone (`pointsDrawn`), inside one bubble,
+    /// spread in a group (those are also drawn, so they count in `pointsDrawn` too), or outside the view.
+    public struct Clusters: Sendable, Codable {
+        public var drawn: Int
+        public var pointsInside: Int
+        public var spreadGroups: Int
+        public var spreadPoints: Int
+        /// Number of spread groups per group size ("5": 2 means two groups of five).
+        public var spreadGroupSizes: [String: Int]
+        public var pointsOutsideView: Int
+    }
+
     public var input: Input
+    /// Markers drawn (points drawn alone, including spread pins).
     public var pointsDrawn: Int
+    public var clusters: Clusters
     public var view: View
     public var marks: [String: Int]
     /// Milliseconds per stage.
@@ -32,9 +46,9 @@ public struct RenderSummary: Sendable, Codable {
     public var format: String
     public var bytes: Int
 
-    public init(input: Input, pointsDrawn: Int, view: View, marks: [String: Int],
+    public init(input: Input, pointsDrawn: Int, clusters: Clusters, view: View, marks: [String: Int],
                 timings: [String: Double], output: String?, format: String, bytes: Int) {
-        self.input = input; self.pointsDrawn = pointsDrawn; self.view = view; self.marks = marks
+        self.input = input; self.pointsDrawn = pointsDrawn; self.clusters = clusters; self.view = view; self.marks = marks
         self.timings = timings; self.output = output; self.format = format; self.bytes = bytes
     }
 

@@ -74,6 +74,8 @@ public final class CairoRenderer {
             case .label(let l):
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                           x: l.x, y: l.y, on: cr)
+            case .bubbles(let b): drawBubbles(b, cr)
+            case .legs(let l): drawLegs(l, cr)
             case .textBox(let t):
                 cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
                 t.background.setSource(cr)
@@ -113,6 +115,47 @@ public final class CairoRenderer {
             cairo_stroke(cr)
         }
         cairo_new_path(cr)
+    }
+
+    private func drawBubbles(_ b: BubbleBatch, _ cr: OpaquePointer) {
+        for bubble in b.bubbles {
+            cairo_push_group(cr)
+            cairo_new_path(cr)
+            cairo_arc(cr, bubble.x, bubble.y, bubble.radius, 0, 2 * .pi)
+            bubble.fill.setSource(cr)
+            if b.strokeWidth > 0 {
+                cairo_fill_preserve(cr)
+                b.stroke.setSource(cr)
+                cairo_set_line_width(cr, b.strokeWidth)
+                cairo_stroke(cr)
+            } else {
+                cairo_fill(cr)
+            }
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, b.opacity)
+            text.draw(bubble.text, font: b.font, color: b.textColor, halo: nil, haloWidth: 0,
+                      x: bubble.textBox.x, y: bubble.textBox.y, on: cr)
+        }
+    }
+
+    private func drawLegs(_ l: LegBatch, _ cr: OpaquePointer) {
+        cairo_new_path(cr)
+        for k in 0..<l.count {
+            cairo_move_to(cr, l.x0[k], l.y0[k])
+            cairo_line_to(cr, l.x1[k], l.y1[k])
+        }
+        l.color.setSource(cr)
+        cairo_set_line_width(cr, l.width)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_stroke(cr)
+        if l.dotRadius > 0 {
+            for k in l.dotX.indices {
+                cairo_new_sub_path(cr)
+                cairo_arc(cr, l.dotX[k], l.dotY[k], l.dotRadius, 0, 2 * .pi)
+            }
+            l.dotColor.setSource(cr)
+            cairo_fill(cr)
+        }
     }
 
     /// One recording surface per symbol, painted at each marker: Cairo's SVG and PDF backends

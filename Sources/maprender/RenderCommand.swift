@@ -52,8 +52,18 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Show this box in degrees; west > east crosses the antimeridian. Write --bbox=-10,35,30,60 when W is negative.", valueName: "W,S,E,N"))
     var bbox: String?
 
-    @Option(name: .customLong("max-zoom"), help: ArgumentHelp("Highest zoom a fitted view may take.", valueName: "z"))
-    var maxZoom = 16.0
+
+    @OptionGroup(title: "Clustering")
+    var cluster: ClusterOptionGroup
+
+    @Flag(name: .customLong("no-cluster"), help: "Draw every point; do not merge nearby points into bubbles.")
+    var noCluster = false
+
+    @Option(name: .customLong("spread-tolerance"), help: ArgumentHelp("Spread pins closer than this many pixels around their shared point (0: only exactly equal coordinates).", valueName: "px"))
+    var spreadTolerance = 0.0
+
+    @Option(name: .customLong("spread-max"), help: ArgumentHelp("A colocated group larger than this is drawn as a bubble, not spread.", valueName: "n"))
+    var spreadMax = 50
 
     @Option(help: ArgumentHelp("Margin around the data when fitting, in CSS pixels.", valueName: "px"))
     var padding = 24.0
@@ -87,7 +97,6 @@ struct Render: ParsableCommand {
             throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'")
         }
         if let z = zoom, !(0...24).contains(z) { throw ValidationError("--zoom must be in 0...24, got \(z)") }
-        if !(0...24).contains(maxZoom) { throw ValidationError("--max-zoom must be in 0...24, got \(maxZoom)") }
         if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
         if !(textScale > 0 && textScale <= 10) { throw ValidationError("--text-scale must be in (0, 10], got \(textScale)") }
         if !(padding >= 0 && padding <= 1000) { throw ValidationError("--padding must be in 0...1000, got \(padding)") }
@@ -95,6 +104,8 @@ struct Render: ParsableCommand {
         if let m = marker, Style.MarkerShape(rawValue: m) == nil {
             throw ValidationError("--marker must be pin, circle or square, got '\(m)'")
         }
+        if !(spreadTolerance >= 0 && spreadTolerance <= 500) { throw ValidationError("--spread-tolerance must be in 0...500, got \(spreadTolerance)") }
+        if spreadMax < 2 { throw ValidationError("--spread-max must be at least 2, got \(spreadMax)") }
         if let s = markerSize, !(1...256).contains(s) { throw ValidationError("--marker-size must be in 1...256, got \(s)") }
         if format == nil && OutputFormat(path: output) == nil {
             throw ValidationError("cannot tell the format from '\(output)': use .png, .svg or .pdf, or --format")
@@ -116,7 +127,10 @@ struct Render: ParsableCommand {
         if let s = markerSize { r.style.marker.size = s }
         (r.width, r.height) = parseSize(size)!
         r.scale = scale
-        r.maxZoom = maxZoom
+        r.maxZoom = Double(cluster.maxZoom)
+        r.clustering = noCluster ? nil : cluster.options
+        r.aggregates = cluster.aggregates
+        r.spread = SpreadOptions(tolerance: spreadTolerance, maximum: spreadMax)
         r.padding = padding
         if let c = center, let z = zoom {
             let (lat, lon) = parseLatLon(c)!

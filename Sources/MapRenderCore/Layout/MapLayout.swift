@@ -31,18 +31,26 @@ public struct ProjectedPoints: Sendable {
     }
 }
 
-/// Turns projected data into a `Scene`: basemap, markers north to south, labels, attribution.
+/// Turns projected data and its mark plan into a `Scene`: basemap, spread legs, bubbles, markers
+/// north to south, labels, attribution.
 public enum MapLayout {
     public static func scene(viewport v: Viewport, scale: Double, style: Style,
-                             data: ProjectedPoints, basemaps: [ShapeSet],
+                             data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                              options: LayoutOptions, measurer: TextMeasuring) -> Scene {
+        let plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
+                                             spread: SpreadOptions())
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))
             }
         }
-        let (batch, drawn) = markers(viewport: v, data: data)
+        if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, style: style.spread))) }
+        if !plan.bubbles.isEmpty {
+            scene.items.append(.bubbles(bubbles(plan: plan, viewport: v, style: style.cluster,
+                                                textScale: options.textScale, measurer: measurer)))
+        }
+        let (batch, drawn) = markers(viewport: v, data: data, plan: plan)
         if batch.count > 0 { scene.items.append(.markers(batch)) }
         if let field = options.labelField {
             for l in labels(field: field, drawn: drawn, batch: batch, data: data, style: style, width: v.width,
@@ -57,44 +65,82 @@ public enum MapLayout {
         return scene
     }
 
-    /// Visible markers in draw order (north to south, so lower pins overlap upper ones; input order
+    /// Visible markers in draw order (north to south, so lower pins overlap upper ones; plan order
     /// within a quarter-pixel row). Returns the batch and, per batch entry, the point index.
     /// - Complexity: O(n + rows): a counting sort on the quantised y, no comparison sort.
-    public static func markers(viewport v: Viewport, data: ProjectedPoints) -> (MarkerBatch, [Int]) {
-        let n = data.x.count
+    public static func markers(viewport v: Viewport, data: ProjectedPoints, plan: MarkPlan) -> (MarkerBatch, [Int]) {
+        let n = plan.markerPoint.count
         let ext = data.styles.extent
-        let ws = v.worldSize, hw = v.width / 2, hh = v.height / 2
-        var px = [Double](repeating: 0, count: n), py = [Double](repeating: 0, count: n)
         let rowsPerPixel = 4.0
         let rowCount = Int((v.height + ext.top + ext.bottom) * rowsPerPixel) + 2
         var bucket = [Int32](repeating: -1, count: n)
         var counts = [Int](repeating: 0, count: rowCount + 1)
-        for i in 0..<n {
-            var dx = data.x[i] - v.centerX
-            dx -= dx.rounded()
-            let x = dx * ws + hw, y = (data.y[i] - v.centerY) * ws + hh
+        for k in 0..<n {
+            let x = plan.markerX[k], y = plan.markerY[k]
             // Cull by the largest symbol's extent.
             guard x + ext.left >= 0, x - ext.right <= v.width, y + ext.top >= 0, y - ext.bottom <= v.height else { continue }
-            px[i] = x; py[i] = y
             let row = min(max(Int((y + ext.bottom) * rowsPerPixel), 0), rowCount - 1)
-            bucket[i] = Int32(row)
+            bucket[k] = Int32(row)
             counts[row + 1] += 1
         }
         for r in 0..<rowCount { counts[r + 1] += counts[r] }
         let total = counts[rowCount]
         var order = [Int](repeating: 0, count: total)
-        for i in 0..<n where bucket[i] >= 0 {
-            let r = Int(bucket[i])
-            order[counts[r]] = i
+        for k in 0..<n where bucket[k] >= 0 {
+            let r = Int(bucket[k])
+            order[counts[r]] = k
             counts[r] += 1
         }
         var batch = MarkerBatch()
         batch.symbols = data.styles.symbols
         batch.x.reserveCapacity(total); batch.y.reserveCapacity(total); batch.symbol.reserveCapacity(total)
-        for i in order {
-            batch.x.append(px[i]); batch.y.append(py[i]); batch.symbol.append(data.styles.index[i])
+        var drawn: [Int] = []
+        drawn.reserveCapacity(total)
+        for k in order {
+            let i = plan.markerPoint[k]
+            batch.x.append(plan.markerX[k]); batch.y.append(plan.markerY[k]); batch.symbol.append(data.styles.index[i])
+            drawn.append(i)
         }
-        return (batch, order)
+        return (batch, drawn)
+    }
+
+    static func legs(plan: MarkPlan, style: Style.Spread) -> LegBatch {
+        var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
+        for g in plan.spreadGroups {
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
+                legs.x0.append(g.x); legs.y0.append(g.y)
+                legs.x1.append(plan.markerX[k]); legs.y1.append(plan.markerY[k])
+            }
+            legs.dotX.append(g.x); legs.dotY.append(g.y)
+        }
+        return legs
+    }
+
+    static func bubbles(plan: MarkPlan, viewport v: Viewport, style: Style.Cluster, textScale: Double,
+                        measurer: TextMeasuring) -> BubbleBatch {
+        let font = FontSpec(family: style.font, size: style.textSize * textScale, weight: .bold)
+        var batch = BubbleBatch(stroke: style.stroke, strokeWidth: style.strokeWidth, opacity: style.opacity,
+                                font: font, textColor: style.textColor)
+        // Larger bubbles first, so small ones stay visible on top; ties north to south.
+        let order = plan.bubbles.indices.sorted {
+            let a = plan.bubbles[$0], b = plan.bubbles[$1]
+            return a.count != b.count ? a.count > b.count : (a.y != b.y ? a.y < b.y : $0 < $1)
+        }
+        for i in order {
+            let b = plan.bubbles[i]
+            let step = style.step(for: b.count)
+            let r = step.radius
+            guard b.x + r >= 0, b.x - r <= v.width, b.y + r >= 0, b.y - r <= v.height else { continue }
+            var text = ClusterItem.abbreviate(b.count)
+            if let f = style.textField, let value = b.aggregates[f] {
+                text = ClusterItem.abbreviate(Int(value.rounded()))
+            }
+            let size = measurer.measure(text, font: font)
+            batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: step.fill, count: b.count, text: text,
+                                       textBox: Rect(x: b.x - size.width / 2, y: b.y - size.height / 2,
+                                                     width: size.width, height: size.height)))
+        }
+        return batch
     }
 
     /// One label per drawn marker with text, right of its marker, vertically centred on the

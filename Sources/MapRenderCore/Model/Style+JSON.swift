@@ -94,7 +94,7 @@ struct StyleReader {
 
     mutating func style(_ root: Any) throws -> Style {
         var st = Style()
-        let o = try object(root, "", keys: ["version", "name", "background", "basemap", "marker", "label", "attribution"])
+        let o = try object(root, "", keys: ["version", "name", "background", "basemap", "marker", "label", "attribution", "cluster", "spread"])
         if let v = o["version"], !(v as? NSNumber == 1) || Self.isBool(v) {
             throw fail("version", "expected 1, got \(Self.show(v))")
         }
@@ -137,6 +137,47 @@ struct StyleReader {
             try number(m, "size", p, range: 1...100, into: &st.attribution.size)
             try color(m, "color", p, into: &st.attribution.color)
             try color(m, "background", p, into: &st.attribution.background)
+        }
+        if let b = o["cluster"] {
+            let p = "cluster"
+            let m = try object(b, p, keys: ["steps", "stroke", "stroke-width", "opacity", "font", "text-size", "text-color", "text-field"])
+            if let stepsValue = m["steps"] {
+                guard let arr = stepsValue as? [Any], !arr.isEmpty else {
+                    throw fail("\(p).steps", "expected a non-empty array of {\"min\", \"radius\", \"fill\"} objects")
+                }
+                var steps: [Style.BubbleStep] = []
+                for (i, item) in arr.enumerated() {
+                    let sp = "\(p).steps[\(i)]"
+                    let so = try object(item, sp, keys: ["min", "radius", "fill"])
+                    var min = 0.0, radius = 14.0
+                    var fill = st.cluster.steps[0].fill
+                    try number(so, "min", sp, range: 0...1e12, into: &min)
+                    try number(so, "radius", sp, range: 1...200, into: &radius)
+                    try color(so, "fill", sp, into: &fill)
+                    if let last = steps.last, Int(min) <= last.min {
+                        throw fail("\(sp).min", "steps must have ascending \"min\" values, got \(Int(min)) after \(last.min)")
+                    }
+                    steps.append(Style.BubbleStep(min: Int(min), radius: radius, fill: fill))
+                }
+                st.cluster.steps = steps
+            }
+            try color(m, "stroke", p, into: &st.cluster.stroke)
+            try number(m, "stroke-width", p, range: 0...20, into: &st.cluster.strokeWidth)
+            try number(m, "opacity", p, range: 0...1, into: &st.cluster.opacity)
+            try string(m, "font", p, into: &st.cluster.font)
+            try number(m, "text-size", p, range: 1...100, into: &st.cluster.textSize)
+            try color(m, "text-color", p, into: &st.cluster.textColor)
+            var field = ""
+            try string(m, "text-field", p, into: &field)
+            if !field.isEmpty { st.cluster.textField = field }
+        }
+        if let b = o["spread"] {
+            let p = "spread"
+            let m = try object(b, p, keys: ["leg-color", "leg-width", "dot-radius", "dot-color"])
+            try color(m, "leg-color", p, into: &st.spread.legColor)
+            try number(m, "leg-width", p, range: 0...20, into: &st.spread.legWidth)
+            try number(m, "dot-radius", p, range: 0...50, into: &st.spread.dotRadius)
+            try color(m, "dot-color", p, into: &st.spread.dotColor)
         }
         return st
     }

@@ -53,6 +53,50 @@ public struct Style: Sendable, Equatable {
         public var background = RGBA.parse("#ffffffbf")!
     }
 
+    /// One step of the cluster bubble scale: from `min` points up, this radius and fill.
+    public struct BubbleStep: Sendable, Equatable {
+        public var min: Int
+        public var radius: Double
+        public var fill: RGBA
+        public init(min: Int, radius: Double, fill: RGBA) { self.min = min; self.radius = radius; self.fill = fill }
+    }
+
+    public struct Cluster: Sendable, Equatable {
+        /// Ascending by `min`; the first applies to every count below the second's `min`.
+        public var steps: [BubbleStep] = [
+            BubbleStep(min: 0, radius: 14, fill: RGBA.parse("#51bbd6")!),
+            BubbleStep(min: 10, radius: 17, fill: RGBA.parse("#51bbd6")!),
+            BubbleStep(min: 100, radius: 21, fill: RGBA.parse("#f1c40f")!),
+            BubbleStep(min: 750, radius: 26, fill: RGBA.parse("#f28cb1")!),
+            BubbleStep(min: 10000, radius: 32, fill: RGBA.parse("#f28cb1")!),
+        ]
+        public var stroke = RGBA.parse("#ffffffcc")!
+        public var strokeWidth: Double = 3
+        public var opacity: Double = 0.9
+        public var font = "DejaVu Sans"
+        public var textSize: Double = 12
+        public var textColor = RGBA.parse("#1b1b1b")!
+        /// The property shown in the bubble instead of the abbreviated count (e.g. "sum_population").
+        public var textField: String?
+
+        /// The step for a cluster of `count` points.
+        public func step(for count: Int) -> BubbleStep {
+            var chosen = steps[0]
+            for s in steps where count >= s.min { chosen = s }
+            return chosen
+        }
+    }
+
+    /// Leader lines and the true-position dot of spread (colocated) pins.
+    public struct Spread: Sendable, Equatable {
+        public var legColor = RGBA.parse("#333333b3")!
+        public var legWidth: Double = 1
+        public var dotRadius: Double = 2.5
+        public var dotColor = RGBA.parse("#333333")!
+    }
+
+    public var cluster = Cluster()
+    public var spread = Spread()
     public var background = RGBA.parse("#bcd6e6")!
     public var basemap = Basemap()
     public var marker = Marker()

@@ -23,6 +23,8 @@ public struct Scene: Sendable {
             case .markers(let m): c["marker", default: 0] += m.count
             case .label: c["label", default: 0] += 1
             case .textBox: c["attribution", default: 0] += 1
+            case .bubbles(let b): c["bubble", default: 0] += b.bubbles.count
+            case .legs(let l): c["leg", default: 0] += l.count
             }
         }
         return c
@@ -30,6 +32,8 @@ public struct Scene: Sendable {
 
     public var markers: [MarkerBatch] { items.compactMap { if case .markers(let m) = $0 { return m } else { return nil } } }
     public var labels: [LabelMark] { items.compactMap { if case .label(let l) = $0 { return l } else { return nil } } }
+    public var bubbles: [BubbleBatch.Bubble] { items.flatMap { if case .bubbles(let b) = $0 { return b.bubbles } else { return [] } } }
+    public var legs: [LegBatch] { items.compactMap { if case .legs(let l) = $0 { return l } else { return nil } } }
 }
 
 public enum SceneItem: Sendable {
@@ -41,6 +45,49 @@ public enum SceneItem: Sendable {
     case label(LabelMark)
     /// Text on a filled box (attribution).
     case textBox(TextBoxMark)
+    /// Cluster bubbles with their count text.
+    case bubbles(BubbleBatch)
+    /// Leader lines from a shared true position to each spread pin, and a dot at that position.
+    case legs(LegBatch)
+}
+
+/// Cluster bubbles: a filled circle per cluster with its (measured) text centred in it.
+public struct BubbleBatch: Sendable {
+    public struct Bubble: Sendable, Equatable {
+        public var x: Double, y: Double, radius: Double
+        public var fill: RGBA
+        public var count: Int
+        public var text: String
+        /// The text's measured box, centred on the bubble.
+        public var textBox: Rect
+        public var box: Rect { Rect(x: x - radius, y: y - radius, width: 2 * radius, height: 2 * radius) }
+    }
+    public var bubbles: [Bubble] = []
+    public var stroke: RGBA
+    public var strokeWidth: Double
+    public var opacity: Double
+    public var font: FontSpec
+    public var textColor: RGBA
+
+    public init(stroke: RGBA, strokeWidth: Double, opacity: Double, font: FontSpec, textColor: RGBA) {
+        self.stroke = stroke; self.strokeWidth = strokeWidth; self.opacity = opacity
+        self.font = font; self.textColor = textColor
+    }
+}
+
+/// Spread legs, flat: segment k runs from (x0[k], y0[k]) to (x1[k], y1[k]); dots at the true positions.
+public struct LegBatch: Sendable {
+    public var x0: [Double] = [], y0: [Double] = [], x1: [Double] = [], y1: [Double] = []
+    public var dotX: [Double] = [], dotY: [Double] = []
+    public var color: RGBA
+    public var width: Double
+    public var dotRadius: Double
+    public var dotColor: RGBA
+
+    public init(color: RGBA, width: Double, dotRadius: Double, dotColor: RGBA) {
+        self.color = color; self.width = width; self.dotRadius = dotRadius; self.dotColor = dotColor
+    }
+    public var count: Int { x0.count }
 }
 
 /// Polygons or lines in CSS pixels, flat: `coords` holds x, y pairs; rings and paths index into it.

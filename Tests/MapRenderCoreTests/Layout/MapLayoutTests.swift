@@ -13,12 +13,16 @@ import Testing
         return p
     }
 
+    func plan(_ v: Viewport, _ data: ProjectedPoints) -> MarkPlan {
+        MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil }, spread: SpreadOptions())
+    }
+
     @Test func markersAreDrawnNorthToSouth() {
         let p = points([(0, 10), (1, 50), (2, 30), (3, -20)])
         let data = ProjectedPoints(points: p, style: .default)
         let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
                                padding: EdgeInsets(all: 10), maxZoom: 16)
-        let (batch, order) = MapLayout.markers(viewport: v, data: data)
+        let (batch, order) = MapLayout.markers(viewport: v, data: data, plan: plan(v, data))
         #expect(order == [1, 2, 0, 3])
         #expect(batch.y == batch.y.sorted())
         #expect(batch.count == 4)
@@ -28,7 +32,7 @@ import Testing
         let p = points([(0, 0), (100, 0), (-100, 0)])
         let data = ProjectedPoints(points: p, style: .default)
         let v = ViewFitter.center(lat: 0, lon: 0, zoom: 5, width: 200, height: 200)
-        let (batch, order) = MapLayout.markers(viewport: v, data: data)
+        let (batch, order) = MapLayout.markers(viewport: v, data: data, plan: plan(v, data))
         #expect(order == [0])
         #expect(abs(batch.x[0] - 100) < 1e-9 && abs(batch.y[0] - 100) < 1e-9)
     }
@@ -38,7 +42,7 @@ import Testing
         let data = ProjectedPoints(points: p, style: .default)
         let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
                                padding: EdgeInsets(all: 20), maxZoom: 16)
-        let (batch, _) = MapLayout.markers(viewport: v, data: data)
+        let (batch, _) = MapLayout.markers(viewport: v, data: data, plan: plan(v, data))
         #expect(batch.count == 2)
         // West of the antimeridian is on the left.
         let west = batch.x[0] < batch.x[1] ? 0 : 1

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Spreads pins that share one coordinate around it, so every one stays visible and clickable-looking.
+///
+/// A ring while there are few (its radius grows with their number, like a spiderfy circle), an
+/// Archimedean spiral when there are many. Offsets are in pixels at the rendered zoom and keep
+/// neighbouring marks at least `separation` apart, so spread pins never overlap.
+public enum ColocatedSpreader {
+    /// Groups up to this size go on a ring; larger ones on a spiral.
+    public static let ringMaximum = 8
+
+    /// The minimum distance between two spread anchors so that two marks of `extent` never overlap:
+    /// the diagonal of the mark's box (then neither |dx| < width nor |dy| < height can hold together).
+    public static func separation(for extent: EdgeInsets, gap: Double = 2) -> Double {
+        let w = extent.left + extent.right, h = extent.top + extent.bottom
+        return (w * w + h * h).squareRoot() + gap
+    }
+
+    /// Pixel offsets from the shared point for `count` members, in member order.
+    ///
+    /// Ring: n points on a circle whose circumference is `separation · max(n, 3)`, starting at
+    /// the top and going clockwise. Spiral: each step advances `separation` along the arc, and
+    /// successive turns are at least `separation` apart, so no two anchors are closer than `separation`.
+    public static func offsets(count: Int, separation s: Double) -> [(dx: Double, dy: Double)] {
+        guard count > 1 else { return count == 1 ? [(0, 0)] : [] }
+        var out: [(dx: Double, dy: Double)] = []
+        out.reserveCapacity(count)
+        if count <= ringMaximum {
+            // Chord between neighbours = 2R sin(π/n) must be ≥ s.
+            let r = max(s / (2 * sin(.pi / Double(count))), s * 0.75)
+            for i in 0..<count {
+                let a = -Double.pi / 2 + 2 * Double.pi * Double(i) / Double(count)
+                out.append((r * cos(a), r * sin(a)))
+            }
+            return out
+        }
+        // Archimedean spiral r = b·θ. Turns are 2πb apart radially; the normal distance between turns
+        // is a little less (cos of the pitch angle, ≥ 0.98 here), hence 5% extra. Each step moves a
+        // chord of length s along the spiral.
+        let b = 1.05 * s / (2 * .pi)
+        var theta = 2 * Double.pi
+        for _ in 0..<count {
+            let r = b * theta
+            out.append((r * cos(theta - .pi / 2), r * sin(theta - .pi / 2)))
+            theta += 2 * asin(min(1, s / (2 * r)))
+        }
+        return out
+    }
+
+    /// Groups point indexes that share a pixel position exactly (`tolerance` 0) or lie within
+    /// `tolerance` pixels of each other (single linkage, through a grid of `tolerance`-sized cells).
+    /// Returns groups of two or more, each sorted by member order key, groups ordered by first member.
+    ///
+    /// - Parameters:
+    ///   - keys: exact coordinates per candidate (e.g. longitude/latitude bit patterns) used when tolerance is 0.
+    ///   - px, py: pixel positions per candidate.
+    /// - Complexity: O(n) expected with hashing.
+    public static func groups(count n: Int, exactKey: (Int) -> (UInt64, UInt64),
+                              px: [Double], py: [Double], tolerance: Double) -> [[Int]] {
+        var parent = Array(0..<n)
+        func find(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        func union(_ a: Int, _ b: Int) {
+            let ra = find(a), rb = find(b)
+            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        }
+        if tolerance <= 0 {
+            var first: [Key: Int] = [:]
+            first.reserveCapacity(n)
+            for i in 0..<n {
+                let k = exactKey(i)
+                let key = Key(a: k.0, b: k.1)
+                if let j = first[key] { union(j, i) } else { first[key] = i }
+            }
+        } else {
+            var cells: [Cell: [Int]] = [:]
+            for i in 0..<n {
+                let c = Cell(x: Int((px[i] / tolerance).rounded(.down)), y: Int((py[i] / tolerance).rounded(.down)))
+                for dx in -1...1 {
+                    for dy in -1...1 {
+                        guard let others = cells[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
+                        for j in others {
+                            let ex = px[i] - px[j], ey = py[i] - py[j]
+                            if ex * ex + ey * ey <= tolerance * tolerance { union(i, j) }
+                        }
+                    }
+                }
+                cells[c, default: []].append(i)
+            }
+        }
+        var members: [Int: [Int]] = [:]
+        for i in 0..<n { members[find(i), default: []].append(i) }
+        return members.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+    }
+
+    private struct Key: Hashable { var a: UInt64; var b: UInt64 }
+    private struct Cell: Hashable { var x: Int; var y: Int }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// How colocated pins are spread (`--spread-tolerance`, `--spread-max`).
+public struct SpreadOptions: Sendable, Equatable {
+    /// 0: only points on exactly the same coordinate form a group; otherwise points closer than this many pixels.
+    public var tolerance: Double = 0
+    /// A group larger than this is drawn as a bubble even at max zoom: zooming never separates it.
+    public var maximum: Int = 50
+    public init(tolerance: Double = 0, maximum: Int = 50) { self.tolerance = tolerance; self.maximum = maximum }
+}
+
+/// Where every point goes at the rendered zoom: drawn alone, inside one bubble, or spread in a group.
+///
+/// Computed once from one consistent state (the points' projected positions and the cluster items of
+/// this zoom) and never mutated afterwards: layout reads it to make the scene.
+public struct MarkPlan: Sendable {
+    /// A point drawn as its own marker: its index and anchor in CSS pixels (offset when spread).
+    public var markerPoint: [Int] = []
+    public var markerX: [Double] = []
+    public var markerY: [Double] = []
+
+    public struct Bubble: Sendable, Equatable {
+        public var x: Double, y: Double
+        public var count: Int
+        /// supercluster's cluster_id, or nil for a colocated group too large to spread.
+        public var clusterID: Int?
+        public var aggregates: [String: Double]
+    }
+    public var bubbles: [Bubble] = []
+
+    public struct SpreadGroup: Sendable, Equatable {
+        /// The shared true position, CSS px.
+        public var x: Double, y: Double
+        /// Member point indexes, in spread order (by id, then input order).
+        public var members: [Int]
+        /// Where the members' markers start in `markerPoint` (they follow in member order).
+        public var firstMarker: Int
+    }
+    public var spreadGroups: [SpreadGroup] = []
+
+    public var pointsInBubbles: Int { bubbles.reduce(0) { $0 + $1.count } }
+}
+
+public enum MarkPlanner {
+    /// - Parameters:
+    ///   - clusters: the cluster index's items for this view and zoom, or nil when clustering is off
+    ///     (then every point is a candidate marker).
+    ///   - leaves: the point indexes of a cluster id (to tell a cluster of colocated points, which
+    ///     zooming never separates, from a real one).
+    public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
+                            leaves: (Int) -> [Int]?, spread: SpreadOptions) -> MarkPlan {
+        var plan = MarkPlan()
+        var singles: [Int] = []
+        if let items = clusters {
+            for item in items {
+                if let p = item.pointIndex { singles.append(p); continue }
+                if item.count <= spread.maximum, let members = leaves(item.id),
+                   colocated(members, data: data, viewport: v, tolerance: spread.tolerance) {
+                    addGroup(members, data: data, viewport: v, to: &plan)
+                    continue
+                }
+                let p = v.pixel(x: item.x, y: item.y)
+                plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates))
+            }
+        } else {
+            singles = Array(0..<data.x.count)
+        }
+        // Colocated singles (clustering off, or zoom above the cluster max zoom).
+        let n = singles.count
+        var px = [Double](repeating: 0, count: n), py = [Double](repeating: 0, count: n)
+        for (k, i) in singles.enumerated() {
+            let p = v.pixel(x: data.x[i], y: data.y[i])
+            px[k] = p.x; py[k] = p.y
+        }
+        let groups = ColocatedSpreader.groups(
+            count: n, exactKey: { k in (data.points.lon[singles[k]].bitPattern, data.points.lat[singles[k]].bitPattern) },
+            px: px, py: py, tolerance: spread.tolerance)
+        var grouped = [Bool](repeating: false, count: n)
+        for g in groups {
+            for k in g { grouped[k] = true }
+            let members = g.map { singles[$0] }
+            if members.count > spread.maximum {
+                let cx = g.reduce(0) { $0 + px[$1] } / Double(g.count), cy = g.reduce(0) { $0 + py[$1] } / Double(g.count)
+                plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:]))
+            } else {
+                addGroup(members, data: data, viewport: v, to: &plan)
+            }
+        }
+        plan.markerPoint.reserveCapacity(n)
+        plan.markerX.reserveCapacity(n)
+        plan.markerY.reserveCapacity(n)
+        for k in 0..<n where !grouped[k] {
+            plan.markerPoint.append(singles[k]); plan.markerX.append(px[k]); plan.markerY.append(py[k])
+        }
+        return plan
+    }
+
+    static func colocated(_ members: [Int], data: ProjectedPoints, viewport v: Viewport, tolerance: Double) -> Bool {
+        guard let first = members.first else { return false }
+        if tolerance <= 0 {
+            let lon = data.points.lon[first], lat = data.points.lat[first]
+            return members.allSatisfy { data.points.lon[$0] == lon && data.points.lat[$0] == lat }
+        }
+        let p0 = v.pixel(x: data.x[first], y: data.y[first])
+        return members.allSatisfy {
+            let p = v.pixel(x: data.x[$0], y: data.y[$0])
+            return hypot(p.x - p0.x, p.y - p0.y) <= tolerance
+        }
+    }
+
+    /// Spreads `members` around their shared position (their mean, when grouped by tolerance).
+    static func addGroup(_ members: [Int], data: ProjectedPoints, viewport v: Viewport, to plan: inout MarkPlan) {
+        let ordered = members.sorted { a, b in
+            let c = compareIDs(data.points.id(at: a), data.points.id(at: b))
+            return c != 0 ? c < 0 : a < b
+        }
+        var cx = 0.0, cy = 0.0
+        for i in ordered {
+            let p = v.pixel(x: data.x[i], y: data.y[i])
+            cx += p.x; cy += p.y
+        }
+        cx /= Double(ordered.count); cy /= Double(ordered.count)
+        var ext = EdgeInsets.zero
+        for i in ordered {
+            let e = data.styles.symbols[Int(data.styles.index[i])].extent
+            ext = EdgeInsets(top: max(ext.top, e.top), right: max(ext.right, e.right),
+                             bottom: max(ext.bottom, e.bottom), left: max(ext.left, e.left))
+        }
+        let offsets = ColocatedSpreader.offsets(count: ordered.count, separation: ColocatedSpreader.separation(for: ext))
+        let first = plan.markerPoint.count
+        for (k, i) in ordered.enumerated() {
+            plan.markerPoint.append(i)
+            plan.markerX.append(cx + offsets[k].dx)
+            plan.markerY.append(cy + offsets[k].dy)
+        }
+        plan.spreadGroups.append(.init(x: cx, y: cy, members: ordered, firstMarker: first))
+    }
+
+    /// Orders ids: numbers (numerically) before strings (by code points), missing ids last.
+    static func compareIDs(_ a: PropertyValue, _ b: PropertyValue) -> Int {
+        func rank(_ v: PropertyValue) -> Int {
+            switch v { case .number: return 0; case .string: return 1; default: return 2 }
+        }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return ra < rb ? -1 : 1 }
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case (.string(let x), .string(let y)):
+            return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : (x == y ? 0 : 1)
+        default: return 0
+        }
+    }
+}

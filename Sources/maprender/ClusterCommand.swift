@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MapRender
+
+struct Cluster: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the clusters at one zoom as GeoJSON, as supercluster's getClusters returns them.",
+        discussion: """
+        Clusters have the properties cluster: true, cluster_id, point_count and point_count_abbreviated \
+        (plus sum_FIELD etc. from --cluster-sum ...); unclustered points are their original features.
+        Example: maprender cluster places.geojson --zoom 2 --bbox=-20,30,40,60
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A GeoJSON or CSV file ('-' reads standard input).", valueName: "input"))
+    var file: String
+
+    @Option(help: ArgumentHelp("Zoom level (floored, as supercluster does).", valueName: "z"))
+    var zoom: Double
+
+    @Option(help: ArgumentHelp("Only clusters in this box (W,S,E,N; west > east crosses 180°). Default: the world.", valueName: "W,S,E,N"))
+    var bbox: String?
+
+    @OptionGroup(title: "Clustering")
+    var cluster: ClusterOptionGroup
+
+    @OptionGroup(title: "Input")
+    var input: InputOptionGroup
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if !(0...30).contains(zoom) { throw ValidationError("--zoom must be in 0...30, got \(zoom)") }
+        if let b = bbox, GeoBounds.parse(b) == nil, b != "-180,-90,180,90" {
+            throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'")
+        }
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            let loaded = try PointReader.read(path: file, options: try input.options())
+            let index = ClusterIndex(points: loaded.points, options: cluster.options, aggregates: cluster.aggregates)
+            let items: [ClusterItem]
+            if let b = bbox.flatMap(GeoBounds.parse) {
+                items = index.clusters(in: b, zoom: zoom)
+            } else {
+                items = index.clusters(zoom: zoom)
+            }
+            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: cluster.aggregates)
+            try AtomicFile.write(Data((text + "\n").utf8), to: output ?? "-")
+        }
+    }
+}

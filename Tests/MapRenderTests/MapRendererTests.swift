@@ -13,7 +13,54 @@ import Testing
         r.width = 800; r.height = 480
         r.layout.attribution = "Made with Natural Earth"
         r.format = format
+        r.clustering = nil
         return r
+    }
+
+    func csvFile(_ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pts-\(UUID()).csv")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func clusteredWorldGolden() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
+        r.width = 800; r.height = 480
+        let result = try MapRenderer.render(r)
+        let s = result.summary
+        // Every point is drawn alone, inside exactly one bubble, or in a spread group.
+        #expect(s.pointsDrawn + s.clusters.pointsInside + s.clusters.pointsOutsideView == 34006)
+        #expect(s.clusters.drawn > 10)
+        #expect(s.clusters.pointsOutsideView == 0)
+        try Snapshot.assertMatches(result.data, named: "world-clustered", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test(arguments: [5, 30])
+    func spreadGroupGolden(size: Int) throws {
+        var csv = "id,name,lat,lon\n"
+        for i in 0..<size { csv += "\(i + 1),Stand \(i + 1),48.8584,2.2945\n" }
+        let url = try csvFile(csv)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.width = 400; r.height = 400
+        let result = try MapRenderer.render(r)
+        #expect(result.summary.clusters.spreadGroups == 1)
+        #expect(result.summary.clusters.spreadPoints == size)
+        #expect(result.summary.pointsDrawn == size)
+        #expect(result.summary.clusters.drawn == 0)
+        // All pins inside the image, none overlapping.
+        let m = result.scene.markers[0]
+        let e = m.symbols[0].extent
+        let boxes = (0..<m.count).map { Rect(x: m.x[$0] - e.left, y: m.y[$0] - e.top, width: e.left + e.right, height: e.top + e.bottom) }
+        for (i, a) in boxes.enumerated() {
+            #expect(Rect(x: 0, y: 0, width: 400, height: 400).contains(a))
+            for b in boxes[(i + 1)...] { #expect(!a.intersects(b)) }
+        }
+        #expect(result.scene.legs.first?.count == size)
+        try Snapshot.assertMatches(result.data, named: "spread-\(size)", format: .png, maxDifferentPixels: 40)
     }
 
     @Test func worldSampleGoldenPNGAndSVG() throws {
@@ -46,6 +93,7 @@ import Testing
         r.inputs = [url.path]
         r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
         r.layout.labelField = "name"
+        r.clustering = nil
         r.width = 900; r.height = 420
         let result = try MapRenderer.render(r)
         #expect(result.scene.labels.map(\.text).sorted() == ["Zürich", "Αθήνα", "Москва", "ירושלים", "القاهرة", "서울", "東京", "नई दिल्ली"].sorted())

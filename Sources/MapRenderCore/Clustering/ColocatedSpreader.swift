@@ -27,7 +27,7 @@ public enum ColocatedSpreader {
         out.reserveCapacity(count)
         if count <= ringMaximum {
             // Chord between neighbours = 2R sin(π/n) must be ≥ s.
-            let r = max(s / (2 * sin(.pi / Double(count))), s * 0.75)
+            let r = s / (2 * sin(.pi / Double(count)))
             for i in 0..<count {
                 let a = -Double.pi / 2 + 2 * Double.pi * Double(i) / Double(count)
                 out.append((r * cos(a), r * sin(a)))

@@ -30,7 +30,7 @@ public enum MapRenderer {
         // Input
         var report = InputReport(source: request.inputs.joined(separator: ", "))
         var warnings: [String] = []
-        let points: PointSet
+        var points: PointSet
         if let given = request.points {
             points = given
             report.pointsRead = given.count
@@ -46,6 +46,12 @@ public enum MapRenderer {
                 if all == nil { all = loaded.points } else { all!.append(contentsOf: loaded.points) }
             }
             points = all ?? PointSet()
+        }
+        if let f = request.filter {
+            let bound = f.bind(to: points.properties)
+            let keep = (0..<points.count).filter { bound.evaluate(row: $0).truthy }
+            report.filteredOut = points.count - keep.count
+            if keep.count != points.count { points = points.selecting(keep) }
         }
         let basemaps = try request.basemaps.map { try ShapeReader.read(path: $0) }
         lap("read")

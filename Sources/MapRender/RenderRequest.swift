@@ -36,14 +36,17 @@ public struct RenderRequest: Sendable {
     /// Aggregated cluster properties (`--cluster-sum FIELD`, ...).
     public var aggregates: [ClusterAggregate] = []
     public var spread = SpreadOptions()
+    /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
+    public var filter: StyleExpression?
     public var format: OutputFormat = .png
 
     public init() {}
 
     /// The property columns this render reads, so readers can drop the others (the 1M-row fast path).
     var neededProperties: Set<String> {
-        var s: Set<String> = ["marker-color", "marker-size"]
+        var s = MarkerStyler.propertyNames(style: style)
         if let l = layout.labelField { s.insert(l) }
+        if let f = filter { s.formUnion(f.propertyNames) }
         for a in aggregates { s.insert(a.field) }
         return s
     }

@@ -9,6 +9,8 @@ public struct RenderSummary: Sendable, Codable {
         public var pointsRead: Int
         public var skipped: [String: Int]
         public var skippedGeometries: [String: Int]
+        /// Points removed by `--filter`.
+        public var filteredOut: Int
     }
 
     public struct View: Sendable, Codable {
@@ -55,6 +57,6 @@ public struct RenderSummary: Sendable, Codable {
     static func input(files: [String], report: InputReport) -> Input {
         Input(files: files, format: report.format, recordsRead: report.recordsRead, pointsRead: report.pointsRead,
               skipped: Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.key.rawValue, $0.value) }),
-              skippedGeometries: report.skippedGeometries)
+              skippedGeometries: report.skippedGeometries, filteredOut: report.filteredOut)
     }
 }

@@ -100,28 +100,30 @@ let sizes = args.count > 3 ? args[3...].compactMap { Int($0) } : [1_000, 100_000
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 
 print("maprender benchmark: \(binary)")
-print("targets (issue #2): parse 1M CSV rows <= 0.3 s; 1M unclustered markers to 1024x768 PNG end to end <= 1.5 s; peak <= 200 MB")
+print("targets: parse 1M CSV rows <= 0.3 s; 1M unclustered markers to 1024x768 PNG end to end <= 1.5 s; peak <= 200 MB (#2)")
+print("         1M points: clustering stage <= 0.5 s; CSV to clustered PNG end to end <= 1.0 s; peak <= 200 MB (#3)")
 print("")
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-print(pad("points", 10) + pad("run", 24) + pad("wall", 11) + pad("peak", 9) + "stages (ms)")
+print(pad("points", 10) + pad("run", 26) + pad("wall", 11) + pad("peak", 9) + "stages (ms)")
 var perPoint: [(Int, Double)] = []
 for n in sizes {
     let csv = "\(work)/points-\(n).csv"
     if !FileManager.default.fileExists(atPath: csv) { try generate(count: n, to: csv) }
     let runs: [(String, [String])] = [
-        ("PNG 1024x768, pins", [csv, "-o", "\(work)/out-\(n).png"]),
-        ("PNG 1024x768, circles", [csv, "--marker", "circle", "-o", "\(work)/out-circle-\(n).png"]),
-        ("SVG 1024x768, circles", [csv, "--marker", "circle", "-o", "\(work)/out-\(n).svg"]),
+        ("PNG pins, unclustered", [csv, "--no-cluster", "-o", "\(work)/out-\(n).png"]),
+        ("PNG circles, unclustered", [csv, "--no-cluster", "--marker", "circle", "-o", "\(work)/out-circle-\(n).png"]),
+        ("PNG clustered", [csv, "-o", "\(work)/out-clustered-\(n).png"]),
+        ("SVG circles, unclustered", [csv, "--no-cluster", "--marker", "circle", "-o", "\(work)/out-\(n).svg"]),
     ]
     for (name, a) in runs {
         if name.hasPrefix("SVG") && n > 100_000 { continue }  // a million-element SVG is not a use case
         let m = try measure(binary, a)
-        let stages = ["read", "project", "fit", "layout", "render", "write"].compactMap { k in
+        let stages = ["read", "project", "fit", "cluster", "layout", "render", "write"].compactMap { k in
             m.stages[k].map { "\(k) \(String(format: "%.0f", $0))" }
         }.joined(separator: ", ")
-        print(pad("\(n)", 10) + pad(name, 24) + pad(fmt(m.wall), 11) + pad(String(format: "%.0f MB", m.peakMB), 9)
+        print(pad("\(n)", 10) + pad(name, 26) + pad(fmt(m.wall), 11) + pad(String(format: "%.0f MB", m.peakMB), 9)
               + stages + (m.status == 0 ? "" : "  EXIT \(m.status)"))
-        if name == "PNG 1024x768, pins" { perPoint.append((n, m.wall)) }
+        if name == "PNG pins, unclustered" { perPoint.append((n, m.wall)) }
     }
 }
 if perPoint.count >= 2, let first = perPoint.first, let last = perPoint.last, last.0 > first.0 {

@@ -74,6 +74,9 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Attribution text in the bottom-right corner.", valueName: "text"))
     var attribution: String?
 
+    @Option(help: ArgumentHelp(#"Draw only points for which this MapLibre expression (JSON) is true, e.g. '["==", ["get", "country"], "FR"]'."#, valueName: "expression"))
+    var filter: String?
+
     @Option(help: ArgumentHelp("Property to label each marker with.", valueName: "field"))
     var label: String?
 
@@ -140,6 +143,7 @@ struct Render: ParsableCommand {
         } else {
             r.view = .fit(zoom: zoom)
         }
+        if let f = filter { r.filter = try StyleExpression.parse(jsonText: f, file: "--filter", path: "filter", expecting: .boolean) }
         r.basemaps = basemap
         r.layout.attribution = attribution
         r.layout.labelField = label

@@ -20,13 +20,25 @@ public enum MarkerStyler {
     /// simplestyle-spec marker sizes as factors of the style's marker size.
     public static let sizeFactors: [String: Double] = ["small": 0.75, "medium": 1.0, "large": 1.35]
 
-    public static func resolve(points: PointSet, style: Style) -> MarkerStyles {
+    /// The properties the style's expressions and simplestyle read (so readers can keep only these).
+    public static func propertyNames(style: Style) -> Set<String> {
+        var s: Set<String> = ["marker-color", "marker-size"]
+        for e in [style.marker.fillExpression, style.marker.sizeExpression].compactMap({ $0 }) {
+            s.formUnion(e.propertyNames)
+        }
+        return s
+    }
+
+    /// - Parameter zoom: the zoom data-driven expressions see (`["zoom"]`).
+    public static func resolve(points: PointSet, style: Style, zoom: Double = 0) -> MarkerStyles {
         let m = style.marker
         let base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
                                 strokeWidth: m.strokeWidth, opacity: m.opacity)
         let colorCol = points.properties.columnIndex("marker-color")
         let sizeCol = points.properties.columnIndex("marker-size")
-        guard colorCol != nil || sizeCol != nil else {
+        let fillExpr = m.fillExpression?.bind(to: points.properties)
+        let sizeExpr = m.sizeExpression?.bind(to: points.properties)
+        guard colorCol != nil || sizeCol != nil || fillExpr != nil || sizeExpr != nil else {
             return MarkerStyles(symbols: [base], index: [UInt16](repeating: 0, count: points.count))
         }
         var symbols = [base]
@@ -36,6 +48,11 @@ public enum MarkerStyler {
         var index = [UInt16](repeating: 0, count: points.count)
         for i in 0..<points.count {
             var s = base
+            if let e = fillExpr, let c = e.evaluate(row: i, zoom: zoom).colorValue { s.fill = c }
+            if let e = sizeExpr, let v = e.evaluate(row: i, zoom: zoom).numberValue, v.isFinite {
+                // Quantised to a quarter pixel: sizes from a continuous scale make few distinct symbols.
+                s.size = min(max((v * 4).rounded() / 4, 1), 256)
+            }
             if let c = colorCol, case .string(let text) = points.properties.value(column: c, row: i) {
                 let parsed: RGBA?
                 if let cached = colorCache[text] { parsed = cached } else {

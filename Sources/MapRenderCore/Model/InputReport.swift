@@ -26,6 +26,8 @@ public struct InputReport: Sendable, Equatable {
     public var examples: [SkipReason: [Int]] = [:]
     /// Skipped geometries by GeoJSON type ("LineString", "Polygon", "null", ...).
     public var skippedGeometries: [String: Int] = [:]
+    /// Points removed by a filter expression.
+    public var filteredOut = 0
     /// "csv" or "geojson".
     public var format = ""
     /// The CSV columns used for latitude and longitude, if CSV.

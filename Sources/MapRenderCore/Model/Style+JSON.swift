@@ -113,8 +113,16 @@ struct StyleReader {
             let p = "marker"
             let m = try object(b, p, keys: ["shape", "size", "fill", "stroke", "stroke-width", "opacity"])
             try enumValue(m, "shape", p, into: &st.marker.shape)
-            try number(m, "size", p, range: 1...256, into: &st.marker.size)
-            try color(m, "fill", p, into: &st.marker.fill)
+            if let v = m["size"], v is [Any] {
+                st.marker.sizeExpression = try StyleExpression.parse(v, file: file, path: "\(p).size", expecting: .number)
+            } else {
+                try number(m, "size", p, range: 1...256, into: &st.marker.size)
+            }
+            if let v = m["fill"], v is [Any] {
+                st.marker.fillExpression = try StyleExpression.parse(v, file: file, path: "\(p).fill", expecting: .color)
+            } else {
+                try color(m, "fill", p, into: &st.marker.fill)
+            }
             try color(m, "stroke", p, into: &st.marker.stroke)
             try number(m, "stroke-width", p, range: 0...20, into: &st.marker.strokeWidth)
             try number(m, "opacity", p, range: 0...1, into: &st.marker.opacity)

@@ -25,6 +25,10 @@ public struct Style: Sendable, Equatable {
         public var stroke = RGBA.white
         public var strokeWidth: Double = 1.5
         public var opacity: Double = 1
+        /// Data-driven fill (a MapLibre expression, e.g. `["match", ["get", "type"], "a", "#f00", "#00f"]`).
+        public var fillExpression: StyleExpression?
+        /// Data-driven size (e.g. `["interpolate", ["linear"], ["get", "population"], 0, 6, 1e7, 24]`).
+        public var sizeExpression: StyleExpression?
     }
 
     public struct Basemap: Sendable, Equatable {

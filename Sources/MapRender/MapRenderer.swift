@@ -99,7 +99,7 @@ public enum MapRenderer {
         let markersDrawn = scene.markers.reduce(0) { $0 + $1.count }
         let bubblesDrawn = scene.bubbles
         let spreadSizes = plan.spreadGroups.map(\.members.count)
-        let summary = RenderSummary(
+        var summary = RenderSummary(
             input: RenderSummary.input(files: request.inputs, report: report),
             pointsDrawn: markersDrawn,
             clusters: .init(drawn: bubblesDrawn.count, pointsInside: bubblesDrawn.reduce(0) { $0 + $1.count },
@@ -110,6 +110,7 @@ public enum MapRenderer {
                         bounds: [b.west, b.south, b.east, b.north], size: [viewport.width, viewport.height],
                         scale: request.scale),
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: data.count)
+        summary.labelsDropped = scene.labelsDropped
         return RenderResult(data: data, scene: scene, viewport: viewport, summary: summary, warnings: warnings)
     }
 

@@ -42,6 +42,9 @@ public struct RenderSummary: Sendable, Codable {
     public var clusters: Clusters
     public var view: View
     public var marks: [String: Int]
+    /// Labels placed and dropped (no free position) when labelling.
+    public var labelsPlaced: Int
+    public var labelsDropped: Int
     /// Milliseconds per stage.
     public var timings: [String: Double]
     public var output: String?
@@ -51,6 +54,8 @@ public struct RenderSummary: Sendable, Codable {
     public init(input: Input, pointsDrawn: Int, clusters: Clusters, view: View, marks: [String: Int],
                 timings: [String: Double], output: String?, format: String, bytes: Int) {
         self.input = input; self.pointsDrawn = pointsDrawn; self.clusters = clusters; self.view = view; self.marks = marks
+        self.labelsPlaced = marks["label", default: 0] + marks["callout", default: 0]
+        self.labelsDropped = 0
         self.timings = timings; self.output = output; self.format = format; self.bytes = bytes
     }
 

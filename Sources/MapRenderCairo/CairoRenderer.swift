@@ -75,6 +75,7 @@ public final class CairoRenderer {
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                           x: l.x, y: l.y, on: cr)
             case .bubbles(let b): drawBubbles(b, cr)
+            case .callout(let c): drawCallout(c, cr)
             case .legs(let l): drawLegs(l, cr)
             case .textBox(let t):
                 cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
@@ -136,6 +137,35 @@ public final class CairoRenderer {
             text.draw(bubble.text, font: b.font, color: b.textColor, halo: nil, haloWidth: 0,
                       x: bubble.textBox.x, y: bubble.textBox.y, on: cr)
         }
+    }
+
+    /// A rounded box and its pointer as one outline, filled then stroked, text inside.
+    private func drawCallout(_ c: CalloutMark, _ cr: OpaquePointer) {
+        let b = c.box, r = c.cornerRadius
+        cairo_new_path(cr)
+        cairo_arc(cr, b.x + r, b.y + r, r, .pi, 1.5 * .pi)
+        cairo_arc(cr, b.maxX - r, b.y + r, r, 1.5 * .pi, 2 * .pi)
+        cairo_arc(cr, b.maxX - r, b.maxY - r, r, 0, 0.5 * .pi)
+        cairo_arc(cr, b.x + r, b.maxY - r, r, 0.5 * .pi, .pi)
+        cairo_close_path(cr)
+        if c.pointer.count == 3 {
+            // The pointer overlaps the box edge; with the non-zero rule the union is one shape.
+            cairo_move_to(cr, c.pointer[0].0, c.pointer[0].1)
+            cairo_line_to(cr, c.pointer[1].0, c.pointer[1].1)
+            cairo_line_to(cr, c.pointer[2].0, c.pointer[2].1)
+            cairo_close_path(cr)
+        }
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        if c.strokeWidth > 0 {
+            c.stroke.setSource(cr)
+            cairo_set_line_width(cr, c.strokeWidth * 2)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke_preserve(cr)
+        }
+        c.fill.setSource(cr)
+        cairo_fill(cr)
+        text.draw(c.text, font: c.font, color: c.color, halo: nil, haloWidth: 0,
+                  x: c.textOrigin.x, y: c.textOrigin.y, maxWidth: c.maxWidth, on: cr)
     }
 
     private func drawLegs(_ l: LegBatch, _ cr: OpaquePointer) {

@@ -47,8 +47,8 @@ public final class PangoText: TextMeasuring {
         return layout
     }
 
-    public func measure(_ text: String, font: FontSpec) -> TextSize {
-        let layout = makeLayout(text, font: font)
+    public func measure(_ text: String, font: FontSpec, maxWidth: Double?) -> TextSize {
+        let layout = makeLayout(text, font: font, maxWidth: maxWidth)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
@@ -58,9 +58,9 @@ public final class PangoText: TextMeasuring {
 
     /// Draws `text` with the top-left of its logical box at (x, y), halo first.
     func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
-              x: Double, y: Double, on cr: OpaquePointer) {
+              x: Double, y: Double, maxWidth: Double? = nil, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
-        let layout = makeLayout(text, font: font)
+        let layout = makeLayout(text, font: font, maxWidth: maxWidth)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)

@@ -80,6 +80,15 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Property to label each marker with.", valueName: "field"))
     var label: String?
 
+    @Option(name: .customLong("label-priority"), help: ArgumentHelp("Numeric property ranking labels: larger values win a contested place (e.g. population).", valueName: "field"))
+    var labelPriority: String?
+
+    @Option(name: .customLong("label-style"), help: ArgumentHelp("plain (text with a halo) or callout (a box with a pointer to its pin, wrapped text).", valueName: "style"))
+    var labelStyle = "plain"
+
+    @Flag(name: .customLong("allow-overlap"), help: "Place every label at its first position even if it overlaps others (default: labels that do not fit are dropped and counted).")
+    var allowOverlap = false
+
     @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
     var textScale = 1.0
 
@@ -104,6 +113,9 @@ struct Render: ParsableCommand {
         if !(textScale > 0 && textScale <= 10) { throw ValidationError("--text-scale must be in (0, 10], got \(textScale)") }
         if !(padding >= 0 && padding <= 1000) { throw ValidationError("--padding must be in 0...1000, got \(padding)") }
         if let bg = background, RGBA.parse(bg) == nil { throw ValidationError("--background: not a colour: '\(bg)'") }
+        if LayoutOptions.LabelStyle(rawValue: labelStyle) == nil {
+            throw ValidationError("--label-style must be plain or callout, got '\(labelStyle)'")
+        }
         if let m = marker, Style.MarkerShape(rawValue: m) == nil {
             throw ValidationError("--marker must be pin, circle or square, got '\(m)'")
         }
@@ -148,6 +160,9 @@ struct Render: ParsableCommand {
         r.layout.attribution = attribution
         r.layout.labelField = label
         r.layout.textScale = textScale
+        r.layout.labelPriority = labelPriority
+        r.layout.allowOverlap = allowOverlap
+        r.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
         r.format = format ?? OutputFormat(path: output)!
         return r
     }

@@ -8,6 +8,12 @@ public struct LayoutOptions: Sendable {
     public var attribution: String?
     /// Scales text independently of `--scale`.
     public var textScale: Double = 1
+    /// Numeric property ranking labels: larger values are placed first (`--label-priority`).
+    public var labelPriority: String?
+    /// Place every label at its first position, overlaps or not (`--allow-overlap`).
+    public var allowOverlap = false
+    public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
+    public var labelStyle: LabelStyle = .plain
 
     public init() {}
 }
@@ -52,16 +58,25 @@ public enum MapLayout {
         }
         let (batch, drawn) = markers(viewport: v, data: data, plan: plan)
         if batch.count > 0 { scene.items.append(.markers(batch)) }
-        if let field = options.labelField {
-            for l in labels(field: field, drawn: drawn, batch: batch, data: data, style: style, width: v.width,
-                            textScale: options.textScale, measurer: measurer) {
-                scene.items.append(.label(l))
-            }
-        }
+        var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
-            scene.items.append(.textBox(attribution(text, viewport: v, style: style.attribution,
-                                                    textScale: options.textScale, measurer: measurer)))
+            attributionMark = attribution(text, viewport: v, style: style.attribution,
+                                          textScale: options.textScale, measurer: measurer)
         }
+        if let field = options.labelField {
+            var obstacles = markBoxes(batch)
+            obstacles += plan.bubbles.map { b in
+                let r = style.cluster.step(for: b.count).radius
+                return Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+            }
+            obstacles += legBoxes(plan)
+            if let a = attributionMark { obstacles.append(a.box) }
+            let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, data: data, style: style,
+                                           viewport: v, obstacles: obstacles, options: options, measurer: measurer)
+            scene.items += placed.items
+            scene.labelsDropped = placed.dropped
+        }
+        if let a = attributionMark { scene.items.append(.textBox(a)) }
         return scene
     }
 
@@ -143,26 +158,27 @@ public enum MapLayout {
         return batch
     }
 
-    /// One label per drawn marker with text, right of its marker, vertically centred on the
-    /// marker's head. (Collision-free placement is a later stage.)
-    static func labels(field: String, drawn: [Int], batch: MarkerBatch, data: ProjectedPoints, style: Style, width: Double,
-                       textScale: Double, measurer: TextMeasuring) -> [LabelMark] {
-        guard let col = data.points.properties.columnIndex(field) else { return [] }
-        let ls = style.label
-        let font = FontSpec(family: ls.font, size: ls.size * textScale, weight: ls.weight)
-        var out: [LabelMark] = []
-        for (k, i) in drawn.enumerated() {
-            guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
-            let sym = batch.symbols[Int(batch.symbol[k])]
-            let size = measurer.measure(text, font: font)
-            let centerY = sym.shape == .pin ? batch.y[k] - sym.size + sym.pinHeadRadius : batch.y[k]
-            var x = batch.x[k] + sym.extent.right + ls.offset
-            // A label that would leave the image on the right goes left of its marker instead.
-            if x + size.width > width && batch.x[k] - sym.extent.left - ls.offset - size.width >= 0 {
-                x = batch.x[k] - sym.extent.left - ls.offset - size.width
+    /// The pixel box of every drawn marker.
+    static func markBoxes(_ batch: MarkerBatch) -> [Rect] {
+        let extents = batch.symbols.map(\.extent)
+        return (0..<batch.count).map { k in
+            let e = extents[Int(batch.symbol[k])]
+            return Rect(x: batch.x[k] - e.left, y: batch.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
+        }
+    }
+
+    /// Small boxes along each spread leg, so labels do not cross the legs.
+    static func legBoxes(_ plan: MarkPlan) -> [Rect] {
+        var out: [Rect] = []
+        for g in plan.spreadGroups {
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
+                let dx = plan.markerX[k] - g.x, dy = plan.markerY[k] - g.y
+                let steps = max(1, Int((dx * dx + dy * dy).squareRoot() / 6))
+                for s in 0...steps {
+                    let t = Double(s) / Double(steps)
+                    out.append(Rect(x: g.x + dx * t - 1.5, y: g.y + dy * t - 1.5, width: 3, height: 3))
+                }
             }
-            out.append(LabelMark(text: text, font: font, color: ls.color, halo: ls.halo, haloWidth: ls.haloWidth,
-                                 x: x, y: centerY - size.height / 2, width: size.width, height: size.height))
         }
         return out
     }

@@ -48,6 +48,10 @@ public struct Style: Sendable, Equatable {
         public var haloWidth: Double = 2
         /// Gap between the marker and its label, CSS px.
         public var offset: Double = 3
+        /// Callouts (`--label-style callout`): box fill, outline and the width at which text wraps.
+        public var calloutFill = RGBA.parse("#ffffff")!
+        public var calloutStroke = RGBA.parse("#555555")!
+        public var calloutMaxWidth: Double = 160
     }
 
     public struct Attribution: Sendable, Equatable {

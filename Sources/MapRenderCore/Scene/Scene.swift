@@ -8,6 +8,8 @@ public struct Scene: Sendable {
     public var scale: Double
     public var background: RGBA
     public var items: [SceneItem] = []
+    /// Labels (or callouts) that found no free position and were left out.
+    public var labelsDropped = 0
 
     public init(width: Double, height: Double, scale: Double, background: RGBA) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
@@ -22,6 +24,7 @@ public struct Scene: Sendable {
                 c[s.kind == .polygon ? "polygon" : "line", default: 0] += s.pathCount
             case .markers(let m): c["marker", default: 0] += m.count
             case .label: c["label", default: 0] += 1
+            case .callout: c["callout", default: 0] += 1
             case .textBox: c["attribution", default: 0] += 1
             case .bubbles(let b): c["bubble", default: 0] += b.bubbles.count
             case .legs(let l): c["leg", default: 0] += l.count
@@ -47,8 +50,26 @@ public enum SceneItem: Sendable {
     case textBox(TextBoxMark)
     /// Cluster bubbles with their count text.
     case bubbles(BubbleBatch)
+    /// A rounded box with a pointer to its pin and wrapped text inside.
+    case callout(CalloutMark)
     /// Leader lines from a shared true position to each spread pin, and a dot at that position.
     case legs(LegBatch)
+}
+
+/// A callout: box and pointer (CSS px) with the text laid out from `textOrigin`, wrapped at `maxWidth`.
+public struct CalloutMark: Sendable {
+    public var text: String
+    public var font: FontSpec
+    public var color: RGBA
+    public var fill: RGBA
+    public var stroke: RGBA
+    public var strokeWidth: Double
+    public var box: Rect
+    public var cornerRadius: Double
+    /// Base start, tip, base end.
+    public var pointer: [(Double, Double)]
+    public var textOrigin: (x: Double, y: Double)
+    public var maxWidth: Double
 }
 
 /// Cluster bubbles: a filled circle per cluster with its (measured) text centred in it.

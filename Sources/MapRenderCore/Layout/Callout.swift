@@ -1,0 +1,151 @@
+/// A callout: text on a rounded box with a triangular pointer whose tip touches a pin.
+///
+/// ```swift
+/// let text = measurer.measure(wrapped, font: font)      // the caller wraps at its max width
+/// if let c = Callout.place(anchor: (headX, pinTop), pin: pinBox, text: text, index: &index) {
+///     draw(roundedBox: c.box, radius: c.cornerRadius, pointer: c.pointer, textAt: c.textOrigin)
+/// }
+/// ```
+///
+/// Sides are tried in `options.sides` order (above, below, right, left), each checked with the
+/// `CollisionIndex` like a label. On each side the pointer's tip is the anchor moved out to the pin
+/// box's edge on that side (the anchor itself when it already lies there, e.g. the pin's top for
+/// `above`, or when there is no pin box), so neither box nor pointer ever covers the pin. The box
+/// is centred on the tip, then slid along it to stay inside the index's bounds as far as the
+/// pointer's base can stay on the box's straight edge.
+public enum Callout {
+    public enum Side: UInt8, CaseIterable, Sendable { case above, below, right, left }
+
+    public struct Options: Sendable, Equatable {
+        /// Space between the box's edge and the text, CSS px.
+        public var padding: Double = 6
+        /// Box corner radius, CSS px (clamped to half the box's shorter side).
+        public var cornerRadius: Double = 4
+        /// From the box's edge to the pointer's tip, CSS px.
+        public var pointerLength: Double = 8
+        /// Width of the pointer's base, CSS px (clamped to the box's straight edge).
+        public var pointerWidth: Double = 12
+        /// Sides to try, in order.
+        public var sides: [Side] = Side.allCases
+        /// Take the first side (or the previous one) without asking the index.
+        public var allowOverlap = false
+
+        public init() {}
+    }
+
+    /// The geometry of a callout on `side`.
+    /// - Parameters:
+    ///   - anchor: the point the pointer reaches for (a pin's top or head centre, a circle's centre).
+    ///   - pin: the pin's box, which the callout must not cover; nil for a bare point.
+    ///   - text: the measured (wrapped) text.
+    ///   - bounds: slide the box to stay inside it if possible; nil: always centred on the tip.
+    public static func geometry(side: Side, anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
+                                bounds: Rect? = nil, options: Options = Options()) -> CalloutPlacement {
+        let pad = max(options.padding, 0)
+        let w = max(text.width, 0) + 2 * pad, h = max(text.height, 0) + 2 * pad
+        let radius = min(max(options.cornerRadius, 0), w / 2, h / 2)
+        let length = max(options.pointerLength, 0)
+        var tip = anchor
+        if let p = pin {
+            switch side {
+            case .above: tip.y = min(anchor.y, p.y)
+            case .below: tip.y = max(anchor.y, p.maxY)
+            case .right: tip.x = max(anchor.x, p.maxX)
+            case .left: tip.x = min(anchor.x, p.x)
+            }
+        }
+        let box: Rect
+        let pointer: [(Double, Double)]
+        switch side {
+        case .above, .below:
+            let half = min(max(options.pointerWidth, 0), w - 2 * radius) / 2
+            let x = slide(centredAt: tip.x, length: w, margin: radius + half,
+                          within: bounds.map { ($0.x, $0.maxX) })
+            let y = side == .above ? tip.y - length - h : tip.y + length
+            box = Rect(x: x, y: y, width: w, height: h)
+            let baseY = side == .above ? box.maxY : box.y
+            pointer = [(tip.x - half, baseY), (tip.x, tip.y), (tip.x + half, baseY)]
+        case .right, .left:
+            let half = min(max(options.pointerWidth, 0), h - 2 * radius) / 2
+            let y = slide(centredAt: tip.y, length: h, margin: radius + half,
+                          within: bounds.map { ($0.y, $0.maxY) })
+            let x = side == .right ? tip.x + length : tip.x - length - w
+            box = Rect(x: x, y: y, width: w, height: h)
+            let baseX = side == .right ? box.x : box.maxX
+            pointer = [(baseX, tip.y - half), (tip.x, tip.y), (baseX, tip.y + half)]
+        }
+        return CalloutPlacement(side: side, box: box, pointer: pointer,
+                                textOrigin: (box.x + pad, box.y + pad), cornerRadius: radius)
+    }
+
+    /// The first side whose box and pointer fit in `index` (the previous side first, if given);
+    /// inserts them and returns the callout, or returns nil when every side is blocked.
+    /// The pin should already be in the index (as an obstacle for others); it never blocks its own callout.
+    public static func place(anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
+                             index: inout CollisionIndex, options: Options = Options(),
+                             previous: Side? = nil) -> CalloutPlacement? {
+        var sides = options.sides
+        if let p = previous { sides.removeAll { $0 == p }; sides.insert(p, at: 0) }
+        for side in sides {
+            let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds, options: options)
+            let pointerBox = c.pointerBounds
+            if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
+                index.insert(c.box)
+                index.insert(pointerBox)
+                return c
+            }
+        }
+        return nil
+    }
+
+    /// The start of a span of `length` centred at `c`, slid to fit in `within` while `c` stays at
+    /// least `margin` inside the span.
+    private static func slide(centredAt c: Double, length: Double, margin: Double,
+                              within: (Double, Double)?) -> Double {
+        var start = c - length / 2
+        if let (lo, hi) = within {
+            if start + length > hi { start = hi - length }
+            if start < lo { start = lo }
+        }
+        // The pointer's base stays on the straight part of the edge.
+        return min(max(start, c + margin - length), c - margin)
+    }
+}
+
+/// Where a callout goes: its box, its pointer and where its text starts (CSS px).
+public struct CalloutPlacement: Sendable {
+    public var side: Callout.Side
+    /// The rounded box (padding included, pointer excluded).
+    public var box: Rect
+    /// Three points: base start, tip, base end. The base lies on the box's edge; for above/below the
+    /// start is the left base point, for right/left the upper one.
+    public var pointer: [(Double, Double)]
+    /// Top-left of the text's logical box.
+    public var textOrigin: (x: Double, y: Double)
+    /// The corner radius to draw (the option's, clamped to the box).
+    public var cornerRadius: Double
+
+    public init(side: Callout.Side, box: Rect, pointer: [(Double, Double)], textOrigin: (x: Double, y: Double),
+                cornerRadius: Double) {
+        self.side = side; self.box = box; self.pointer = pointer; self.textOrigin = textOrigin
+        self.cornerRadius = cornerRadius
+    }
+
+    /// The pointer tip.
+    public var tip: (x: Double, y: Double) { (pointer[1].0, pointer[1].1) }
+
+    /// The pointer's bounding box (from its base on the box edge to its tip).
+    public var pointerBounds: Rect {
+        let xs = pointer.map(\.0), ys = pointer.map(\.1)
+        let x0 = xs.min()!, y0 = ys.min()!
+        return Rect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
+    }
+}
+
+extension CalloutPlacement: Equatable {
+    public static func == (a: CalloutPlacement, b: CalloutPlacement) -> Bool {
+        a.side == b.side && a.box == b.box && a.cornerRadius == b.cornerRadius
+            && a.textOrigin == b.textOrigin
+            && a.pointer.count == b.pointer.count && zip(a.pointer, b.pointer).allSatisfy { $0 == $1 }
+    }
+}

@@ -1,0 +1,193 @@
+/// A minimal streaming RFC 4180 record splitter: bytes in, one callback per record out.
+///
+/// `CSVReader` has no row-level API (its state machine builds a `PointSet` directly), so
+/// track reading uses this smaller one. It handles quoted fields (delimiters, `""` and line
+/// breaks inside quotes), CRLF / LF / CR line ends and a missing final newline; blank lines
+/// are skipped. Field bytes of the current record sit back to back in one reused buffer.
+final class CSVRecordSplitter {
+    private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+
+    let delimiter: UInt8
+    private var state = State.fieldStart
+    private var skipLF = false
+    private var previousCRInQuotes = false
+    private var hadQuote = false
+    /// 1-based physical line of the next byte, and the line the current record began on.
+    private var line = 1
+    private(set) var recordLine = 1
+
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var bytesCapacity = 1024
+    private var bytesCount = 0
+    private var ends: UnsafeMutablePointer<Int>
+    private var endsCapacity = 32
+    private(set) var fieldCount = 0
+
+    init(delimiter: UInt8) {
+        self.delimiter = delimiter
+        bytes = .allocate(capacity: bytesCapacity)
+        ends = .allocate(capacity: endsCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        ends.deallocate()
+    }
+
+    // MARK: The current record (valid inside the callback)
+
+    @inline(__always)
+    func fieldStart(_ k: Int) -> Int { k == 0 ? 0 : ends[k - 1] }
+
+    /// Field k's bytes (quotes removed); valid until the callback returns.
+    @inline(__always)
+    func field(_ k: Int) -> (UnsafePointer<UInt8>, Int) {
+        let s = fieldStart(k)
+        return (UnsafePointer(bytes + s), ends[k] - s)
+    }
+
+    func string(_ k: Int) -> String {
+        let (p, n) = field(k)
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    // MARK: Feeding
+
+    /// Runs `n` bytes through the state machine, calling `onRecord` for each completed record.
+    func feed(_ p: UnsafePointer<UInt8>, _ n: Int, _ onRecord: (CSVRecordSplitter) throws -> Void) rethrows {
+        let delim = delimiter, quote = UInt8(ascii: "\""), lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+        var i = 0
+        while i < n {
+            if skipLF {
+                skipLF = false
+                if p[i] == lf { i += 1; continue }
+            }
+            switch state {
+            case .fieldStart, .unquoted:
+                if state == .fieldStart && p[i] == quote {
+                    state = .quoted
+                    hadQuote = true
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < n {
+                    let c = p[j]
+                    if c == delim || c == lf || c == cr { break }
+                    j += 1
+                }
+                append(p + i, j - i)
+                if j == n { state = .unquoted; return }
+                let c = p[j]
+                i = j + 1
+                if c == delim {
+                    endField()
+                    state = .fieldStart
+                } else {
+                    try endRecord(lineBreak: c, onRecord)
+                }
+            case .quoted:
+                var j = i
+                var prevCR = previousCRInQuotes
+                while j < n {
+                    let c = p[j]
+                    if c == quote { break }
+                    if c == lf {
+                        if !prevCR { line += 1 }
+                        prevCR = false
+                    } else if c == cr {
+                        line += 1
+                        prevCR = true
+                    } else {
+                        prevCR = false
+                    }
+                    j += 1
+                }
+                previousCRInQuotes = prevCR
+                append(p + i, j - i)
+                if j == n { return }
+                previousCRInQuotes = false
+                state = .quoteInQuoted
+                i = j + 1
+            case .quoteInQuoted:
+                let c = p[i]
+                if c == quote {
+                    append([quote], 1)
+                    state = .quoted
+                    i += 1
+                } else if c == delim {
+                    endField()
+                    state = .fieldStart
+                    i += 1
+                } else if c == lf || c == cr {
+                    i += 1
+                    try endRecord(lineBreak: c, onRecord)
+                } else {
+                    state = .unquoted          // text after a closing quote is kept
+                }
+            }
+        }
+    }
+
+    /// End of input. Returns false when a quoted field was still open (the last record is lost).
+    func finish(_ onRecord: (CSVRecordSplitter) throws -> Void) rethrows -> Bool {
+        if state == .quoted { return false }
+        if state != .fieldStart || fieldCount > 0 || hadQuote {
+            try endRecord(lineBreak: nil, onRecord)
+        }
+        return true
+    }
+
+    // MARK: Private
+
+    @inline(__always)
+    private func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if n == 0 { return }
+        if bytesCount + n > bytesCapacity {
+            var capacity = bytesCapacity * 2
+            while capacity < bytesCount + n { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: bytes, count: bytesCount)
+            bytes.deallocate()
+            bytes = grown
+            bytesCapacity = capacity
+        }
+        (bytes + bytesCount).update(from: p, count: n)
+        bytesCount += n
+    }
+
+    @inline(__always)
+    private func endField() {
+        if fieldCount == endsCapacity {
+            let grown = UnsafeMutablePointer<Int>.allocate(capacity: endsCapacity * 2)
+            grown.update(from: ends, count: fieldCount)
+            ends.deallocate()
+            ends = grown
+            endsCapacity *= 2
+        }
+        ends[fieldCount] = bytesCount
+        fieldCount += 1
+    }
+
+    private func endRecord(lineBreak: UInt8?, _ onRecord: (CSVRecordSplitter) throws -> Void) rethrows {
+        endField()
+        let blank = fieldCount == 1 && !hadQuote && isBlank(0)
+        defer {
+            bytesCount = 0
+            fieldCount = 0
+            hadQuote = false
+            state = .fieldStart
+            if let lineBreak {
+                line += 1
+                skipLF = lineBreak == 0x0D
+            }
+            recordLine = line
+        }
+        if !blank { try onRecord(self) }
+    }
+
+    private func isBlank(_ k: Int) -> Bool {
+        for i in fieldStart(k)..<ends[k] where bytes[i] != 0x20 && bytes[i] != 0x09 { return false }
+        return true
+    }
+}

@@ -57,7 +57,9 @@ public enum MapRenderer {
         lap("read")
 
         // Projection
-        let projected = ProjectedPoints(points: points, style: request.style)
+        let projected = ProjectedPoints(points: points, style: request.style,
+                                        opacity: request.filter == nil ? request.pointOpacity : nil,
+                                        scale: request.filter == nil ? request.pointScale : nil)
         lap("project")
 
         // View

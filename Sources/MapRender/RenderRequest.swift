@@ -36,6 +36,9 @@ public struct RenderRequest: Sendable {
     /// Aggregated cluster properties (`--cluster-sum FIELD`, ...).
     public var aggregates: [ClusterAggregate] = []
     public var spread = SpreadOptions()
+    /// Per-point opacity and size factors in 0...1 for `points` (animation frames: fading, growing in).
+    public var pointOpacity: [Double]?
+    public var pointScale: [Double]?
     /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
     public var filter: StyleExpression?
     public var format: OutputFormat = .png

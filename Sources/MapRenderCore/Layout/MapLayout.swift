@@ -25,7 +25,7 @@ public struct ProjectedPoints: Sendable {
     public var points: PointSet
     public var styles: MarkerStyles
 
-    public init(points: PointSet, style: Style) {
+    public init(points: PointSet, style: Style, opacity: [Double]? = nil, scale: [Double]? = nil) {
         var xs = [Double](), ys = [Double]()
         xs.reserveCapacity(points.count); ys.reserveCapacity(points.count)
         for i in 0..<points.count {
@@ -33,7 +33,7 @@ public struct ProjectedPoints: Sendable {
             ys.append(WebMercator.y(lat: points.lat[i]))
         }
         self.x = xs; self.y = ys; self.points = points
-        self.styles = MarkerStyler.resolve(points: points, style: style)
+        self.styles = MarkerStyler.resolve(points: points, style: style, opacity: opacity, scale: scale)
     }
 }
 

@@ -30,7 +30,11 @@ public enum MarkerStyler {
     }
 
     /// - Parameter zoom: the zoom data-driven expressions see (`["zoom"]`).
-    public static func resolve(points: PointSet, style: Style, zoom: Double = 0) -> MarkerStyles {
+    /// - Parameters:
+    ///   - opacity, scale: per-point factors (animation fades and grow-ins), quantised to 1/16 so
+    ///     a frame has few distinct symbols.
+    public static func resolve(points: PointSet, style: Style, zoom: Double = 0,
+                               opacity: [Double]? = nil, scale: [Double]? = nil) -> MarkerStyles {
         let m = style.marker
         let base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
                                 strokeWidth: m.strokeWidth, opacity: m.opacity)
@@ -38,7 +42,7 @@ public enum MarkerStyler {
         let sizeCol = points.properties.columnIndex("marker-size")
         let fillExpr = m.fillExpression?.bind(to: points.properties)
         let sizeExpr = m.sizeExpression?.bind(to: points.properties)
-        guard colorCol != nil || sizeCol != nil || fillExpr != nil || sizeExpr != nil else {
+        guard colorCol != nil || sizeCol != nil || fillExpr != nil || sizeExpr != nil || opacity != nil || scale != nil else {
             return MarkerStyles(symbols: [base], index: [UInt16](repeating: 0, count: points.count))
         }
         var symbols = [base]
@@ -66,6 +70,8 @@ public enum MarkerStyler {
                let f = sizeFactors[text.lowercased()] {
                 s.size = m.size * f
             }
+            if let o = opacity?[i], o < 1 { s.opacity *= max(0, (o * 16).rounded() / 16) }
+            if let f = scale?[i], f < 1 { s.size = max(1, s.size * max(1.0 / 16, (f * 16).rounded() / 16)) }
             if s == base { continue }
             if let k = lookup[s] {
                 index[i] = k

@@ -76,6 +76,8 @@ public final class CairoRenderer {
                           x: l.x, y: l.y, on: cr)
             case .bubbles(let b): drawBubbles(b, cr)
             case .callout(let c): drawCallout(c, cr)
+            case .scaleBar(let b): drawScaleBar(b, cr)
+            case .legend(let l): drawLegend(l, cr)
             case .legs(let l): drawLegs(l, cr)
             case .textBox(let t):
                 cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
@@ -166,6 +168,55 @@ public final class CairoRenderer {
         cairo_fill(cr)
         text.draw(c.text, font: c.font, color: c.color, halo: nil, haloWidth: 0,
                   x: c.textOrigin.x, y: c.textOrigin.y, maxWidth: c.maxWidth, on: cr)
+    }
+
+    private func drawScaleBar(_ b: ScaleBarMark, _ cr: OpaquePointer) {
+        cairo_rectangle(cr, b.box.x, b.box.y, b.box.width, b.box.height)
+        b.background.setSource(cr)
+        cairo_fill(cr)
+        var y = b.y
+        for bar in b.bars {
+            let rowH = bar.textSize.height + 4
+            let baseline = y + rowH - 3
+            // An open bracket: the bar with ticks at both ends.
+            cairo_new_path(cr)
+            cairo_move_to(cr, b.x, baseline - 5)
+            cairo_line_to(cr, b.x, baseline)
+            cairo_line_to(cr, b.x + bar.length, baseline)
+            cairo_line_to(cr, b.x + bar.length, baseline - 5)
+            b.color.setSource(cr)
+            cairo_set_line_width(cr, 1.5)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+            cairo_stroke(cr)
+            text.draw(bar.text, font: b.font, color: b.color, halo: nil, haloWidth: 0,
+                      x: b.x + bar.length + 6, y: y + (rowH - bar.textSize.height) / 2 - 1, on: cr)
+            y += rowH
+        }
+    }
+
+    private func drawLegend(_ l: LegendMark, _ cr: OpaquePointer) {
+        cairo_rectangle(cr, l.box.x, l.box.y, l.box.width, l.box.height)
+        l.background.setSource(cr)
+        cairo_fill(cr)
+        var y = l.box.y + l.padding
+        if let title = l.title {
+            text.draw(title, font: l.titleFont, color: l.textColor, halo: nil, haloWidth: 0,
+                      x: l.box.x + l.padding, y: y, on: cr)
+            y += l.titleSize.height + 3
+        }
+        for e in l.entries {
+            let cy = y + l.rowHeight / 2 - 1.5
+            cairo_new_path(cr)
+            cairo_arc(cr, l.box.x + l.padding + l.swatch / 2, cy, l.swatch / 2 - 0.5, 0, 2 * .pi)
+            e.color.setSource(cr)
+            cairo_fill_preserve(cr)
+            RGBA.white.setSource(cr)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            text.draw(e.text, font: l.font, color: l.textColor, halo: nil, haloWidth: 0,
+                      x: l.box.x + l.padding + l.swatch + 6, y: cy - e.textSize.height / 2, on: cr)
+            y += l.rowHeight
+        }
     }
 
     private func drawLegs(_ l: LegBatch, _ cr: OpaquePointer) {

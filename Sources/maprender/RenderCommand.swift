@@ -89,6 +89,12 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("allow-overlap"), help: "Place every label at its first position even if it overlaps others (default: labels that do not fit are dropped and counted).")
     var allowOverlap = false
 
+    @Flag(name: .customLong("scale-bar"), help: "Draw a metric and imperial scale bar (bottom left).")
+    var scaleBar = false
+
+    @Flag(help: "Draw a legend of the marker colours when the style's marker fill is a match or step expression (top right).")
+    var legend = false
+
     @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
     var textScale = 1.0
 
@@ -161,6 +167,8 @@ struct Render: ParsableCommand {
         r.layout.labelField = label
         r.layout.textScale = textScale
         r.layout.labelPriority = labelPriority
+        r.layout.scaleBar = scaleBar
+        r.layout.legend = legend
         r.layout.allowOverlap = allowOverlap
         r.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
         r.format = format ?? OutputFormat(path: output)!

@@ -14,6 +14,10 @@ public struct LayoutOptions: Sendable {
     public var allowOverlap = false
     public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
     public var labelStyle: LabelStyle = .plain
+    /// Draw a metric and imperial scale bar (bottom left).
+    public var scaleBar = false
+    /// Draw a legend of the marker colours when the style's fill is categorical (top right).
+    public var legend = false
 
     public init() {}
 }
@@ -63,8 +67,18 @@ public enum MapLayout {
             attributionMark = attribution(text, viewport: v, style: style.attribution,
                                           textScale: options.textScale, measurer: measurer)
         }
+        var decorations: [SceneItem] = []
+        var decorationBoxes: [Rect] = []
+        if options.scaleBar {
+            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer)
+            decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
+        }
+        if options.legend, let legend = Decorations.legend(style: style, title: style.marker.fillExpression?.categoryProperty,
+                                                          viewport: v, textScale: options.textScale, measurer: measurer) {
+            decorations.append(.legend(legend)); decorationBoxes.append(legend.box)
+        }
         if let field = options.labelField {
-            var obstacles = markBoxes(batch)
+            var obstacles = markBoxes(batch) + decorationBoxes
             obstacles += plan.bubbles.map { b in
                 let r = style.cluster.step(for: b.count).radius
                 return Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
@@ -76,6 +90,7 @@ public enum MapLayout {
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
         }
+        scene.items += decorations
         if let a = attributionMark { scene.items.append(.textBox(a)) }
         return scene
     }

@@ -25,6 +25,8 @@ public struct Scene: Sendable {
             case .markers(let m): c["marker", default: 0] += m.count
             case .label: c["label", default: 0] += 1
             case .callout: c["callout", default: 0] += 1
+            case .scaleBar: c["scale-bar", default: 0] += 1
+            case .legend: c["legend", default: 0] += 1
             case .textBox: c["attribution", default: 0] += 1
             case .bubbles(let b): c["bubble", default: 0] += b.bubbles.count
             case .legs(let l): c["leg", default: 0] += l.count
@@ -52,6 +54,8 @@ public enum SceneItem: Sendable {
     case bubbles(BubbleBatch)
     /// A rounded box with a pointer to its pin and wrapped text inside.
     case callout(CalloutMark)
+    case scaleBar(ScaleBarMark)
+    case legend(LegendMark)
     /// Leader lines from a shared true position to each spread pin, and a dot at that position.
     case legs(LegBatch)
 }

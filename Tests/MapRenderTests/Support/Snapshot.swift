@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import MapRenderCairo
 import Testing
 
 /// Golden files at `Tests/MapRenderTests/__Snapshots__/<TestFile>/<name>.<ext>`.
@@ -65,4 +66,9 @@ enum TestPaths {
         repo.deletingLastPathComponent().appendingPathComponent("shared/data/\(name)").path
     }
     static func repoFile(_ name: String) -> String { repo.appendingPathComponent(name).path }
+}
+
+/// A Pango measurer for tests that need real text sizes.
+enum PangoTextForTests {
+    static let shared = PangoText()
 }

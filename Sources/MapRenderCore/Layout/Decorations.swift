@@ -1,0 +1,140 @@
+import Foundation
+
+/// A scale bar: one bar per unit system, with its label, in CSS px.
+public struct ScaleBarMark: Sendable, Equatable {
+    public struct Bar: Sendable, Equatable {
+        /// Bar length in CSS px and its text ("500 km", "200 mi").
+        public var length: Double
+        public var text: String
+        public var textSize: TextSize
+    }
+    public var x: Double, y: Double
+    public var bars: [Bar]
+    public var font: FontSpec
+    public var color: RGBA
+    public var background: RGBA
+    public var box: Rect
+}
+
+/// A legend of categorical colours: a swatch and a text per entry, in a box.
+public struct LegendMark: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var text: String
+        public var color: RGBA
+        public var textSize: TextSize
+    }
+    public var title: String?
+    public var titleSize: TextSize
+    public var entries: [Entry]
+    public var font: FontSpec
+    public var titleFont: FontSpec
+    public var textColor: RGBA
+    public var background: RGBA
+    public var box: Rect
+    public var padding: Double
+    public var rowHeight: Double
+    public var swatch: Double
+}
+
+/// Lays out the scale bar (bottom left) and the legend (top right).
+public enum Decorations {
+    static let margin = 8.0
+
+    /// A bar of a round length (1, 2 or 5 × 10^k) no longer than `maxWidth` px, metric and imperial.
+    public static func scaleBar(viewport v: Viewport, style: Style.Attribution, textScale: Double,
+                                measurer: TextMeasuring, maxWidth: Double = 120) -> ScaleBarMark {
+        let metresPerPixel = WebMercator.metersPerWorldUnit(atLatitude: v.centerLatitude) / v.worldSize
+        func nice(_ limit: Double) -> Double {
+            let p = pow(10, (log10(limit)).rounded(.down))
+            for f in [5.0, 2, 1] where f * p <= limit { return f * p }
+            return p
+        }
+        let font = FontSpec(family: style.font, size: style.size * textScale, weight: .normal)
+        var bars: [ScaleBarMark.Bar] = []
+        // Metric
+        let metres = nice(maxWidth * metresPerPixel)
+        let metricText = metres >= 1000 ? "\(PropertyValue.format(number: metres / 1000)) km" : "\(PropertyValue.format(number: metres)) m"
+        bars.append(.init(length: metres / metresPerPixel, text: metricText, textSize: measurer.measure(metricText, font: font)))
+        // Imperial
+        let feetPerPixel = metresPerPixel / 0.3048
+        let milesLimit = maxWidth * feetPerPixel / 5280
+        if milesLimit >= 1 {
+            let miles = nice(milesLimit)
+            let text = "\(PropertyValue.format(number: miles)) mi"
+            bars.append(.init(length: miles * 5280 / feetPerPixel, text: text, textSize: measurer.measure(text, font: font)))
+        } else {
+            let feet = nice(maxWidth * feetPerPixel)
+            let text = "\(PropertyValue.format(number: feet)) ft"
+            bars.append(.init(length: feet / feetPerPixel, text: text, textSize: measurer.measure(text, font: font)))
+        }
+        let rowH = bars.map(\.textSize.height).max()! + 4
+        let w = bars.map { $0.length + 6 + $0.textSize.width }.max()! + 8
+        let h = rowH * Double(bars.count) + 6
+        let box = Rect(x: margin, y: v.height - margin - h, width: w, height: h)
+        return ScaleBarMark(x: box.x + 4, y: box.y + 3, bars: bars, font: font, color: style.color,
+                            background: style.background, box: box)
+    }
+
+    /// A legend for a `match` or `step` colour expression, or nil when the fill is not categorical.
+    public static func legend(style: Style, title: String?, viewport v: Viewport, textScale: Double,
+                              measurer: TextMeasuring) -> LegendMark? {
+        guard let entries = style.marker.fillExpression?.colorCategories, !entries.isEmpty else { return nil }
+        let font = FontSpec(family: style.label.font, size: style.attribution.size * 1.1 * textScale, weight: .normal)
+        let titleFont = FontSpec(family: style.label.font, size: font.size, weight: .bold)
+        let measured = entries.map { LegendMark.Entry(text: $0.0, color: $0.1, textSize: measurer.measure($0.0, font: font)) }
+        let titleSize = title.map { measurer.measure($0, font: titleFont) } ?? TextSize(width: 0, height: 0)
+        let pad = 6.0, swatch = font.size
+        let rowH = max(swatch, measured.map(\.textSize.height).max()!) + 3
+        let w = max(titleSize.width, measured.map { swatch + 6 + $0.textSize.width }.max()!) + 2 * pad
+        let h = titleSize.height + (title == nil ? 0 : 3) + rowH * Double(measured.count) + 2 * pad - 3
+        let box = Rect(x: v.width - margin - w, y: margin, width: w, height: h)
+        return LegendMark(title: title, titleSize: titleSize, entries: measured, font: font, titleFont: titleFont,
+                          textColor: style.label.color, background: style.attribution.background, box: box,
+                          padding: pad, rowHeight: rowH, swatch: swatch)
+    }
+}
+
+extension StyleExpression {
+    /// (text, colour) per category of a `["match", ["get", f], ...]` or `["step", ["get", f], ...]`
+    /// colour expression with literal colours, in the order written; nil for anything else.
+    public var colorCategories: [(String, RGBA)]? {
+        func color(_ n: Node) -> RGBA? {
+            if case .literal(let v) = n { return v.colorValue }
+            return nil
+        }
+        func label(_ v: ExpressionValue) -> String {
+            switch v {
+            case .string(let s): return s
+            case .number(let d): return PropertyValue.format(number: d)
+            case .bool(let b): return b ? "true" : "false"
+            default: return "null"
+            }
+        }
+        switch node {
+        case .match(_, let labels, let outputs, let fallback):
+            var out: [(String, RGBA)] = []
+            for (k, o) in outputs.enumerated() {
+                guard let c = color(o) else { return nil }
+                let names = labels.filter { $0.value == k }.map { label($0.key) }.sorted()
+                out.append((names.joined(separator: ", "), c))
+            }
+            if let c = color(fallback) { out.append(("other", c)) }
+            return out
+        case .step(_, let stops, let outputs):
+            var out: [(String, RGBA)] = []
+            for (k, o) in outputs.enumerated() {
+                guard let c = color(o) else { return nil }
+                let lo = k == 0 ? nil : stops[k - 1], hi = k < stops.count ? stops[k] : nil
+                let f = PropertyValue.format(number:)
+                let text = lo == nil ? "< \(f(hi!))" : (hi == nil ? "≥ \(f(lo!))" : "\(f(lo!)) – \(f(hi!))")
+                out.append((text, c))
+            }
+            return out
+        default:
+            return nil
+        }
+    }
+
+    /// The property a categorical expression reads (for the legend title).
+    public var categoryProperty: String? { propertyNames.count == 1 ? propertyNames[0] : nil }
+}

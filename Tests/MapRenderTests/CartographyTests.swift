@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import MapRender
+
+/// Labels, callouts, shipped styles, scale bar and legend, on real data.
+@Suite struct CartographyTests {
+    func europe(style: String? = nil) throws -> RenderRequest {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
+        r.view = .bbox(GeoBounds(west: -11, south: 35, east: 30, north: 60))
+        r.width = 640; r.height = 440
+        r.layout.labelField = "name"
+        r.layout.labelPriority = "population"
+        r.layout.scaleBar = true
+        if let s = style { r.style = try Style.load(path: TestPaths.repoFile("styles/\(s).json")) }
+        return r
+    }
+
+    /// No two labels intersect, none leaves the image, none covers a marker, a bubble or the scale bar.
+    func checkPlacement(_ scene: Scene) {
+        let image = Rect(x: 0, y: 0, width: scene.width, height: scene.height)
+        let labels = scene.labels.map(\.box)
+        var obstacles: [Rect] = []
+        for m in scene.markers {
+            for k in 0..<m.count {
+                let e = m.symbols[Int(m.symbol[k])].extent
+                obstacles.append(Rect(x: m.x[k] - e.left, y: m.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom))
+            }
+        }
+        obstacles += scene.bubbles.map(\.box)
+        for item in scene.items { if case .scaleBar(let b) = item { obstacles.append(b.box) } }
+        for (i, a) in labels.enumerated() {
+            #expect(image.contains(a), "label \(scene.labels[i].text) leaves the image")
+            for b in labels[(i + 1)...] { #expect(!a.intersects(b), "labels overlap: \(a) \(b)") }
+            for o in obstacles { #expect(!a.intersects(o), "label \(scene.labels[i].text) covers a mark") }
+        }
+    }
+
+    @Test func unclusteredLabelsNeverCollideAndBigCitiesWin() throws {
+        var r = try europe()
+        r.clustering = nil
+        r.style.marker.shape = .circle
+        r.style.marker.size = 4
+        r.inputOptions.keepProperties = ["population"]
+        let result = try MapRenderer.render(r)
+        checkPlacement(result.scene)
+        #expect(result.summary.labelsPlaced > 20)
+        #expect(result.summary.labelsDropped > 1000)
+        #expect(result.summary.labelsPlaced + result.summary.labelsDropped == result.summary.pointsDrawn)
+    }
+
+    @Test(arguments: ["default", "dark", "print", "colorblind"])
+    func shippedStyleGolden(name: String) throws {
+        let result = try MapRenderer.render(try europe(style: name))
+        checkPlacement(result.scene)
+        #expect(result.scene.markCounts["scale-bar"] == 1)
+        try Snapshot.assertMatches(result.data, named: "style-\(name)", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func calloutsGolden() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("populated_places_110m.geojson")]
+        r.basemaps = [TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")]
+        r.view = .bbox(GeoBounds(west: -11, south: 35, east: 30, north: 60))
+        r.width = 700; r.height = 480
+        r.clustering = nil
+        r.layout.labelField = "name"
+        r.layout.labelStyle = .callout
+        let result = try MapRenderer.render(r)
+        let callouts = result.scene.items.compactMap { if case .callout(let c) = $0 { return c } else { return nil } }
+        #expect(callouts.count > 20)
+        for (i, c) in callouts.enumerated() {
+            #expect(Rect(x: 0, y: 0, width: 700, height: 480).contains(c.box))
+            for d in callouts[(i + 1)...] { #expect(!c.box.intersects(d.box)) }
+        }
+        try Snapshot.assertMatches(result.data, named: "callouts", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func categoricalStyleLegendGolden() throws {
+        let style = """
+        {"marker": {"shape": "circle", "size": 6, "stroke-width": 0.5,
+          "fill": ["match", ["get", "country"], "FR", "#0072b2", "DE", "#e69f00", "IT", "#009e73", ["ES", "PT"], "#cc79a7", "#999999"]}}
+        """
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.style = try Style.parse(data: Data(style.utf8), name: "cat.json")
+        r.view = .bbox(GeoBounds(west: -11, south: 35, east: 20, north: 55))
+        r.clustering = nil
+        r.layout.legend = true
+        r.width = 500; r.height = 360
+        let result = try MapRenderer.render(r)
+        let legend = try #require(result.scene.items.compactMap { if case .legend(let l) = $0 { return l } else { return nil } }.first)
+        #expect(legend.title == "country")
+        #expect(legend.entries.map(\.text) == ["FR", "DE", "IT", "ES, PT", "other"])
+        let m = result.scene.markers[0]
+        #expect(Set(m.symbols.map(\.fill)).count == 5)
+        try Snapshot.assertMatches(result.data, named: "legend-categories", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func filterSelectsOneCountry() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.filter = try StyleExpression.parse(jsonText: #"["==", ["get", "country"], "FR"]"#, file: "test", path: "filter")
+        r.clustering = nil
+        let result = try MapRenderer.render(r)
+        let france = try PointReader.read(path: TestPaths.shared("world_cities_15000.csv"), options: InputOptions())
+        let expected = (0..<france.points.count).filter { france.points.properties.value("country", row: $0) == .string("FR") }.count
+        #expect(result.summary.pointsDrawn == expected)
+        #expect(result.summary.input.filteredOut == 34006 - expected)
+        #expect(result.summary.view.bounds[0] > -10 && result.summary.view.bounds[2] < 15)
+    }
+
+    @Test func scaleBarHasRoundLengthsThatMatchTheMap() throws {
+        let v = ViewFitter.center(lat: 0, lon: 0, zoom: 5, width: 600, height: 400)
+        let bar = Decorations.scaleBar(viewport: v, style: Style.default.attribution, textScale: 1, measurer: PangoTextForTests.shared)
+        // At the equator, zoom 5: 2πR / (512 · 32) m per px ≈ 2445.98 m.
+        let mpp = 2 * Double.pi * 6378137 / (512 * 32)
+        #expect(bar.bars[0].text == "200 km")
+        #expect(abs(bar.bars[0].length - 200_000 / mpp) < 1e-6)
+        #expect(bar.bars[1].text == "100 mi")
+        #expect(abs(bar.bars[1].length - 100 * 1609.344 / mpp) < 1e-6)
+    }
+}

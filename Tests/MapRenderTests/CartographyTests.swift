@@ -94,7 +94,7 @@ import Testing
         #expect(legend.title == "country")
         #expect(legend.entries.map(\.text) == ["FR", "DE", "IT", "ES, PT", "other"])
         let m = result.scene.markers[0]
-        #expect(Set(m.symbols.map(\.fill)).count == 5)
+        #expect(Set(m.symbol.map { m.symbols[Int($0)].fill }).count == 5)
         try Snapshot.assertMatches(result.data, named: "legend-categories", format: .png, maxDifferentPixels: 40)
     }
 

@@ -68,13 +68,32 @@ public enum ColocatedSpreader {
             if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
         }
         if tolerance <= 0 {
-            var first: [Key: Int] = [:]
-            first.reserveCapacity(n)
+            // Open addressing over flat arrays: a million unique points cost one probe each and no
+            // allocation per point (a Dictionary of a million keys took ~0.5 s here).
+            var capacity = 16
+            while capacity < 2 * n { capacity <<= 1 }
+            let mask = capacity - 1
+            var table = [Int32](repeating: -1, count: capacity)
+            var firstOf = [Int32](repeating: -1, count: n)
+            var duplicates = false
             for i in 0..<n {
                 let k = exactKey(i)
-                let key = Key(a: k.0, b: k.1)
-                if let j = first[key] { union(j, i) } else { first[key] = i }
+                var h = Int(truncatingIfNeeded: (k.0 &* 0x9E37_79B9_7F4A_7C15) ^ (k.1 &* 0xC2B2_AE3D_27D4_EB4F) >> 7) & mask
+                while true {
+                    let t = table[h]
+                    if t < 0 { table[h] = Int32(i); break }
+                    let kt = exactKey(Int(t))
+                    if kt.0 == k.0 && kt.1 == k.1 { firstOf[i] = t; duplicates = true; break }
+                    h = (h + 1) & mask
+                }
             }
+            guard duplicates else { return [] }
+            var members: [Int: [Int]] = [:]
+            for i in 0..<n where firstOf[i] >= 0 {
+                let f = Int(firstOf[i])
+                members[f, default: [f]].append(i)
+            }
+            return members.values.sorted { $0[0] < $1[0] }
         } else {
             var cells: [Cell: [Int]] = [:]
             for i in 0..<n {
@@ -96,6 +115,5 @@ public enum ColocatedSpreader {
         return members.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
     }
 
-    private struct Key: Hashable { var a: UInt64; var b: UInt64 }
     private struct Cell: Hashable { var x: Int; var y: Int }
 }

@@ -22,7 +22,8 @@ enum LabelLayout {
         var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         index.insert(contentsOf: obstacles)
 
-        // Candidates in marker draw order; texts measured once per distinct string (the measurer caches).
+        // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
+        // dense map are blocked anyway, and shaping text is the expensive part of layout.
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         for (k, i) in drawn.enumerated() {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
@@ -42,11 +43,8 @@ enum LabelLayout {
                 labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: size, priority: priority))
                 anchors.append((batch.x[k], markBox.y, markBox))
             } else {
-                // The halo reaches beyond the text: reserve it so halos do not overlap either.
-                var size = measurer.measure(text, font: font)
-                size.width += 2 * ls.haloWidth
-                size.height += 2 * ls.haloWidth
-                labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: size, priority: priority))
+                labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: TextSize(width: 0, height: 0),
+                                    priority: priority.isNaN ? -.infinity : priority))
             }
             texts.append(text)
         }
@@ -71,17 +69,44 @@ enum LabelLayout {
             }
             return Output(items: items, dropped: dropped)
         }
-        var opts = LabelPlacer.Options()
-        opts.gap = ls.offset
-        opts.allowOverlap = options.allowOverlap
-        let result = LabelPlacer.place(labels, in: &index, options: opts)
-        for j in result.order {
-            guard let p = result.placements[j] else { continue }
-            let h = ls.haloWidth
-            items.append(.label(LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
-                                          x: p.box.x + h, y: p.box.y + h,
-                                          width: p.box.width - 2 * h, height: p.box.height - 2 * h)))
+        // Plain labels, highest priority first (ties in draw order). Before a text is measured, a box
+        // smaller than any label it could make (one pixel wide, 80% of a line high, plus the halo)
+        // is tried at every position: each real box contains it, so when all are blocked the label
+        // is dropped unmeasured.
+        let h = ls.haloWidth
+        let lineHeight = measurer.measure("Hg", font: font).height
+        let probe = TextSize(width: 1 + 2 * h, height: 0.8 * lineHeight + 2 * h)
+        let order = labels.indices.sorted {
+            labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
         }
-        return Output(items: items, dropped: result.droppedCount)
+        let gap = ls.offset
+        for j in order {
+            var label = labels[j]
+            if !options.allowOverlap {
+                label.size = probe
+                guard LabelPlacer.Position.allCases.contains(where: { index.canPlace(LabelPlacer.box($0, for: label, gap: gap)) }) else {
+                    dropped += 1
+                    continue
+                }
+            }
+            // The halo reaches beyond the text: reserve it so halos do not overlap either.
+            let text = measurer.measure(texts[j], font: font)
+            label.size = TextSize(width: text.width + 2 * h, height: text.height + 2 * h)
+            let box: Rect?
+            if options.allowOverlap {
+                box = LabelPlacer.box(.right, for: label, gap: gap)
+            } else {
+                box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
+                    .first(where: { index.canPlace($0) })
+            }
+            guard let b = box else {
+                dropped += 1
+                continue
+            }
+            index.insert(b)
+            items.append(.label(LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
+                                          x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)))
+        }
+        return Output(items: items, dropped: dropped)
     }
 }

@@ -19,8 +19,6 @@ enum LabelLayout {
         let font = FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight)
         let callout = options.labelStyle == .callout
         let maxWidth = ls.calloutMaxWidth * options.textScale
-        var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
-        index.insert(contentsOf: obstacles)
 
         // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
         // dense map are blocked anyway, and shaping text is the expensive part of layout.
@@ -51,6 +49,8 @@ enum LabelLayout {
         var items: [SceneItem] = []
         var dropped = 0
         if callout {
+            var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+            index.insert(contentsOf: obstacles)
             var opts = Callout.Options()
             opts.allowOverlap = options.allowOverlap
             let order = labels.indices.sorted {
@@ -80,11 +80,17 @@ enum LabelLayout {
             labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
         }
         let gap = ls.offset
+        // Fixed obstacles in a raster (O(1) queries however dense); placed labels in the grid index.
+        var raster = ObstacleRaster(width: v.width, height: v.height)
+        for o in obstacles { raster.add(o) }
+        raster.finish()
+        var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+        func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
         for j in order {
             var label = labels[j]
             if !options.allowOverlap {
                 label.size = probe
-                guard LabelPlacer.Position.allCases.contains(where: { index.canPlace(LabelPlacer.box($0, for: label, gap: gap)) }) else {
+                guard LabelPlacer.Position.allCases.contains(where: { free(LabelPlacer.box($0, for: label, gap: gap)) }) else {
                     dropped += 1
                     continue
                 }
@@ -97,13 +103,13 @@ enum LabelLayout {
                 box = LabelPlacer.box(.right, for: label, gap: gap)
             } else {
                 box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
-                    .first(where: { index.canPlace($0) })
+                    .first(where: free)
             }
             guard let b = box else {
                 dropped += 1
                 continue
             }
-            index.insert(b)
+            placedLabels.insert(b)
             items.append(.label(LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
                                           x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)))
         }

@@ -77,7 +77,7 @@ import Testing
         let scene = MapLayout.scene(viewport: v, scale: 1, style: .default, data: data, basemaps: [], options: opts, measurer: cached)
         let labels = scene.labels
         #expect(labels.count == 3)
-        #expect(fake.calls == 3)  // "Springfield" once, "東京" once, the attribution once
+        #expect(fake.calls == 4)  // "Springfield" once, "東京" once, the attribution, the line-height probe "Hg"
         let m = scene.markers[0]
         for (k, l) in labels.enumerated() {
             let sym = m.symbols[Int(m.symbol[k])]

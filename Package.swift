@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // YAML batch manifests (`maprender batch jobs.yaml`).
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // Cairo + Pango through pkg-config (Debian: libcairo2-dev, libpango1.0-dev).
@@ -22,7 +24,10 @@ let package = Package(
         // Draws a Scene with Cairo; measures text with Pango.
         .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo"]),
         // The pipeline: RenderRequest -> output bytes / file.
-        .target(name: "MapRender", dependencies: ["MapRenderCore", "MapRenderCairo"]),
+        .target(
+            name: "MapRender",
+            dependencies: ["MapRenderCore", "MapRenderCairo", .product(name: "Yams", package: "Yams")]
+        ),
         // Thin CLI.
         .executableTarget(
             name: "maprender",

@@ -19,10 +19,12 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // Pure Swift + Foundation: input, model, projection, clustering, layout, scene.
         .target(name: "MapRenderCore"),
         // Draws a Scene with Cairo; measures text with Pango.
-        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo"]),
+        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG"]),
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",

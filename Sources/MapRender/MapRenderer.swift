@@ -53,7 +53,7 @@ public enum MapRenderer {
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
         }
-        let basemaps = try request.basemaps.map { try ShapeReader.read(path: $0) }
+        let basemaps = try request.basemaps.map { try BasemapCache.shapes(path: $0) }
         lap("read")
 
         // Projection

@@ -1,4 +1,5 @@
 import CCairo
+import CPNG
 import Foundation
 import MapRenderCore
 
@@ -43,7 +44,11 @@ public final class CairoRenderer {
         try cairoCheck(status, "drawing")
         if format == .png {
             cairo_surface_flush(surface)
-            try cairoCheck(cairo_surface_write_to_png_stream(surface, byteSinkWrite, closure), "writing PNG")
+            guard let pixels = cairo_image_surface_get_data(surface),
+                  mr_png_write_argb32(pixels, Int32(devW), Int32(devH), cairo_image_surface_get_stride(surface),
+                                      6, pngSinkWrite, closure) == 0 else {
+                throw MapRenderError(.internal, "libpng: encoding the PNG failed")
+            }
         } else {
             cairo_surface_finish(surface)
             try cairoCheck(cairo_surface_status(surface), "writing \(format.rawValue)")

@@ -1,0 +1,83 @@
+// PNG encoding through libpng, in C because libpng reports errors with longjmp, which Swift
+// cannot catch. Why not cairo_surface_write_to_png: Cairo tries every filter at zlib level 6,
+// which costs about twice as long as the SUB filter alone for a file under 1% larger (measured
+// on an 800x600 map: 12.6 ms vs 6.4 ms), and PNG encoding was half the CPU of a batch of maps.
+#include "mr_png.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mr_png_sink {
+    mr_png_write_fn write;
+    void *closure;
+    int failed;
+};
+
+static void mr_png_write_cb(png_structp png, png_bytep data, png_size_t length) {
+    struct mr_png_sink *sink = (struct mr_png_sink *)png_get_io_ptr(png);
+    if (!sink->failed && sink->write(sink->closure, data, length) != 0) sink->failed = 1;
+}
+
+static void mr_png_flush_cb(png_structp png) { (void)png; }
+
+int mr_png_write_argb32(const unsigned char *data, int width, int height, int stride,
+                        int level, mr_png_write_fn write, void *closure) {
+    if (width <= 0 || height <= 0) return 1;
+    int opaque = 1;
+    for (int y = 0; y < height && opaque; y++) {
+        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
+        for (int x = 0; x < width; x++) {
+            if ((row[x] >> 24) != 0xff) { opaque = 0; break; }
+        }
+    }
+    const int channels = opaque ? 3 : 4;
+    unsigned char *line = malloc((size_t)width * channels);
+    if (!line) return 1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    struct mr_png_sink sink = { write, closure, 0 };
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        free(line);
+        return 1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(line);
+        return 1;
+    }
+    png_set_write_fn(png, &sink, mr_png_write_cb, mr_png_flush_cb);
+    png_set_compression_level(png, level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_write_info(png, info);
+    for (int y = 0; y < height; y++) {
+        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
+        unsigned char *out = line;
+        for (int x = 0; x < width; x++) {
+            uint32_t p = row[x];
+            unsigned int a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+            if (a != 0xff && a != 0) {
+                // Un-premultiply with rounding, as Cairo does.
+                r = (r * 255 + a / 2) / a;
+                g = (g * 255 + a / 2) / a;
+                b = (b * 255 + a / 2) / a;
+            } else if (a == 0) {
+                r = g = b = 0;
+            }
+            *out++ = (unsigned char)r;
+            *out++ = (unsigned char)g;
+            *out++ = (unsigned char)b;
+            if (!opaque) *out++ = (unsigned char)a;
+        }
+        png_write_row(png, line);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(line);
+    return sink.failed;
+}

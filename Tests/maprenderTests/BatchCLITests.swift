@@ -8,6 +8,8 @@ import Testing
     @Test func failingJobAmongGoodOnes() throws {
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let manifest = d.appendingPathComponent("jobs.yaml")
+        // Exists (so validation passes) but has no coordinate columns: this job fails when it runs.
+        try Data("name,height\nA,1\n".utf8).write(to: d.appendingPathComponent("nocoords.csv"))
         try Data("""
         defaults:
           input: \(cli.shared("world_cities_15000.csv"))
@@ -16,7 +18,7 @@ import Testing
           - output: fr.png
             filter: ["==", ["get", "country"], "FR"]
           - output: bad.png
-            input: missing.csv
+            input: nocoords.csv
           - output: jp.svg
             filter: ["==", ["get", "country"], "JP"]
         """.utf8).write(to: manifest)
@@ -29,6 +31,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
         let text = String(describing: json)
         #expect(text.contains("failed"))
+        #expect(r.stderr.contains("nocoords.csv"))
     }
 
     @Test func badManifestIsRejectedBeforeRendering() throws {

@@ -156,7 +156,7 @@ public enum MapRenderer {
             }
         }
         return MarkPlanner.plan(viewport: viewport, data: data, clusters: clusters,
-                                leaves: { id in index?.leaves(of: id) }, spread: request.spread)
+                                leaves: { id in index?.members(of: id) }, spread: request.spread)
     }
 
     /// How far the plan's marks (markers with their extent, bubbles) reach beyond the padded image, per side.

@@ -2,9 +2,9 @@ import Foundation
 
 /// Clusters of points for every zoom, as mapbox/supercluster v8 makes them.
 ///
-/// Same points, same order and same options give the same clusters as supercluster: the same
-/// members, `cluster_id`s, counts, centroids and result order, so a static map shows what a web
-/// map running supercluster shows.
+/// Same points, same order and same options give the clusters supercluster gives: the same
+/// members, `cluster_id`s, counts and result order, and the same centroids (to the last bit with
+/// `bitExact`, else to about 1e-16), so a static map shows what a web map running supercluster shows.
 ///
 /// ```swift
 /// let index = ClusterIndex(points: loaded.points, options: ClusterOptions(radius: 60),
@@ -19,12 +19,14 @@ import Foundation
 /// visited in order, and each one not yet taken gathers the untaken items within the zoom's
 /// radius. If that makes at least `minPoints` points, they become one cluster at their
 /// count-weighted centroid; otherwise they all stay as they were. Each zoom's items are kept in a
-/// flat array (one run of `stride` numbers per item, read through `Slot` offsets) and a KD-tree.
+/// flat array, one run of `stride` numbers per item read through `Slot` offsets.
 ///
 /// A single static map needs only the zooms down to its own: `downTo` stops there, since the
 /// clusters at zoom z depend only on the zooms above z.
 ///
-/// - Complexity: building is O(n log n) per zoom level; a query is O(√n + k) for k results.
+/// - Complexity: building is O(n log n) per zoom level, close to O(n) for spread-out points
+///   (a million clumped points, all 17 zooms: about 1 s); a query is O(√n + k) for k results
+///   (the first query at a zoom also builds its KD-tree).
 public struct ClusterIndex: Sendable {
     public let options: ClusterOptions
     public let aggregates: [ClusterAggregate]
@@ -50,16 +52,23 @@ public struct ClusterIndex: Sendable {
     let stride: Int
     /// `levels[z - lowestBuiltZoom]` for z in lowestBuiltZoom...maxZoom + 1.
     private let levels: [Level]
+    /// Each level's KD-tree, made when first needed.
+    private let trees: TreeCache
+    /// Each level's items grouped by the item that holds them at the zoom below, made when first needed.
+    private let below: Cache<Members>
+    /// The points grouped by the item that holds them at the lowest zoom built, made when first needed.
+    private let pointGroups = Cache<Members>(count: 1)
     private let pointLon: [Double]
     private let pointLat: [Double]
 
     struct Level: Sendable {
         var data: [Double]
         var count: Int
-        var tree: KDIndex
+        /// For each item, the index of the item that holds it at the zoom below (empty at the lowest zoom built).
+        var down: [Int32] = []
     }
 
-    private enum Operation: Sendable { case sum, min, max, mean }
+    enum Operation: Sendable { case sum, min, max, mean }
 
     /// Clusters `points` for every zoom from `options.maxZoom + 1` down to `options.minZoom`,
     /// or down to `downTo` only.
@@ -69,9 +78,16 @@ public struct ClusterIndex: Sendable {
     ///     which offsets every cluster id. Defaults to `points.count`; pass the number of input
     ///     features when some (say, with a null geometry) were left out of `points` but a web map
     ///     loads them all.
-    ///   - downTo: the lowest zoom to build. Queries below it are a programming error.
+    ///   - downTo: the lowest zoom to build. Asking for a zoom below it is a programming error.
+    ///   - bitExact: sum each cluster's members in the order supercluster does (kdbush's order),
+    ///     so that centroids and aggregated sums match it bit for bit. Without it, members are
+    ///     summed in another order, which can change the last bit or two of a centroid (1e-16 of
+    ///     the world's width) and, far more rarely still, through that, on which side of the
+    ///     radius a later neighbour falls. With it, building takes about four times as long:
+    ///     like supercluster, it builds a KD-tree for every zoom.
     public init(points: PointSet, options: ClusterOptions = ClusterOptions(),
-                aggregates: [ClusterAggregate] = [], featureCount: Int? = nil, downTo: Int? = nil) {
+                aggregates: [ClusterAggregate] = [], featureCount: Int? = nil, downTo: Int? = nil,
+                bitExact: Bool = false) {
         precondition(options.minZoom >= 0 && options.minZoom <= options.maxZoom && options.maxZoom <= 30,
                      "cluster zooms must satisfy 0 <= minZoom <= maxZoom <= 30")
         precondition(options.radius >= 0 && options.extent > 0, "cluster radius and extent must be positive")
@@ -115,25 +131,40 @@ public struct ClusterIndex: Sendable {
             }
         }
 
+        let trees = TreeCache(count: options.maxZoom + 2 - lowestBuiltZoom)
         var built: [Level] = []
-        var level = Level(data: data, count: n, tree: Self.tree(data, n, stride, options.nodeSize))
+        var level = Level(data: data, count: n)
         data = []
-        var neighbours: [Int32] = []
-        neighbours.reserveCapacity(256)
+        var grid: NeighbourGrid?
         var z = options.maxZoom
         while z >= lowestBuiltZoom {
-            let t0 = Date()
-            let next = Self.cluster(&level, zoom: z, options: options, stride: stride,
-                                    featureCount: self.featureCount, operations: operations,
-                                    neighbours: &neighbours)
+            let pass = Pass(zoom: z, options: options, stride: stride, featureCount: self.featureCount,
+                            operations: operations)
+            let cacheIndex = z + 1 - lowestBuiltZoom
+            let next: Level
+            if bitExact {
+                let tree = trees.value(cacheIndex) { Self.tree(level, stride, options.nodeSize) }
+                next = pass.clusterInTreeOrder(&level, tree: tree)
+            } else {
+                var thisGrid = grid ?? Self.grid(level, stride, cell: pass.cell)
+                grid = nil
+                var tree: KDIndex?
+                let result = pass.cluster(&level, grid: &thisGrid, tree: &tree)
+                if let tree { _ = trees.value(cacheIndex) { tree } }
+                next = result.level
+                if z > lowestBuiltZoom {
+                    let cell = Pass(zoom: z - 1, options: options, stride: stride, featureCount: 0, operations: []).cell
+                    grid = Self.nextGrid(thisGrid, level.count, next, result.from, stride, cell: cell)
+                }
+            }
             built.append(level)
-            let t1 = Date()
-            level = Level(data: next.data, count: next.count, tree: Self.tree(next.data, next.count, stride, options.nodeSize))
-            if ProcessInfo.processInfo.environment["CLUSTER_TIMING"] != nil { print("TIMING z\(z) in \(built.last!.count) out \(next.count) cluster \(t1.timeIntervalSince(t0)) tree \(Date().timeIntervalSince(t1))") }
+            level = next
             z -= 1
         }
         built.append(level)
         self.levels = built.reversed()
+        self.trees = trees
+        self.below = Cache(count: levels.count)
     }
 
     // MARK: - Queries
@@ -157,9 +188,10 @@ public struct ClusterIndex: Sendable {
             return clusters(west: minLng, south: minLat, east: 180, north: maxLat, zoom: zoom)
                 + clusters(west: -180, south: minLat, east: maxLng, north: maxLat, zoom: zoom)
         }
-        let level = levels[levelIndex(zoom: zoom)]
+        let index = levelIndex(zoom: zoom)
+        let level = levels[index]
         var ids: [Int32] = []
-        level.tree.range(minX: Self.lngX(minLng), minY: Self.latY(maxLat),
+        tree(index).range(minX: Self.lngX(minLng), minY: Self.latY(maxLat),
                          maxX: Self.lngX(maxLng), maxY: Self.latY(minLat), into: &ids)
         return ids.map { item(level, Int($0)) }
     }
@@ -188,11 +220,12 @@ public struct ClusterIndex: Sendable {
         guard originZoom >= lowestBuiltZoom, originZoom <= options.maxZoom + 1 else { return nil }
         let level = levels[originZoom - lowestBuiltZoom]
         guard originIndex < level.count else { return nil }
+        let tree = tree(originZoom - lowestBuiltZoom)
         let r = options.radius / (options.extent * pow2(originZoom - 1))
         var ids: [Int32] = []
         let result: [ClusterItem] = level.data.withUnsafeBufferPointer { d in
             let k = originIndex * stride
-            level.tree.within(x: d[k + Slot.x], y: d[k + Slot.y], radius: r, into: &ids)
+            tree.within(x: d[k + Slot.x], y: d[k + Slot.y], radius: r, into: &ids)
             let wanted = Double(clusterID)
             return ids.compactMap { i in
                 d[Int(i) * stride + Slot.parent] == wanted ? item(level, Int(i)) : nil
@@ -207,6 +240,52 @@ public struct ClusterIndex: Sendable {
         guard children(of: clusterID) != nil else { return nil }
         var result: [Int] = []
         if limit > 0 { _ = appendLeaves(&result, clusterID, limit, offset, 0) }
+        return result
+    }
+
+    /// Every point of a cluster, as indexes into the `PointSet` in increasing order; nil when there
+    /// is no such cluster. The same points as `leaves(of:)`, found by following each zoom's links
+    /// to the zoom below rather than by KD-tree queries: use it when the order does not matter.
+    ///
+    /// - Complexity: O(z + k) for k points of a cluster still whole at the lowest zoom built
+    ///   (z zooms down to it), after a first call that finds every point's item there (O(n · z));
+    ///   else O(k · z + k log k), after grouping the items of each zoom above the cluster's.
+    public func members(of clusterID: Int) -> [Int]? {
+        let rel = clusterID - featureCount
+        guard rel >= 0 else { return nil }
+        let originIndex = rel >> 5, originZoom = rel % 32
+        guard originZoom - 1 >= lowestBuiltZoom, originZoom <= options.maxZoom + 1 else { return nil }
+        let above = levels[originZoom - lowestBuiltZoom]
+        guard originIndex < above.count else { return nil }
+        let c = Int(above.down[originIndex])
+        let level = levels[originZoom - 1 - lowestBuiltZoom]
+        guard level.data[c * stride + Slot.id] == Double(clusterID), level.data[c * stride + Slot.count] > 1 else { return nil }
+        // Most often the cluster is still one item at the lowest zoom built (the one a map shows).
+        var lowest = c
+        for l in Swift.stride(from: originZoom - 1 - lowestBuiltZoom, to: 0, by: -1) { lowest = Int(levels[l].down[lowest]) }
+        if levels[0].data[lowest * stride + Slot.id] == Double(clusterID) {
+            let groups = pointsByLowestItem()
+            return groups.items[Int(groups.start[lowest])..<Int(groups.start[lowest + 1])].map(Int.init)
+        }
+        // Down the zooms: the items holding the cluster's points at each zoom above, to the points.
+        var items: [Int32] = [Int32(c)]
+        for l in (originZoom - lowestBuiltZoom)..<levels.count {
+            let m = members(l)
+            var next: [Int32] = []
+            next.reserveCapacity(items.count)
+            m.start.withUnsafeBufferPointer { start in
+                m.items.withUnsafeBufferPointer { held in
+                    for item in items {
+                        next.append(contentsOf: held[Int(start[Int(item)])..<Int(start[Int(item) + 1])])
+                    }
+                }
+            }
+            items = next
+        }
+        var result = levels[levels.count - 1].data.withUnsafeBufferPointer { d in
+            items.map { Int(d[Int($0) * stride + Slot.id]) }
+        }
+        result.sort()
         return result
     }
 
@@ -228,7 +307,8 @@ public struct ClusterIndex: Sendable {
     /// Items of one tile with their positions in tile pixels (supercluster's `getTile`), including
     /// those within the radius beyond its edges and, at the world's edges, those wrapped around.
     func tile(z: Int, x: Int, y: Int) -> [(item: ClusterItem, x: Int, y: Int)] {
-        let level = levels[levelIndex(zoom: Double(z))]
+        let index = levelIndex(zoom: Double(z))
+        let level = levels[index], tree = tree(index)
         let z2 = pow2(z)
         let p = options.radius / options.extent
         let top = (Double(y) - p) / z2
@@ -236,7 +316,7 @@ public struct ClusterIndex: Sendable {
         var out: [(item: ClusterItem, x: Int, y: Int)] = []
         func add(_ minX: Double, _ maxX: Double, _ tx: Double) {
             var ids: [Int32] = []
-            level.tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom, into: &ids)
+            tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom, into: &ids)
             for i in ids {
                 let it = item(level, Int(i))
                 var px = it.x, py = it.y
@@ -306,92 +386,114 @@ public struct ClusterIndex: Sendable {
         }
     }
 
-    private static func tree(_ data: [Double], _ count: Int, _ stride: Int, _ nodeSize: Int) -> KDIndex {
-        data.withUnsafeBufferPointer { KDIndex(data: $0, stride: stride, count: count, nodeSize: nodeSize) }
+    /// A level's KD-tree, made on first use.
+    private func tree(_ index: Int) -> KDIndex {
+        trees.value(index) { Self.tree(levels[index], stride, options.nodeSize) }
     }
 
-    /// One zoom of supercluster's `_cluster`: merges the items of `level` (the zoom above),
-    /// recording in it each item's parent, and returns the items of `zoom`.
-    private static func cluster(_ level: inout Level, zoom: Int, options: ClusterOptions, stride: Int,
-                                featureCount: Int, operations: [Operation],
-                                neighbours: inout [Int32]) -> (data: [Double], count: Int) {
-        let n = level.count
-        let r = options.radius(atZoom: zoom)
-        let minPoints = Double(options.minPoints)
-        let tree = level.tree
-        var visited = [Bool](repeating: false, count: n)
-        var next = [Double](repeating: 0, count: n * stride)
-        var m = 0
-        level.data.withUnsafeMutableBufferPointer { d in
-            visited.withUnsafeMutableBufferPointer { seen in
-                next.withUnsafeMutableBufferPointer { out in
-                    func copy(_ i: Int) {
-                        let src = i * stride, dst = m * stride
-                        for j in 0..<stride { out[dst + j] = d[src + j] }
-                        m += 1
-                    }
-                    for i in 0..<n where !seen[i] {
-                        seen[i] = true
-                        let k = i * stride
-                        let x = d[k + Slot.x], y = d[k + Slot.y]
-                        neighbours.removeAll(keepingCapacity: true)
-                        tree.within(x: x, y: y, radius: r, into: &neighbours)
+    /// The items of level `index` grouped by the item of the level below that holds them.
+    struct Members: Sendable {
+        /// `items[start[c]..<start[c + 1]]` are held by item c of the level below.
+        var start: [Int32]
+        var items: [Int32]
+    }
 
-                        let originCount = d[k + Slot.count]
-                        var count = originCount
-                        for b in neighbours where !seen[Int(b)] { count += d[Int(b) * stride + Slot.count] }
+    /// The points grouped by the item holding them at the lowest zoom built, in increasing order.
+    private func pointsByLowestItem() -> Members {
+        pointGroups.value(0) {
+            var item = [Int32](0..<Int32(levels[levels.count - 1].count))
+            for l in Swift.stride(from: levels.count - 1, to: 0, by: -1) {
+                levels[l].down.withUnsafeBufferPointer { down in
+                    for p in item.indices { item[p] = down[Int(item[p])] }
+                }
+            }
+            let lower = levels[0].count
+            var start = [Int32](repeating: 0, count: lower + 1)
+            for c in item { start[Int(c) + 1] += 1 }
+            for c in 0..<lower { start[c + 1] += start[c] }
+            var next = start
+            var points = [Int32](repeating: 0, count: item.count)
+            for (p, c) in item.enumerated() {
+                points[Int(next[Int(c)])] = Int32(p)
+                next[Int(c)] += 1
+            }
+            return Members(start: start, items: points)
+        }
+    }
 
-                        if count > originCount && count >= minPoints {
-                            var wx = x * originCount, wy = y * originCount
-                            let id = Double((i << 5) + (zoom + 1) + featureCount)
-                            let dst = m * stride
-                            for j in Slot.firstAggregate..<stride { out[dst + j] = d[k + j] }
-                            for b in neighbours where !seen[Int(b)] {
-                                let kb = Int(b) * stride
-                                seen[Int(b)] = true
-                                let c = d[kb + Slot.count]
-                                wx += d[kb + Slot.x] * c
-                                wy += d[kb + Slot.y] * c
-                                d[kb + Slot.parent] = id
-                                for (a, op) in operations.enumerated() {
-                                    let s = Slot.firstAggregate + 2 * a
-                                    let vb = d[kb + s], nb = d[kb + s + 1]
-                                    guard nb > 0 else { continue }
-                                    let na = out[dst + s + 1]
-                                    if na == 0 {
-                                        out[dst + s] = vb
-                                    } else {
-                                        switch op {
-                                        case .sum, .mean: out[dst + s] += vb
-                                        case .min: out[dst + s] = Swift.min(out[dst + s], vb)
-                                        case .max: out[dst + s] = Swift.max(out[dst + s], vb)
-                                        }
-                                    }
-                                    out[dst + s + 1] = na + nb
-                                }
-                            }
-                            d[k + Slot.parent] = id
-                            out[dst + Slot.x] = wx / count
-                            out[dst + Slot.y] = wy / count
-                            out[dst + Slot.id] = id
-                            out[dst + Slot.parent] = -1
-                            out[dst + Slot.count] = count
-                            m += 1
+    private func members(_ index: Int) -> Members {
+        below.value(index) {
+            let down = levels[index].down, lower = levels[index - 1].count
+            var start = [Int32](repeating: 0, count: lower + 1)
+            for c in down { start[Int(c) + 1] += 1 }
+            for c in 0..<lower { start[c + 1] += start[c] }
+            var next = start
+            var items = [Int32](repeating: 0, count: down.count)
+            for (k, c) in down.enumerated() {
+                items[Int(next[Int(c)])] = Int32(k)
+                next[Int(c)] += 1
+            }
+            return Members(start: start, items: items)
+        }
+    }
+
+    /// A grid of a level's items, from scratch.
+    private static func grid(_ level: Level, _ stride: Int, cell: Double) -> NeighbourGrid {
+        var xy = [Float](repeating: 0, count: 2 * level.count)
+        level.data.withUnsafeBufferPointer { d in
+            for i in 0..<level.count {
+                xy[2 * i] = Float(d[i * stride + Slot.x])
+                xy[2 * i + 1] = Float(d[i * stride + Slot.y])
+            }
+        }
+        return xy.withUnsafeBufferPointer { NeighbourGrid(xy: $0, cell: cell) }
+    }
+
+    /// The grid of the next zoom's items, from the grid of the zoom above (items copied from
+    /// there keep their places; new clusters are merged in).
+    private static func nextGrid(_ grid: NeighbourGrid, _ previousCount: Int, _ next: Level, _ from: [Int32],
+                                 _ stride: Int, cell: Double) -> NeighbourGrid {
+        var newIndex = [Int32](repeating: -1, count: previousCount)   // by position in `grid`
+        var added: [(index: Int32, x: Float, y: Float)] = []
+        next.data.withUnsafeBufferPointer { d in
+            grid.position.withUnsafeBufferPointer { position in
+                newIndex.withUnsafeMutableBufferPointer { newIndex in
+                    for (j, f) in from.enumerated() {
+                        if f >= 0 {
+                            newIndex[Int(position[Int(f)])] = Int32(j)
                         } else {
-                            copy(i)
-                            if count > originCount {
-                                for b in neighbours where !seen[Int(b)] {
-                                    seen[Int(b)] = true
-                                    copy(Int(b))
-                                }
-                            }
+                            added.append((Int32(j), Float(d[j * stride + Slot.x]), Float(d[j * stride + Slot.y])))
                         }
                     }
                 }
             }
         }
-        next.removeSubrange((m * stride)...)
-        return (next, m)
+        return grid.next(newIndex: newIndex, added: added, count: next.count, cell: cell)
+            ?? Self.grid(next, stride, cell: cell)
+    }
+
+    static func tree(_ level: Level, _ stride: Int, _ nodeSize: Int) -> KDIndex {
+        level.data.withUnsafeBufferPointer { KDIndex(data: $0, stride: stride, count: level.count, nodeSize: nodeSize) }
+    }
+
+    typealias TreeCache = Cache<KDIndex>
+
+    /// One value per level, made at most once each when first asked for, and shared by copies
+    /// of the index (so also across threads).
+    final class Cache<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Value?]
+
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+
+        func value(_ index: Int, build: () -> Value) -> Value {
+            lock.lock()
+            defer { lock.unlock() }
+            if let value = values[index] { return value }
+            let value = build()
+            values[index] = value
+            return value
+        }
     }
 
     // MARK: - Projection, exactly as supercluster computes it

@@ -36,7 +36,7 @@ struct KDIndex: Sendable {
                     cp[2 * i + 1] = Float(data[i * stride + 1])
                 }
                 if n > 0 {
-                    var sorter = Sorter(ids: idp.baseAddress!, coords: cp.baseAddress!, nodeSize: nodeSize)
+                    let sorter = Sorter(ids: idp.baseAddress!, coords: cp.baseAddress!, nodeSize: nodeSize)
                     sorter.sort(0, n - 1, 0)
                 }
             }
@@ -70,6 +70,27 @@ struct KDIndex: Sendable {
                 q.within(0, count - 1, 0, qx, qy, r, r * r, &result)
             }
         }
+    }
+
+    /// Each item's place in the order queries report items in: `range` and `within` list their
+    /// results in increasing rank, whatever the box or circle.
+    func traversalRanks() -> [Int32] {
+        var ranks = [Int32](repeating: 0, count: count)
+        var next: Int32 = 0
+        func visit(_ left: Int, _ right: Int) {
+            if right - left <= nodeSize {
+                var i = left
+                while i <= right { ranks[Int(ids[i])] = next; next += 1; i += 1 }
+                return
+            }
+            let m = (left + right) >> 1
+            ranks[Int(ids[m])] = next
+            next += 1
+            visit(m + 1, right)
+            visit(left, m - 1)
+        }
+        if count > 0 { visit(0, count - 1) }
+        return ranks
     }
 }
 

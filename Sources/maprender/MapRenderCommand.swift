@@ -9,7 +9,7 @@ struct MapRenderCommand: ParsableCommand {
         Exit codes: 0 success; 64 bad option; 65 malformed input; 66 input not readable; \
         70 internal error; 73 output not writable; 78 bad style file. `compare` exits 0 equal, 1 different, 2 error.
         """,
-        subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self],
+        subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self, Animate.self],
         defaultSubcommand: Render.self
     )
 }

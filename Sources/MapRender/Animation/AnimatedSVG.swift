@@ -1,0 +1,167 @@
+import Foundation
+import MapRenderCore
+
+/// One SVG file animated with SMIL: the still map (background, basemap, attribution) as Cairo
+/// draws it, then one element per point id and one per bubble, whose position, size and opacity
+/// run through every frame's planned values (`<animate>`/`<animateTransform>`, linear between
+/// frames, looping).
+///
+/// Markers take their shape, colour and size from the frame they first appear in. Not animated:
+/// labels and the bubbles' count text (a bubble is a circle whose radius and colour follow its
+/// count).
+struct AnimatedSVG {
+    let base: RenderRequest
+    let fps: Double
+    let frameCount: Int
+
+    private struct Track {
+        var x: [Float], y: [Float], size: [Float], opacity: [Float]
+        var symbol: MarkerSymbol?
+        var count: [Int32]
+
+        init(frames: Int) {
+            x = Array(repeating: .nan, count: frames)
+            y = x; size = x; opacity = x
+            count = Array(repeating: 0, count: frames)
+        }
+    }
+
+    private var markers: [Int: Track] = [:]
+    private var bubbles: [Int: Track] = [:]
+
+    init(base: RenderRequest, fps: Double, frameCount: Int) {
+        self.base = base
+        self.fps = fps
+        self.frameCount = frameCount
+    }
+
+    mutating func add(_ plan: FramePlan) {
+        let k = plan.index
+        let v = plan.viewport
+        let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
+        for i in plan.drawn {
+            let key = plan.keys[i]
+            var t = markers[key] ?? Track(frames: frameCount)
+            if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
+            let p = v.pixel(x: plan.shownX[i], y: plan.shownY[i])
+            t.x[k] = Float(p.x); t.y[k] = Float(p.y)
+            t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
+            markers[key] = t
+        }
+        for b in plan.bubbles where b.radius > 0 {
+            var t = bubbles[b.track] ?? Track(frames: frameCount)
+            let p = v.pixel(x: b.x, y: b.y)
+            t.x[k] = Float(p.x); t.y[k] = Float(p.y)
+            t.size[k] = Float(b.radius); t.opacity[k] = 1
+            t.count[k] = Int32(clamping: b.count)
+            bubbles[b.track] = t
+        }
+    }
+
+    /// The document: `background` (an SVG from Cairo) with the animated marks added on top.
+    func document(background: Data) -> Data {
+        var text = String(decoding: background, as: UTF8.self)
+        let close = text.range(of: "</svg>", options: .backwards)?.lowerBound ?? text.endIndex
+        text = String(text[..<close])
+        let dur = frameCount > 1 ? Double(frameCount - 1) / fps : 1
+        let timing = "dur=\"\(num(dur))s\" repeatCount=\"indefinite\""
+        var out = text
+        out += "<g id=\"maprender-animation\" transform=\"scale(\(num(base.scale)))\">\n"
+
+        let cs = base.style.cluster
+        let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
+        for key in bubbles.keys.sorted() {
+            let t = filled(bubbles[key]!)
+            let fills = t.count.map { svgColor(cs.step(for: Int($0)).fill).0 }
+            out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(fills[0])\""
+            out += " stroke=\"\(strokeRGB)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(cs.strokeWidth))\""
+            out += " opacity=\"\(num(t.opacity[0] * Float(cs.opacity)))\">"
+            if frameCount > 1 {
+                out += animate("cx", t.x.map(num), timing)
+                out += animate("cy", t.y.map(num), timing)
+                out += animate("r", t.size.map(num), timing)
+                out += animate("opacity", t.opacity.map { num($0 * Float(cs.opacity)) }, timing)
+                out += "<animate attributeName=\"fill\" calcMode=\"discrete\" values=\"\(fills.joined(separator: ";"))\" \(timing)/>"
+            }
+            out += "</circle>\n"
+        }
+        for key in markers.keys.sorted() {
+            let t = filled(markers[key]!)
+            let sym = t.symbol!
+            let translate = zip(t.x, t.y).map { "\(num($0)),\(num($1))" }
+            out += "<g transform=\"translate(\(translate[0])) scale(\(num(t.size[0])))\" opacity=\"\(num(t.opacity[0]))\">"
+            if frameCount > 1 {
+                out += "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"\(translate.joined(separator: ";"))\" \(timing)/>"
+                out += "<animateTransform attributeName=\"transform\" type=\"scale\" additive=\"sum\" values=\"\(t.size.map(num).joined(separator: ";"))\" \(timing)/>"
+                out += animate("opacity", t.opacity.map(num), timing)
+            }
+            out += shape(sym)
+            out += "</g>\n"
+        }
+        out += "</g>\n</svg>\n"
+        return Data(out.utf8)
+    }
+
+    private func animate(_ attribute: String, _ values: [String], _ timing: String) -> String {
+        "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(timing)/>"
+    }
+
+    /// Absent frames: invisible, at the nearest present position (no flying in from elsewhere).
+    private func filled(_ track: Track) -> Track {
+        var t = track
+        let n = frameCount
+        guard let firstPresent = t.x.firstIndex(where: { !$0.isNaN }) else { return t }
+        var last = firstPresent
+        for k in 0..<n {
+            if t.x[k].isNaN {
+                let from = k < firstPresent ? firstPresent : last
+                t.x[k] = t.x[from]; t.y[k] = t.y[from]; t.size[k] = t.size[from]; t.count[k] = t.count[from]
+                t.opacity[k] = 0
+            } else {
+                last = k
+            }
+        }
+        return t
+    }
+
+    /// The marker's outline around its anchor at (0, 0), as the raster backend draws it.
+    private func shape(_ s: MarkerSymbol) -> String {
+        let (fill, fillAlpha) = svgColor(s.fill)
+        let (stroke, strokeAlpha) = svgColor(s.stroke)
+        let paint = "fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\" stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(s.strokeWidth))\" opacity=\"\(num(s.opacity))\""
+        switch s.shape {
+        case .circle:
+            return "<circle r=\"\(num(s.size / 2))\" \(paint)/>"
+        case .square:
+            return "<rect x=\"\(num(-s.size / 2))\" y=\"\(num(-s.size / 2))\" width=\"\(num(s.size))\" height=\"\(num(s.size))\" \(paint)/>"
+        case .pin:
+            let r = s.pinHeadRadius
+            let cy = -s.size + r
+            let d = s.size - r
+            let alpha = acos(min(r / d, 1))
+            let a0 = Double.pi / 2 + alpha, a1 = 2 * Double.pi + Double.pi / 2 - alpha
+            let p0 = (r * cos(a0), cy + r * sin(a0)), p1 = (r * cos(a1), cy + r * sin(a1))
+            let hole = s.strokeWidth > 0 ? s.stroke : RGBA.white
+            return "<g opacity=\"\(num(s.opacity))\"><path d=\"M0,0L\(num(p0.0)),\(num(p0.1))A\(num(r)),\(num(r)) 0 1,1 \(num(p1.0)),\(num(p1.1))Z\" "
+                + "fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\" stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(s.strokeWidth))\"/>"
+                + "<circle cy=\"\(num(cy))\" r=\"\(num(r * 0.38))\" fill=\"\(svgColor(hole).0)\"/></g>"
+        }
+    }
+
+    private func svgColor(_ c: RGBA) -> (String, Double) {
+        var opaque = c
+        opaque.a = 1
+        return (opaque.description, c.a)
+    }
+
+    private func num(_ v: Float) -> String { num(Double(v)) }
+
+    /// Two decimals, no trailing zeros: short, and the same on every run.
+    private func num(_ v: Double) -> String {
+        let r = (v * 100).rounded() / 100
+        if r == r.rounded() { return String(Int(r)) }
+        var s = String(format: "%.2f", r)
+        while s.hasSuffix("0") { s.removeLast() }
+        return s
+    }
+}

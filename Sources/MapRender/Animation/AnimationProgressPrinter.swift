@@ -1,0 +1,75 @@
+import Foundation
+
+/// Shows an animation's progress on standard error: a bar redrawn in place on a terminal
+/// (frames done, frames per second, ETA), otherwise a plain line at every tenth of the frames
+/// (logs, CI).
+///
+/// ```swift
+/// let printer = AnimationProgressPrinter()
+/// let result = try AnimationRenderer.render(request, progress: printer.handle)
+/// printer.finish(result)
+/// ```
+public final class AnimationProgressPrinter: @unchecked Sendable {
+    public enum Mode: Sendable {
+        /// A bar when standard error is a terminal, else lines.
+        case automatic
+        case bar
+        case lines
+        /// Nothing but the final line's absence: no output at all.
+        case quiet
+    }
+
+    private let mode: Mode
+    private let write: (String) -> Void
+    private let lock = NSLock()
+    private var barShown = false
+    private var lastTenth = 0
+
+    /// `write` receives text to print as is (default: standard error).
+    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.mode = mode == .automatic ? (isatty(2) == 1 ? .bar : .lines) : mode
+        self.write = write
+    }
+
+    public func handle(_ p: AnimationProgress) {
+        lock.lock(); defer { lock.unlock() }
+        switch mode {
+        case .bar:
+            let width = 30
+            let filled = p.total == 0 ? width : width * p.done / p.total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
+            let eta = p.done == p.total ? "done" : rate > 0 ? "ETA " + Self.duration(Double(p.total - p.done) / rate) : "ETA --"
+            write("\r\u{1B}[2K[\(bar)] \(p.done)/\(p.total) frames  \(String(format: "%.1f", rate)) fps  \(eta)")
+            barShown = true
+        case .lines:
+            let tenth = p.total == 0 ? 10 : 10 * p.done / p.total
+            if tenth > lastTenth || p.done == p.total {
+                lastTenth = tenth
+                write("maprender: \(p.done)/\(p.total) frames (\(Self.duration(p.elapsed)))\n")
+                if p.done == p.total { lastTenth = 11 }
+            }
+        case .quiet, .automatic:
+            break
+        }
+    }
+
+    /// Ends the bar and prints one summary line.
+    public func finish(_ result: AnimationResult) {
+        lock.lock(); defer { lock.unlock() }
+        if barShown { write("\n"); barShown = false }
+        guard mode != .quiet else { return }
+        let seconds = result.timings.values.reduce(0, +) / 1000
+        let what = result.outputs.count == 1 ? result.outputs[0] : "\(result.outputs.count) files"
+        write("maprender: \(result.frames) frames (\(result.mode)) in \(Self.duration(seconds)): \(what)\n")
+    }
+
+    /// `0.4 s`, `12 s`, `3:05`.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 10 { return String(format: "%.1f s", seconds) }
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return String(format: "%d:%02d", s / 60, s % 60) }
+        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import MapRenderCore
+
+/// One frame's points as the source gives them, before clustering and continuity.
+struct SourceFrame: Sendable {
+    /// Web Mercator world units, x in [0, 1).
+    var x: [Double]
+    var y: [Double]
+    /// From the keyframe diff (inserted points fade and grow in, deleted ones fade out); 1 for tracks.
+    var opacity: [Double]
+    var scale: [Double]
+    /// A number per point that is the same in every frame (its id, made dense).
+    var keys: [Int]
+    /// Longitude, latitude, ids and the properties the render reads, in the same order.
+    var points: PointSet
+
+    var count: Int { x.count }
+}
+
+/// Where the frames come from: keyframe transitions or coalesced tracks.
+///
+/// Every frame can be made on its own, from any thread (the source is immutable once loaded).
+struct AnimationSource: Sendable {
+    enum Kind: Sendable {
+        case keyframes(Keyframes)
+        case tracks(Tracks)
+    }
+
+    let kind: Kind
+    let frameCount: Int
+    /// Distinct point ids over the whole animation.
+    let keyCount: Int
+    /// How far the markers reach beyond their point (for fitting the view), CSS px.
+    let markerExtent: EdgeInsets
+    var warnings: [String] = []
+    var keyframeStats: [AnimationResult.TransitionStats]?
+    var trackStats: AnimationResult.TrackStats?
+
+    /// The frame's positions only (for fitting the view).
+    func positions(_ k: Int) -> FrameState {
+        switch kind {
+        case .keyframes(let s): return s.state(k)
+        case .tracks(let s): return s.reader.positions(frame: k, hold: s.hold)
+        }
+    }
+
+    /// The frame with its stable keys and a point set carrying the needed properties.
+    func frame(_ k: Int) -> SourceFrame {
+        switch kind {
+        case .keyframes(let s): return s.frame(k)
+        case .tracks(let s): return s.frame(k)
+        }
+    }
+
+    // MARK: Keyframes
+
+    struct Keyframes: Sendable {
+        var sets: [PointSet]
+        var transitions: [Transition]
+        /// Per transition, the stable key of each entry.
+        var keys: [[Int]]
+        var framesPerTransition: Int
+        var easing: Easing
+
+        /// Transition and time of frame `k`: (K − 1) · N + 1 frames, the last one at t = 1.
+        func timing(_ k: Int) -> (transition: Int, t: Double) {
+            let n = framesPerTransition
+            let j = min(k / n, transitions.count - 1)
+            return (j, Double(k - j * n) / Double(n))
+        }
+
+        func state(_ k: Int) -> FrameState {
+            let (j, t) = timing(k)
+            return transitions[j].state(at: t, easing: easing)
+        }
+
+        func frame(_ k: Int) -> SourceFrame {
+            let (j, _) = timing(k)
+            let s = state(k)
+            let a = sets[j], b = sets[j + 1]
+            // Transition order: entries with a B row first, then the deleted ones (A rows only).
+            let withB = s.rowB.prefix { $0 >= 0 }.count
+            var points = b.selecting(Array(s.rowB[0..<withB]))
+            if withB < s.count {
+                var deleted = a.selecting(Array(s.rowA[withB...]))
+                if points.properties.names.isEmpty && deleted.properties.names.isEmpty {
+                    // No properties kept: just the columns.
+                    points.lon += deleted.lon
+                    points.lat += deleted.lat
+                    points.ids += deleted.ids
+                    for _ in 0..<deleted.count { points.properties.appendEmptyRow() }
+                    deleted = PointSet()
+                } else {
+                    points.append(contentsOf: deleted)
+                }
+            }
+            for i in 0..<s.count {
+                points.lon[i] = s.lon(i)
+                points.lat[i] = s.lat(i)
+            }
+            let trKeys = keys[j]
+            return SourceFrame(x: s.x, y: s.y, opacity: s.opacity, scale: s.scale,
+                               keys: s.item.map { trKeys[$0] }, points: points)
+        }
+    }
+
+    // MARK: Tracks
+
+    struct Tracks: Sendable {
+        var reader: TrackReader
+        var hold: Bool
+        /// When the render reads the id column as a property (`--label id`), its name.
+        var idProperty: String?
+
+        func frame(_ k: Int) -> SourceFrame {
+            let s = reader.positions(frame: k, hold: hold)
+            var points = PointSet()
+            points.reserveCapacity(s.count)
+            for i in 0..<s.count {
+                points.lon.append(s.lon(i))
+                points.lat.append(s.lat(i))
+            }
+            points.ids = s.ids
+            if let name = idProperty {
+                let c = points.properties.addColumn(name)
+                for id in s.ids { points.properties.appendRow([(c, id)]) }
+            } else {
+                for _ in 0..<s.count { points.properties.appendEmptyRow() }
+            }
+            return SourceFrame(x: s.x, y: s.y, opacity: s.opacity, scale: s.scale, keys: s.item, points: points)
+        }
+    }
+
+    // MARK: Loading
+
+    static func load(_ request: AnimationRequest) throws -> AnimationSource {
+        switch request.source {
+        case .keyframes(let paths): return try loadKeyframes(paths, request)
+        case .tracks(let path, let columns): return try loadTracks(path, columns, request)
+        }
+    }
+
+    private static func loadKeyframes(_ paths: [String], _ request: AnimationRequest) throws -> AnimationSource {
+        guard paths.count >= 2 else {
+            throw MapRenderError(.usage, "keyframe animation needs at least two files, got \(paths.count)")
+        }
+        guard request.framesPerTransition >= 1 else {
+            throw MapRenderError(.usage, "frames per transition must be at least 1, got \(request.framesPerTransition)")
+        }
+        if paths.filter({ $0 == "-" }).count > 1 {
+            throw MapRenderError(.usage, "standard input ('-') can be read only once")
+        }
+        var options = request.base.inputOptions
+        options.keepProperties = (options.keepProperties ?? []).union(request.base.neededProperties)
+        var warnings: [String] = []
+        var sets: [PointSet] = []
+        var extent = EdgeInsets.zero
+        for path in paths {
+            let loaded = try PointReader.read(path: path, options: options)
+            warnings += loaded.report.warnings()
+            sets.append(loaded.points)
+            extent = union(extent, MarkerStyler.resolve(points: loaded.points, style: request.base.style).extent)
+        }
+        var transitions: [Transition] = []
+        var stats: [AnimationResult.TransitionStats] = []
+        var dense: [PropertyValue: Int] = [:]
+        var keys: [[Int]] = []
+        for j in 0..<(sets.count - 1) {
+            let tr = try KeyframeDiff.diff(sets[j], sets[j + 1], fileA: display(paths[j]), fileB: display(paths[j + 1]))
+            transitions.append(tr)
+            keys.append(tr.ids.map { id in
+                if let k = dense[id] { return k }
+                dense[id] = dense.count
+                return dense.count - 1
+            })
+            stats.append(.init(from: paths[j], to: paths[j + 1], moved: tr.count(of: .moved),
+                               unchanged: tr.count(of: .unchanged), inserted: tr.count(of: .inserted),
+                               deleted: tr.count(of: .deleted)))
+        }
+        let n = request.framesPerTransition
+        let source = Keyframes(sets: sets, transitions: transitions, keys: keys, framesPerTransition: n,
+                               easing: request.easing)
+        var s = AnimationSource(kind: .keyframes(source), frameCount: transitions.count * n + 1,
+                                keyCount: dense.count, markerExtent: extent)
+        s.warnings = warnings
+        s.keyframeStats = stats
+        return s
+    }
+
+    private static func loadTracks(_ path: String, _ columns: TrackColumns, _ request: AnimationRequest) throws -> AnimationSource {
+        var start = request.start, end = request.end
+        var warnings: [String] = []
+        if start == nil || end == nil {
+            guard path != "-" else {
+                throw MapRenderError(.usage, "tracks from standard input need --start and --end (the file is read twice otherwise)")
+            }
+            let scan = try TrackReader.scan(path: path, columns: columns)
+            guard let span = scan.span else {
+                warnings += scan.report.warnings()
+                throw MapRenderError(.inputMalformed, "\(display(path)): no valid track rows (id, time, latitude, longitude)")
+            }
+            start = start ?? span.lowerBound
+            end = end ?? span.upperBound
+        }
+        guard let t0 = start, let t1 = end, t1 >= t0 else {
+            throw MapRenderError(.usage, "the track time span is empty: the end is before the start")
+        }
+        let fps = request.effectiveFPS
+        guard fps > 0, fps.isFinite else { throw MapRenderError(.usage, "fps must be positive, got \(fps)") }
+        let count: Int
+        if let n = request.frameCount {
+            guard n >= 1 else { throw MapRenderError(.usage, "frame count must be at least 1, got \(n)") }
+            count = n
+        } else {
+            let d = request.duration ?? 10
+            guard d > 0, d.isFinite else { throw MapRenderError(.usage, "duration must be positive, got \(d)") }
+            count = max(1, Int((d * fps).rounded()))
+        }
+        let times = TrackTimeline.frames(start: t0, end: t1, count: count)
+        var reader = TrackReader(frameTimes: times, columns: columns)
+        let report = try reader.read(path: path)
+        warnings += report.warnings()
+        let needed = request.base.neededProperties
+        let idName = report.idColumn.flatMap { needed.contains($0) ? $0 : nil }
+            ?? (needed.contains("id") ? "id" : nil)
+        let tracks = Tracks(reader: reader, hold: request.hold, idProperty: idName)
+        let extent = MarkerStyler.resolve(points: PointSet(), style: request.base.style).extent
+        var s = AnimationSource(kind: .tracks(tracks), frameCount: times.count, keyCount: reader.trackCount,
+                                markerExtent: extent)
+        s.warnings = warnings
+        s.trackStats = .init(file: path, samplesRead: reader.samplesRead, ids: reader.trackCount,
+                             samplesKept: reader.storedSamples, start: t0, end: t1)
+        return s
+    }
+
+    static func display(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    static func union(_ a: EdgeInsets, _ b: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: max(a.top, b.top), right: max(a.right, b.right),
+                   bottom: max(a.bottom, b.bottom), left: max(a.left, b.left))
+    }
+}

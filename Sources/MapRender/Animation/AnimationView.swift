@@ -1,0 +1,158 @@
+import Foundation
+import MapRenderCore
+
+/// The view of every frame, chosen before any frame is drawn so frames stay independent.
+///
+/// - Fixed (the default): one view fitted to every position of every frame (the short way across
+///   the antimeridian, through `ViewFitter`), or the request's `--center`/`--bbox` view.
+/// - Follow: each frame fitted to its own points, then smoothed over time: the zoom takes the
+///   lowest fitted zoom within half a second either side (so it zooms out in time for points that
+///   spread), then centre and zoom go through a Gaussian moving average over a quarter of a second
+///   (σ), which is symmetric in time: no lag, no jitter.
+enum AnimationView {
+    /// One viewport per frame; `centerX` unwrapped (`unwrappedCenter`) so x stays continuous.
+    struct Views: Sendable {
+        var viewports: [Viewport]
+        /// Centre x per frame without the fold into [0, 1): consecutive values differ by < 0.5.
+        var unwrappedCenter: [Double]
+    }
+
+    static func compute(_ request: AnimationRequest, source: AnimationSource, jobs: Int) throws -> Views {
+        let base = request.base
+        let n = source.frameCount
+        let padding = EdgeInsets(all: base.padding)
+        switch base.view {
+        case .center(let lat, let lon, let zoom):
+            let v = ViewFitter.center(lat: lat, lon: lon, zoom: zoom, width: base.width, height: base.height)
+            return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
+        case .bbox(let b):
+            let v = ViewFitter.fit(bounds: b, width: base.width, height: base.height)
+            return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
+        case .fit(let zoom):
+            if !request.follow {
+                guard let box = try extent(of: source, jobs: jobs) else {
+                    let w = ViewFitter.world(width: base.width, height: base.height)
+                    return Views(viewports: Array(repeating: w, count: n), unwrappedCenter: Array(repeating: w.centerX, count: n))
+                }
+                var v = ViewFitter.fit(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY,
+                                       width: base.width, height: base.height,
+                                       extent: source.markerExtent, padding: padding, maxZoom: base.maxZoom)
+                if let z = zoom { v.zoom = z }
+                return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
+            }
+            let fits: [Viewport?] = try FramePool.map(count: n, jobs: jobs) { k in
+                let s = source.positions(k)
+                guard s.count > 0 else { return nil }
+                return ViewFitter.fit(xs: s.x, ys: s.y, width: base.width, height: base.height,
+                                      extent: source.markerExtent, padding: padding, maxZoom: base.maxZoom)
+            }
+            return follow(fits, fps: request.effectiveFPS, fixedZoom: zoom, width: base.width, height: base.height)
+        }
+    }
+
+    /// The box of every position of every frame, x the short way round (maxX may exceed 1), as
+    /// `ViewFitter.shortestXExtent` finds it, but streamed: frames are made a chunk at a time and
+    /// folded into its occupancy ring (with each bin's lowest and highest x), so memory does not
+    /// grow with the number of frames. nil when no frame has a point.
+    static func extent(of source: AnimationSource, jobs: Int) throws -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        let bins = 1 << 16
+        var low = [Double](repeating: .infinity, count: bins), high = [Double](repeating: -.infinity, count: bins)
+        var minY = Double.infinity, maxY = -Double.infinity
+        let chunk = max(8, 4 * jobs)
+        var first = 0
+        while first < source.frameCount {
+            let range = first..<min(source.frameCount, first + chunk)
+            let states = try FramePool.map(count: range.count, jobs: jobs) { i in source.positions(range.lowerBound + i) }
+            for s in states {
+                for (x, y) in zip(s.x, s.y) {
+                    let b = min(max(Int(x * Double(bins)), 0), bins - 1)
+                    low[b] = min(low[b], x)
+                    high[b] = max(high[b], x)
+                    minY = min(minY, y)
+                    maxY = max(maxY, y)
+                }
+            }
+            first = range.upperBound
+        }
+        guard let firstBin = low.firstIndex(where: { $0 < .infinity }) else { return nil }
+        // The longest run of empty bins on the ring; the data starts where it ends.
+        var bestLength = 0, bestStart = 0, runStart = -1
+        for k in 1...bins {
+            let i = (firstBin + k) % bins
+            if low[i] == .infinity {
+                if runStart < 0 { runStart = i }
+            } else if runStart >= 0 {
+                let length = (i - runStart + bins) % bins
+                if length > bestLength { bestLength = length; bestStart = runStart }
+                runStart = -1
+            }
+        }
+        var lo = Double.infinity, hi = -Double.infinity
+        let startX = bestLength == 0 ? 0 : Double((bestStart + bestLength) % bins) / Double(bins)
+        for b in 0..<bins where low[b] < .infinity {
+            let shift = bestLength > 0 && low[b] < startX ? 1.0 : 0
+            lo = min(lo, low[b] + shift)
+            hi = max(hi, high[b] + shift)
+        }
+        if lo >= 1 { lo -= 1; hi -= 1 }
+        return (lo, minY, hi, maxY)
+    }
+
+    /// Smooths per-frame fits (nil: a frame without points, which takes its neighbours' view).
+    static func follow(_ fits: [Viewport?], fps: Double, fixedZoom: Double?, width: Double, height: Double) -> Views {
+        let n = fits.count
+        guard let firstFit = fits.firstIndex(where: { $0 != nil }) else {
+            let w = ViewFitter.world(width: width, height: height)
+            return Views(viewports: Array(repeating: w, count: n), unwrappedCenter: Array(repeating: w.centerX, count: n))
+        }
+        // Fill frames without points from the previous (or the first) fit.
+        var filled: [Viewport] = []
+        filled.reserveCapacity(n)
+        var last = fits[firstFit]!
+        for f in fits {
+            if let f { last = f }
+            filled.append(last)
+        }
+        // Unwrap x so the centre never jumps by a whole world.
+        var cx = [Double](repeating: 0, count: n), cy = [Double](repeating: 0, count: n), z = [Double](repeating: 0, count: n)
+        for k in 0..<n {
+            let v = filled[k]
+            cx[k] = k == 0 ? v.centerX : cx[k - 1] + AnimationMath.shortDelta(from: cx[k - 1], to: v.centerX)
+            cy[k] = v.centerY
+            z[k] = fixedZoom ?? v.zoom
+        }
+        let window = max(1, Int((fps / 2).rounded()))
+        if fixedZoom == nil {
+            var lowest = z
+            for k in 0..<n {
+                let lo = max(0, k - window), hi = min(n - 1, k + window)
+                lowest[k] = z[lo...hi].min()!
+            }
+            z = lowest
+        }
+        let sigma = max(1, fps / 4)
+        cx = smooth(cx, sigma: sigma)
+        cy = smooth(cy, sigma: sigma)
+        z = smooth(z, sigma: sigma)
+        let views = (0..<n).map { Viewport(centerX: cx[$0], centerY: cy[$0], zoom: z[$0], width: width, height: height) }
+        return Views(viewports: views, unwrappedCenter: cx)
+    }
+
+    /// A Gaussian moving average (σ in frames, cut at 3σ, weights renormalised at the ends):
+    /// symmetric, so no lag in the middle; at the ends it averages the frames it has.
+    static func smooth(_ v: [Double], sigma: Double) -> [Double] {
+        let n = v.count
+        guard n > 2 else { return v }
+        let reach = Int((3 * sigma).rounded(.up))
+        let weights = (0...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        return (0..<n).map { k in
+            var sum = 0.0, total = 0.0
+            for j in max(0, k - reach)...min(n - 1, k + reach) {
+                let w = weights[abs(j - k)]
+                sum += w * v[j]
+                total += w
+            }
+            return sum / total
+        }
+    }
+}

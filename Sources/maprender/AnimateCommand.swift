@@ -1,0 +1,266 @@
+import ArgumentParser
+import Foundation
+import MapRender
+
+struct Animate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render an animation: points moving, appearing and disappearing, as numbered frames or one animated file.",
+        discussion: """
+        Keyframes (two or more files, points matched by id): consecutive files are one transition each; \
+        a point in both moves, one only in the later file fades and grows in, one only in the earlier \
+        fades out. K files and --frames N give (K-1)*N+1 frames: keyframe j is frame j*N+1, shown once.
+          maprender animate day1.geojson day2.geojson day3.geojson -o frames/ --frames 30
+
+        Tracks (one CSV of id, time, lat, lon rows in any order; chosen when --time is given or the \
+        CSV has a time, timestamp, datetime or date column): the data's time span (or --start..--end) \
+        becomes --duration of animation at --fps; each frame shows every id where it is at that time.
+          maprender animate tracks.csv --id id --time time --fps 10 --duration 20s -o frames/
+
+        One view fits every frame (--follow moves it smoothly instead); each frame is clustered from \
+        its own positions, and points travel into and out of bubbles instead of popping.
+        Output: frames frame-00001.png ... in the -o folder (created if needed; frames of this format \
+        numbered beyond this animation's, left by an earlier run, are removed; --format svg or pdf for \
+        vector frames), or with --animated one APNG (-o anim.png) or SMIL SVG (-o anim.svg).
+        To make a video or GIF from the frames:
+          ffmpeg -framerate 30 -i frames/frame-%05d.png -pix_fmt yuv420p out.mp4
+          ffmpeg -framerate 30 -i frames/frame-%05d.png -vf "split[a][b];[a]palettegen[p];[b][p]paletteuse" out.gif
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Two or more keyframe files (GeoJSON or CSV), or one track CSV.", valueName: "input"))
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the numbered frames, or with --animated the .png (APNG) or .svg file.", valueName: "path"))
+    var output: String
+
+    @Option(help: "Frame format: png, svg or pdf (default: png, or the --animated file's extension).")
+    var format: OutputFormat?
+
+    @Flag(help: "Write one animated file: APNG for -o *.png, SMIL SVG for -o *.svg.")
+    var animated = false
+
+    @Option(help: ArgumentHelp("Keyframes: frames per transition (default 30). Tracks: the total number of frames (instead of --duration × --fps).", valueName: "n"))
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("Frames per second (default: 10 for tracks; --frames for keyframes, so a transition lasts 1 s).", valueName: "f"))
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("Tracks: length of the animation: 20s, 1.5m, 2m30s or seconds (default 10s).", valueName: "time"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("Tracks: first time shown (ISO 8601 or seconds; default: the earliest sample).", valueName: "time"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("Tracks: last time shown (default: the latest sample).", valueName: "time"))
+    var end: String?
+
+    @Option(help: "Keyframes: how points move between keyframes: linear, ease-in-out or cubic.")
+    var easing: Easing = .easeInOut
+
+    @Flag(help: "Tracks: show each id at its first position before its first sample and at its last after its last.")
+    var hold = false
+
+    @Flag(help: "Let the view follow the points (smoothed) instead of one view fitted to every frame.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("Tracks: id column (default: id). Keyframes: same as --id-field.", valueName: "name"))
+    var id: String?
+
+    @Option(name: [.customLong("time"), .customLong("time-field")],
+            help: ArgumentHelp("Tracks: time column (default: time, timestamp, datetime or date).", valueName: "name"))
+    var time: String?
+
+    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Frames rendered at once (default: the number of cores). The frames are the same for any value.", valueName: "n"))
+    var jobs: Int?
+
+    @Option(name: .customLong("cluster-frames"), help: ArgumentHelp("Frames a point takes to travel into or out of a cluster bubble (default: a third of a second).", valueName: "n"))
+    var clusterFrames: Int?
+
+    @OptionGroup(title: "Input")
+    var input: InputOptionGroup
+
+    @Option(help: ArgumentHelp("Frame size in CSS pixels.", valueName: "WxH"))
+    var size = "1024x768"
+
+    @Option(help: ArgumentHelp("Pixel density: 2 draws the same frames with twice the pixels per side.", valueName: "n"))
+    var scale = 1.0
+
+    @Option(help: ArgumentHelp("Style file (JSON; see styles/default.json and the README).", valueName: "file"))
+    var style: String?
+
+    @Option(help: ArgumentHelp("Background colour; overrides the style.", valueName: "colour"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("Marker shape: pin, circle or square; overrides the style.", valueName: "shape"))
+    var marker: String?
+
+    @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size in CSS pixels; overrides the style.", valueName: "px"))
+    var markerSize: Double?
+
+    @Option(help: ArgumentHelp("Fixed view centre; needs --zoom. Write --center=-33.9,151.2 when LAT is negative.", valueName: "lat,lon"))
+    var center: String?
+
+    @Option(help: ArgumentHelp("Zoom level (fractional). Alone, it keeps the fitted centre.", valueName: "z"))
+    var zoom: Double?
+
+    @Option(help: ArgumentHelp("Fixed view of this box in degrees; west > east crosses the antimeridian.", valueName: "W,S,E,N"))
+    var bbox: String?
+
+    @Option(help: ArgumentHelp("Margin around the data when fitting, in CSS pixels.", valueName: "px"))
+    var padding = 24.0
+
+    @Option(help: ArgumentHelp("GeoJSON polygons and lines to draw under the markers (repeatable).", valueName: "file"))
+    var basemap: [String] = []
+
+    @Option(help: ArgumentHelp("Attribution text in the bottom-right corner.", valueName: "text"))
+    var attribution: String?
+
+    @Option(help: ArgumentHelp("Property to label each marker with (tracks: the id column).", valueName: "field"))
+    var label: String?
+
+    @Option(name: .customLong("label-priority"), help: ArgumentHelp("Numeric property ranking labels.", valueName: "field"))
+    var labelPriority: String?
+
+    @Option(name: .customLong("label-style"), help: ArgumentHelp("plain or callout.", valueName: "style"))
+    var labelStyle = "plain"
+
+    @Flag(name: .customLong("allow-overlap"), help: "Place every label even if it overlaps others.")
+    var allowOverlap = false
+
+    @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
+    var textScale = 1.0
+
+    @OptionGroup(title: "Clustering")
+    var cluster: ClusterOptionGroup
+
+    @Flag(name: .customLong("no-cluster"), help: "Draw every point; do not merge nearby points into bubbles.")
+    var noCluster = false
+
+    @Option(help: ArgumentHelp("Write a JSON summary (frames, view, keyframe or track counts, time per stage) to a file or '-'.", valueName: "file"))
+    var summary: String?
+
+    @Flag(name: .shortAndLong, help: "No progress and no warnings about skipped rows.")
+    var quiet = false
+
+    var isTracks: Bool {
+        inputs.count == 1 && (time != nil || AnimationRequest.looksLikeTracks(path: inputs[0]))
+    }
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give two or more keyframe files, or one track CSV") }
+        if inputs.count == 1 && !isTracks {
+            throw ValidationError("one input is animated as tracks, but '\(inputs[0])' has no time column: name it with --time, or give two or more keyframe files")
+        }
+        if inputs.count >= 2 && time != nil { throw ValidationError("--time is for one track CSV; keyframe files are matched by id") }
+        if !isTracks {
+            if duration != nil || start != nil || end != nil { throw ValidationError("--duration, --start and --end are for tracks (one CSV with a time column)") }
+            if hold { throw ValidationError("--hold is for tracks (one CSV with a time column)") }
+        }
+        if let n = frames, n < 1 { throw ValidationError("--frames must be at least 1, got \(n)") }
+        if let f = fps, !(f > 0 && f <= 1000) { throw ValidationError("--fps must be in (0, 1000], got \(f)") }
+        if let d = duration, AnimationDuration.parse(d) == nil { throw ValidationError("--duration must look like 20s, 1.5m, 2m30s or 12 (seconds), got '\(d)'") }
+        for (flag, t) in [("--start", start), ("--end", end)] {
+            if let t, TrackTime.parse(t) == nil { throw ValidationError("\(flag) must be ISO 8601 (2004-03-19T18:00:00Z) or seconds, got '\(t)'") }
+        }
+        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1, got \(j)") }
+        if let c = clusterFrames, c < 1 { throw ValidationError("--cluster-frames must be at least 1, got \(c)") }
+        let ext = OutputFormat(path: output)
+        if animated {
+            guard ext == .png || ext == .svg else { throw ValidationError("--animated writes one .png (APNG) or .svg (SMIL) file; -o must end in .png or .svg, got '\(output)'") }
+            if let f = format, f != ext { throw ValidationError("--format \(f.rawValue) does not match the animated file '\(output)'") }
+        } else if ext != nil {
+            throw ValidationError("-o '\(output)' looks like a file: numbered frames go to a folder; add --animated for one animated file")
+        }
+        if output == "-" { throw ValidationError("animations are written to files: -o cannot be '-'") }
+        guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
+        if let c = center, parseLatLon(c) == nil { throw ValidationError("--center must be LAT,LON, got '\(c)'") }
+        if center != nil && zoom == nil { throw ValidationError("--center needs --zoom") }
+        if bbox != nil && (center != nil || zoom != nil) { throw ValidationError("--bbox cannot be combined with --center or --zoom") }
+        if let b = bbox, GeoBounds.parse(b) == nil { throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'") }
+        if let z = zoom, !(0...24).contains(z) { throw ValidationError("--zoom must be in 0...24, got \(z)") }
+        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
+        if !(textScale > 0 && textScale <= 10) { throw ValidationError("--text-scale must be in (0, 10], got \(textScale)") }
+        if !(padding >= 0 && padding <= 1000) { throw ValidationError("--padding must be in 0...1000, got \(padding)") }
+        if let bg = background, RGBA.parse(bg) == nil { throw ValidationError("--background: not a colour: '\(bg)'") }
+        if LayoutOptions.LabelStyle(rawValue: labelStyle) == nil { throw ValidationError("--label-style must be plain or callout, got '\(labelStyle)'") }
+        if let m = marker, Style.MarkerShape(rawValue: m) == nil { throw ValidationError("--marker must be pin, circle or square, got '\(m)'") }
+        if let s = markerSize, !(1...256).contains(s) { throw ValidationError("--marker-size must be in 1...256, got \(s)") }
+    }
+
+    func request() throws -> AnimationRequest {
+        let out: AnimationRequest.Output
+        if animated {
+            out = OutputFormat(path: output) == .png ? .apng(output) : .animatedSVG(output)
+        } else {
+            out = .frames(folder: output, format: format ?? .png)
+        }
+        var inputOptions = try input.options()
+        let source: AnimationRequest.Source
+        if isTracks {
+            source = .tracks(inputs[0], TrackColumns(id: id ?? input.idField, time: time, lat: input.lat, lon: input.lon,
+                                                     delimiter: try input.delimiterByte(), wrapLongitude: input.wrapLongitude))
+        } else {
+            if inputOptions.idField == nil { inputOptions.idField = id }
+            source = .keyframes(inputs)
+        }
+        var r = AnimationRequest(source: source, output: out)
+        var b = RenderRequest()
+        b.inputOptions = inputOptions
+        if let s = style { b.style = try Style.load(path: s) }
+        if let bg = background { b.style.background = RGBA.parse(bg)! }
+        if let m = marker {
+            b.style.marker.shape = Style.MarkerShape(rawValue: m)!
+            b.style.marker.size = b.style.marker.shape.defaultSize
+        }
+        if let s = markerSize { b.style.marker.size = s }
+        (b.width, b.height) = parseSize(size)!
+        b.scale = scale
+        b.maxZoom = Double(cluster.maxZoom)
+        b.clustering = noCluster ? nil : cluster.options
+        b.aggregates = cluster.aggregates
+        b.padding = padding
+        if let c = center, let z = zoom {
+            let (lat, lon) = parseLatLon(c)!
+            b.view = .center(lat: lat, lon: lon, zoom: z)
+        } else if let box = bbox {
+            b.view = .bbox(GeoBounds.parse(box)!)
+        } else {
+            b.view = .fit(zoom: zoom)
+        }
+        b.basemaps = basemap
+        b.layout.attribution = attribution
+        b.layout.labelField = label
+        b.layout.labelPriority = labelPriority
+        b.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
+        b.layout.allowOverlap = allowOverlap
+        b.layout.textScale = textScale
+        r.base = b
+        if isTracks {
+            r.frameCount = frames
+        } else if let n = frames {
+            r.framesPerTransition = n
+        }
+        r.fps = fps
+        r.duration = duration.flatMap(AnimationDuration.parse)
+        r.start = start.flatMap(TrackTime.parse)
+        r.end = end.flatMap(TrackTime.parse)
+        r.easing = easing
+        r.hold = hold
+        r.follow = follow
+        if let j = jobs { r.jobs = j }
+        r.clusterTransitionFrames = clusterFrames
+        return r
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            let printer = AnimationProgressPrinter(mode: quiet ? .quiet : .automatic)
+            let result = try AnimationRenderer.render(try request(), progress: { printer.handle($0) })
+            printer.finish(result)
+            if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
+            if let s = summary { try AtomicFile.write(try jsonText(result), to: s) }
+        }
+    }
+}
+
+extension Easing: ExpressibleByArgument {}

@@ -1,0 +1,387 @@
+import Foundation
+import Testing
+@testable import MapRender
+
+/// Animations end to end, on keyframes derived from the shared populated places and on the
+/// shared tracks.
+@Suite struct AnimationTests {
+    typealias Data_ = AnimationTestData
+
+    // MARK: Keyframes
+
+    @Test func keyframesAreDiffedByIDEndToEnd() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Data_.loadPlaces()
+        let b = Data_.changed(a)
+        let paths = try Data_.write([a, b], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.clustering = nil
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 4
+        let plans = try AnimationRenderer.plans(r)
+        #expect(plans.count == 5)
+
+        let inserted = Set(1000..<1005)
+        let deleted = Set(a.map(\.id).filter { $0 % 10 == 0 })
+        let moved = Set(a.map(\.id).filter { $0 % 10 != 0 && $0 % 3 == 0 })
+        func ids(_ p: FramePlan) -> [Int] {
+            p.points.ids.map { if case .number(let d) = $0 { return Int(d) } else { return -1 } }
+        }
+        func opacity(_ p: FramePlan, _ id: Int) -> Double? {
+            ids(p).firstIndex(of: id).map { p.opacity[$0] }
+        }
+        // First frame: exactly A; last frame: exactly B.
+        #expect(Set(ids(plans[0])) == Set(a.map(\.id)))
+        #expect(Set(ids(plans[4])) == Set(b.map(\.id)))
+        #expect(plans[0].opacity.allSatisfy { $0 == 1 })
+        #expect(plans[4].opacity.allSatisfy { $0 == 1 })
+        // Inserted fade and grow in; deleted fade out; the others stay opaque.
+        let mid = plans[2]
+        for id in inserted {
+            let i = ids(mid).firstIndex(of: id)!
+            #expect(mid.opacity[i] > 0 && mid.opacity[i] < 1)
+            #expect(mid.scale[i] > 0 && mid.scale[i] < 1)
+        }
+        for id in deleted {
+            let o1 = opacity(plans[1], id)!, o3 = opacity(plans[3], id)!
+            #expect(o1 > o3 && o3 > 0)
+        }
+        // Moved points are between their two positions; unchanged ones where they were.
+        for f in a where moved.contains(f.id) {
+            let i = ids(mid).firstIndex(of: f.id)!
+            #expect(mid.opacity[i] == 1)
+            let lat = WebMercator.lat(y: mid.shownY[i])
+            #expect(lat < f.lat && lat > max(-80, min(80, f.lat - 10)))
+        }
+        for f in a where f.id % 10 != 0 && f.id % 3 != 0 {
+            let i = ids(mid).firstIndex(of: f.id)!
+            #expect(abs(WebMercator.lat(y: mid.shownY[i]) - f.lat) < 1e-9)
+        }
+        // Labels read the properties of the frame's rows (B's for inserted points).
+        #expect(mid.points.properties.value("name", row: ids(mid).firstIndex(of: 1002)!) == .string("New 2"))
+    }
+
+    @Test func framesAreNumberedAndTheSameSize() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Data_.loadPlaces()
+        let b = Data_.changed(a)
+        let c = Data_.changed(b, newIDs: 2000)
+        let paths = try Data_.write([a, b, c], to: dir)
+        let folder = dir.appendingPathComponent("out/frames").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Left by an earlier, longer run: removed. Another name: kept.
+        FileManager.default.createFile(atPath: folder + "/frame-00012.png", contents: Data([1]))
+        FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data([1]))
+        var r = Data_.request(.keyframes(paths), output: .frames(folder: folder, format: .png))
+        r.framesPerTransition = 4
+        let result = try AnimationRenderer.render(r)
+        // 3 keyframes, 4 frames per transition: (3 − 1) · 4 + 1.
+        #expect(result.frames == 9)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(names == (1...9).map { String(format: "frame-%05d.png", $0) } + ["notes.txt"])
+        #expect(result.outputs.map { URL(fileURLWithPath: $0).lastPathComponent } == (1...9).map { String(format: "frame-%05d.png", $0) })
+        for name in names where name.hasSuffix(".png") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            #expect(Data_.pngSize(data) == (320, 200))
+        }
+        #expect(result.transitions?.map(\.inserted) == [5, 5])
+        #expect(result.transitions?.first?.deleted == a.filter { $0.id % 10 == 0 }.count)
+    }
+
+    @Test func framesAreByteIdenticalForAnyNumberOfJobs() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.basemaps = [Data_.countries]
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 5
+        func frames(jobs: Int) throws -> [Data] {
+            var req = r
+            req.jobs = jobs
+            var out: [Data] = []
+            try AnimationRenderer.render(req) { k, data in
+                #expect(k == out.count)
+                out.append(data)
+            }
+            return out
+        }
+        let one = try frames(jobs: 1)
+        let four = try frames(jobs: 4)
+        #expect(one.count == 6)
+        #expect(one == four)
+        #expect(Set(one).count > 1)
+    }
+
+    @Test func apngHasOneFrameControlPerFrame() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        let path = dir.appendingPathComponent("anim.png").path
+        var r = Data_.request(.keyframes(paths), output: .apng(path))
+        r.framesPerTransition = 6
+        r.fps = 12
+        let result = try AnimationRenderer.render(r)
+        #expect(result.frames == 7)
+        let chunks = Data_.chunks(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(chunks.map(\.0).prefix(2) == ["IHDR", "acTL"])
+        #expect(chunks.last?.0 == "IEND")
+        let actl = chunks[1].1
+        #expect(Data_.u32(actl, 0) == 7)        // num_frames
+        #expect(Data_.u32(actl, 4) == 0)        // loop forever
+        let fctl = chunks.filter { $0.0 == "fcTL" }.map(\.1)
+        #expect(fctl.count == 7)
+        for f in fctl {
+            #expect(Data_.u32(f, 4) == 320 && Data_.u32(f, 8) == 200)
+            #expect(f[20] == 0 && f[21] == 1 && f[22] == 0 && f[23] == 12)   // delay 1/12 s
+        }
+        // One sequence for fcTL and fdAT, from 0, without gaps.
+        let sequence = chunks.filter { $0.0 == "fcTL" || $0.0 == "fdAT" }.map { Data_.u32($0.1, 0) }
+        #expect(sequence == Array(0..<sequence.count))
+        // Frame 0 is the default image (IDAT), the others fdAT.
+        let firstIDAT = chunks.firstIndex { $0.0 == "IDAT" }!
+        let firstFCTL = chunks.firstIndex { $0.0 == "fcTL" }!
+        #expect(firstFCTL < firstIDAT)
+        #expect(chunks.contains { $0.0 == "fdAT" })
+    }
+
+    @Test func animatedSVGAnimatesEveryPoint() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        let path = dir.appendingPathComponent("anim.svg").path
+        var r = Data_.request(.keyframes(paths), output: .animatedSVG(path))
+        r.base.clustering = nil
+        r.framesPerTransition = 4
+        try AnimationRenderer.render(r)
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.hasSuffix("</svg>\n"))
+        #expect(svg.contains("<g id=\"maprender-animation\""))
+        // Every id of A and B: one group each, with 5 translate values.
+        let groups = svg.components(separatedBy: "type=\"translate\" values=\"").dropFirst()
+        #expect(groups.count == 248)
+        let values = groups.first!.prefix { $0 != "\"" }.split(separator: ";")
+        #expect(values.count == 5)
+        // 5 frames at 4 fps (a transition lasts 1 s): 1 s from the first frame to the last.
+        #expect(svg.contains("dur=\"1s\" repeatCount=\"indefinite\""))
+    }
+
+    // MARK: Continuity
+
+    /// Between two consecutive frames a point's shown position moves at most as far as points
+    /// move themselves plus what a cluster transition adds per frame; presence and bubble radii
+    /// change by at most 1 / settle frames; new bubbles start small. Across real merges and
+    /// splits: the places clustered at world zoom while a third of them move 25°.
+    @Test func noMarkerJumpsAcrossClusterMergesAndSplits() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.width = 640
+        r.base.height = 400
+        r.framesPerTransition = 24
+        r.clusterTransitionFrames = 6
+        let plans = try AnimationRenderer.plans(r)
+        let m = 6.0
+        let v = plans[0].viewport
+        let ws = v.worldSize
+        // The cluster radius in pixels at this zoom (40 at extent 512, at the floored zoom).
+        let radiusPx = 40 * pow(2, v.zoom - v.zoom.rounded(.down))
+        // A transition starts from where the point was shown; its target is at most about two
+        // cluster radii away (a point and its bubble's centre, or two neighbouring bubbles).
+        let allowance = 3 * radiusPx / m
+
+        var changes = 0, worstExcess = 0.0, naiveJump = 0.0
+        for k in 1..<plans.count {
+            let p0 = plans[k - 1], p1 = plans[k]
+            var before: [Int: Int] = [:]
+            for (i, key) in p0.keys.enumerated() { before[key] = i }
+            // How far any point moves on its own between the two frames (px).
+            var ownStep: [Int: Double] = [:]
+            var maxOwnStep = 0.0
+            for (j, key) in p1.keys.enumerated() {
+                guard let i = before[key] else { continue }
+                let dx = AnimationMath.shortDelta(from: WebMercator.x(lon: p0.points.lon[i]),
+                                                  to: WebMercator.x(lon: p1.points.lon[j])) * ws
+                let dy = (WebMercator.y(lat: p1.points.lat[j]) - WebMercator.y(lat: p0.points.lat[i])) * ws
+                ownStep[key] = hypot(dx, dy)
+                maxOwnStep = max(maxOwnStep, ownStep[key]!)
+            }
+            for (j, key) in p1.keys.enumerated() {
+                guard let i = before[key] else { continue }
+                let step = hypot(p1.shownX[j] - p0.shownX[i], p1.shownY[j] - p0.shownY[i]) * ws
+                // Inside a bubble a point goes where its bubble goes: its members' motion.
+                let own = p0.presence[i] == 0 || p1.presence[j] == 0 ? maxOwnStep : ownStep[key]!
+                worstExcess = max(worstExcess, step - own)
+                #expect(step <= own + allowance + 1e-6, "point \(key) moved \(step) px at frame \(k), its own step \(own)")
+                #expect(abs(p1.presence[j] - p0.presence[i]) <= 1 / m + 1e-9)
+                if p1.presence[j] != p0.presence[i] { changes += 1 }
+                // Drawing it at once where its clusters put it would jump this far.
+                if p1.group[j] != p0.group[i] {
+                    let target = p1.group[j] < 0
+                        ? (x: WebMercator.x(lon: p1.points.lon[j]), y: WebMercator.y(lat: p1.points.lat[j]))
+                        : p1.bubbles.first { $0.track == p1.group[j] && !$0.ghost }.map { (x: $0.x, y: $0.y) }!
+                    let jump = hypot(AnimationMath.shortDelta(from: p0.shownX[i], to: target.x), target.y - p0.shownY[i]) * ws
+                    naiveJump = max(naiveJump, jump)
+                }
+            }
+            // Bubbles: radius changes by at most the largest radius / m; a new bubble starts small.
+            let maxRadius = r.base.style.cluster.steps.map(\.radius).max()!
+            var previous: [Int: FramePlan.Bubble] = [:]
+            for b in p0.bubbles { previous[b.track] = b }
+            for b in p1.bubbles {
+                if let a = previous[b.track] {
+                    #expect(abs(b.radius - a.radius) <= maxRadius / m + 1e-9)
+                    let moved = hypot(b.x - a.x, b.y - a.y) * ws
+                    #expect(moved <= maxOwnStep + allowance + 1e-6)
+                } else {
+                    #expect(b.radius <= b.targetRadius / m + 1e-9, "bubble \(b.track) appeared at radius \(b.radius)")
+                }
+            }
+            // A bubble that is gone leaves as a ghost first.
+            let now = Set(p1.bubbles.map(\.track))
+            for b in p0.bubbles where !now.contains(b.track) {
+                #expect(b.radius <= maxRadius / m + 1e-9, "bubble \(b.track) vanished at radius \(b.radius)")
+            }
+        }
+        // The scene really has points joining and leaving bubbles.
+        #expect(changes > 50)
+        #expect(worstExcess > 0)
+        // Without continuity the bound would not hold.
+        #expect(naiveJump > 2 * allowance)
+    }
+
+    @Test func pathsCrossTheAntimeridianTheShortWay() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let a = [F(id: 1, lon: 170, lat: -10, name: "a"), F(id: 2, lon: 175, lat: -20, name: "b")]
+        let b = [F(id: 1, lon: -170, lat: -12, name: "a"), F(id: 2, lon: -178, lat: -18, name: "b")]
+        let paths = try Data_.write([a, b], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.framesPerTransition = 8
+        r.base.clustering = nil
+        let plans = try AnimationRenderer.plans(r)
+        let v = plans[0].viewport
+        // The view is centred near 180°, zoomed in (not the whole world).
+        #expect(abs(abs(v.centerLongitude) - 180) < 5)
+        #expect(v.zoom > 2)
+        // Point 1 moves east every frame and stays on screen.
+        var lastX = -Double.infinity
+        for p in plans {
+            let i = p.keys.firstIndex(of: 0)!                  // id 1: the first key
+            let px = v.pixel(x: p.shownX[i], y: p.shownY[i]).x
+            #expect(px > lastX)
+            #expect(px >= 0 && px <= 320)
+            lastX = px
+        }
+    }
+
+    @Test func followMovesTheViewSmoothly() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let a = [F(id: 1, lon: 0, lat: 0, name: "a"), F(id: 2, lon: 2, lat: 1, name: "b")]
+        let b = [F(id: 1, lon: 60, lat: 30, name: "a"), F(id: 2, lon: 62, lat: 31, name: "b")]
+        let paths = try Data_.write([a, b], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.framesPerTransition = 20
+        r.follow = true
+        r.base.clustering = nil
+        let plans = try AnimationRenderer.plans(r)
+        let first = plans.first!.viewport, last = plans.last!.viewport
+        #expect(last.centerLongitude - first.centerLongitude > 30)
+        for k in 1..<plans.count {
+            let v0 = plans[k - 1].viewport, v1 = plans[k].viewport
+            #expect(abs(v1.zoom - v0.zoom) < 0.5)
+            #expect(abs(v1.centerLongitude - v0.centerLongitude) < 10)
+        }
+    }
+
+    /// A label pushed to the other side by a passing marker stays there once the marker has gone
+    /// (its place is still free): no flicker back and forth.
+    @Test func labelsKeepTheirPlaceWhileItStaysFree() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let alpha = F(id: 1, lon: 0, lat: 0, name: "Alpha")
+        let far = F(id: 2, lon: 30, lat: 0, name: "B")
+        let near = F(id: 2, lon: 3, lat: 0, name: "B")
+        let paths = try Data_.write([[alpha, far], [alpha, near], [alpha, far]], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.clustering = nil
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 6
+        let plans = try AnimationRenderer.plans(r)
+        func alphaLabel(_ p: FramePlan) -> LabelMark? { p.labels?.first { $0.text == "Alpha" } }
+        let v = plans[0].viewport
+        let x = v.pixel(x: WebMercator.x(lon: 0), y: WebMercator.y(lat: 0)).x
+        // Right of its marker at first, elsewhere while B is next to it, and still there after B left.
+        #expect(alphaLabel(plans[0])!.x > x)
+        #expect(alphaLabel(plans[6])!.x < x)
+        #expect(alphaLabel(plans[12]) == alphaLabel(plans[6]))
+        // A single map of the last frame would put it back on the right.
+        var single = r.base
+        single.points = plans[12].points
+        single.view = .center(lat: v.centerLatitude, lon: v.centerLongitude, zoom: v.zoom)
+        let scene = try MapRenderer.render(single).scene
+        #expect(scene.labels.first { $0.text == "Alpha" }!.x > x)
+    }
+
+    // MARK: Tracks
+
+    @Test func tracksShowEachIDOnlyWhileItHasSamplesUnlessHeld() throws {
+        // The Cerknica walk, 2010-08-05 14:23:59 → 16:23:49 UTC, in 12 frames.
+        var r = Data_.request(.tracks(Data_.tracks, TrackColumns(id: "id", time: "time")))
+        r.start = TrackTime.parse("2010-08-05T14:00:00Z")
+        r.end = TrackTime.parse("2010-08-05T17:00:00Z")
+        r.fps = 4
+        r.duration = 3
+        let plans = try AnimationRenderer.plans(r)
+        #expect(plans.count == 12)
+        #expect(plans[0].points.count == 0)                       // before the walk starts
+        #expect(plans[5].points.ids == [.string("gps-cerknica-2010-08-05")])
+        #expect(plans[11].points.count == 0)                      // after it ends
+        r.hold = true
+        let held = try AnimationRenderer.plans(r)
+        #expect(held.allSatisfy { $0.points.count == 5 })
+    }
+
+    @Test func durationsParse() {
+        #expect(AnimationDuration.parse("20s") == 20)
+        #expect(AnimationDuration.parse("1.5m") == 90)
+        #expect(AnimationDuration.parse("2m30s") == 150)
+        #expect(AnimationDuration.parse("12") == 12)
+        #expect(AnimationDuration.parse("1h") == 3600)
+        #expect(AnimationDuration.parse("250ms") == 0.25)
+        #expect(AnimationDuration.parse("0") == nil)
+        #expect(AnimationDuration.parse("abc") == nil)
+        #expect(AnimationDuration.parse("5x") == nil)
+        #expect(AnimationDuration.parse("") == nil)
+    }
+
+    // MARK: Golden frames
+
+    @Test func goldenFramesOfClustersMerging() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.basemaps = [Data_.countries]
+        r.base.width = 512                      // the whole world at zoom 0
+        r.base.height = 320
+        r.framesPerTransition = 8
+        var frames: [Int: Data] = [:]
+        try AnimationRenderer.render(r) { k, data in if k == 3 || k == 8 { frames[k] = data } }
+        try Snapshot.assertMatches(frames[3]!, named: "placesMidTransition", format: .png, maxDifferentPixels: 40)
+        try Snapshot.assertMatches(frames[8]!, named: "placesLastFrame", format: .png, maxDifferentPixels: 40)
+    }
+
+    @Test func goldenFrameOfALabelledStorm() throws {
+        var r = Data_.request(.tracks(Data_.tracks, TrackColumns()))
+        r.start = TrackTime.parse("2004-03-19T18:00:00Z")
+        r.end = TrackTime.parse("2004-03-28T18:00:00Z")
+        r.frameCount = 9
+        r.base.basemaps = [Data_.countries]
+        r.base.style.marker.shape = .pin
+        r.base.style.marker.size = 20
+        r.base.layout.labelField = "id"
+        var frames: [Int: Data] = [:]
+        try AnimationRenderer.render(r) { k, data in frames[k] = data }
+        #expect(frames.count == 9)
+        try Snapshot.assertMatches(frames[4]!, named: "stormCatarina", format: .png, maxDifferentPixels: 40)
+    }
+}

@@ -79,62 +79,8 @@ struct Animate: ParsableCommand {
     @OptionGroup(title: "Input")
     var input: InputOptionGroup
 
-    @Option(help: ArgumentHelp("Frame size in CSS pixels.", valueName: "WxH"))
-    var size = "1024x768"
-
-    @Option(help: ArgumentHelp("Pixel density: 2 draws the same frames with twice the pixels per side.", valueName: "n"))
-    var scale = 1.0
-
-    @Option(help: ArgumentHelp("Style file (JSON; see styles/default.json and the README).", valueName: "file"))
-    var style: String?
-
-    @Option(help: ArgumentHelp("Background colour; overrides the style.", valueName: "colour"))
-    var background: String?
-
-    @Option(help: ArgumentHelp("Marker shape: pin, circle or square; overrides the style.", valueName: "shape"))
-    var marker: String?
-
-    @Option(name: .customLong("marker-size"), help: ArgumentHelp("Marker size in CSS pixels; overrides the style.", valueName: "px"))
-    var markerSize: Double?
-
-    @Option(help: ArgumentHelp("Fixed view centre; needs --zoom. Write --center=-33.9,151.2 when LAT is negative.", valueName: "lat,lon"))
-    var center: String?
-
-    @Option(help: ArgumentHelp("Zoom level (fractional). Alone, it keeps the fitted centre.", valueName: "z"))
-    var zoom: Double?
-
-    @Option(help: ArgumentHelp("Fixed view of this box in degrees; west > east crosses the antimeridian.", valueName: "W,S,E,N"))
-    var bbox: String?
-
-    @Option(help: ArgumentHelp("Margin around the data when fitting, in CSS pixels.", valueName: "px"))
-    var padding = 24.0
-
-    @Option(help: ArgumentHelp("GeoJSON polygons and lines to draw under the markers (repeatable).", valueName: "file"))
-    var basemap: [String] = []
-
-    @Option(help: ArgumentHelp("Attribution text in the bottom-right corner.", valueName: "text"))
-    var attribution: String?
-
-    @Option(help: ArgumentHelp("Property to label each marker with (tracks: the id column).", valueName: "field"))
-    var label: String?
-
-    @Option(name: .customLong("label-priority"), help: ArgumentHelp("Numeric property ranking labels.", valueName: "field"))
-    var labelPriority: String?
-
-    @Option(name: .customLong("label-style"), help: ArgumentHelp("plain or callout.", valueName: "style"))
-    var labelStyle = "plain"
-
-    @Flag(name: .customLong("allow-overlap"), help: "Place every label even if it overlaps others.")
-    var allowOverlap = false
-
-    @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
-    var textScale = 1.0
-
-    @OptionGroup(title: "Clustering")
-    var cluster: ClusterOptionGroup
-
-    @Flag(name: .customLong("no-cluster"), help: "Draw every point; do not merge nearby points into bubbles.")
-    var noCluster = false
+    @OptionGroup(title: "Map")
+    var map: MapOptionGroup
 
     @Option(help: ArgumentHelp("Write a JSON summary (frames, view, keyframe or track counts, time per stage) to a file or '-'.", valueName: "file"))
     var summary: String?
@@ -172,19 +118,7 @@ struct Animate: ParsableCommand {
             throw ValidationError("-o '\(output)' looks like a file: numbered frames go to a folder; add --animated for one animated file")
         }
         if output == "-" { throw ValidationError("animations are written to files: -o cannot be '-'") }
-        guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
-        if let c = center, parseLatLon(c) == nil { throw ValidationError("--center must be LAT,LON, got '\(c)'") }
-        if center != nil && zoom == nil { throw ValidationError("--center needs --zoom") }
-        if bbox != nil && (center != nil || zoom != nil) { throw ValidationError("--bbox cannot be combined with --center or --zoom") }
-        if let b = bbox, GeoBounds.parse(b) == nil { throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'") }
-        if let z = zoom, !(0...24).contains(z) { throw ValidationError("--zoom must be in 0...24, got \(z)") }
-        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
-        if !(textScale > 0 && textScale <= 10) { throw ValidationError("--text-scale must be in (0, 10], got \(textScale)") }
-        if !(padding >= 0 && padding <= 1000) { throw ValidationError("--padding must be in 0...1000, got \(padding)") }
-        if let bg = background, RGBA.parse(bg) == nil { throw ValidationError("--background: not a colour: '\(bg)'") }
-        if LayoutOptions.LabelStyle(rawValue: labelStyle) == nil { throw ValidationError("--label-style must be plain or callout, got '\(labelStyle)'") }
-        if let m = marker, Style.MarkerShape(rawValue: m) == nil { throw ValidationError("--marker must be pin, circle or square, got '\(m)'") }
-        if let s = markerSize, !(1...256).contains(s) { throw ValidationError("--marker-size must be in 1...256, got \(s)") }
+        if map.filter != nil { throw ValidationError("--filter is not supported by animate: filter the keyframe or track files first") }
     }
 
     func request() throws -> AnimationRequest {
@@ -206,34 +140,7 @@ struct Animate: ParsableCommand {
         var r = AnimationRequest(source: source, output: out)
         var b = RenderRequest()
         b.inputOptions = inputOptions
-        if let s = style { b.style = try Style.load(path: s) }
-        if let bg = background { b.style.background = RGBA.parse(bg)! }
-        if let m = marker {
-            b.style.marker.shape = Style.MarkerShape(rawValue: m)!
-            b.style.marker.size = b.style.marker.shape.defaultSize
-        }
-        if let s = markerSize { b.style.marker.size = s }
-        (b.width, b.height) = parseSize(size)!
-        b.scale = scale
-        b.maxZoom = Double(cluster.maxZoom)
-        b.clustering = noCluster ? nil : cluster.options
-        b.aggregates = cluster.aggregates
-        b.padding = padding
-        if let c = center, let z = zoom {
-            let (lat, lon) = parseLatLon(c)!
-            b.view = .center(lat: lat, lon: lon, zoom: z)
-        } else if let box = bbox {
-            b.view = .bbox(GeoBounds.parse(box)!)
-        } else {
-            b.view = .fit(zoom: zoom)
-        }
-        b.basemaps = basemap
-        b.layout.attribution = attribution
-        b.layout.labelField = label
-        b.layout.labelPriority = labelPriority
-        b.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
-        b.layout.allowOverlap = allowOverlap
-        b.layout.textScale = textScale
+        try map.apply(to: &b)
         r.base = b
         if isTracks {
             r.frameCount = frames

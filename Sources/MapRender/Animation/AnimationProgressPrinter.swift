@@ -10,14 +10,7 @@ import Foundation
 /// printer.finish(result)
 /// ```
 public final class AnimationProgressPrinter: @unchecked Sendable {
-    public enum Mode: Sendable {
-        /// A bar when standard error is a terminal, else lines.
-        case automatic
-        case bar
-        case lines
-        /// Nothing but the final line's absence: no output at all.
-        case quiet
-    }
+    public typealias Mode = ProgressMode
 
     private let mode: Mode
     private let write: (String) -> Void
@@ -27,7 +20,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
 
     /// `write` receives text to print as is (default: standard error).
     public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
-        self.mode = mode == .automatic ? (isatty(2) == 1 ? .bar : .lines) : mode
+        self.mode = mode.resolved
         self.write = write
     }
 
@@ -35,18 +28,15 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         switch mode {
         case .bar:
-            let width = 30
-            let filled = p.total == 0 ? width : width * p.done / p.total
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
-            let eta = p.done == p.total ? "done" : rate > 0 ? "ETA " + Self.duration(Double(p.total - p.done) / rate) : "ETA --"
-            write("\r\u{1B}[2K[\(bar)] \(p.done)/\(p.total) frames  \(String(format: "%.1f", rate)) fps  \(eta)")
+            let eta = p.done == p.total ? "done" : rate > 0 ? "ETA " + ProgressText.duration(Double(p.total - p.done) / rate) : "ETA --"
+            write(ProgressText.bar(done: p.done, total: p.total) + " \(p.done)/\(p.total) frames  \(String(format: "%.1f", rate)) fps  \(eta)")
             barShown = true
         case .lines:
             let tenth = p.total == 0 ? 10 : 10 * p.done / p.total
             if tenth > lastTenth || p.done == p.total {
                 lastTenth = tenth
-                write("maprender: \(p.done)/\(p.total) frames (\(Self.duration(p.elapsed)))\n")
+                write("maprender: \(p.done)/\(p.total) frames (\(ProgressText.duration(p.elapsed)))\n")
                 if p.done == p.total { lastTenth = 11 }
             }
         case .quiet, .automatic:
@@ -61,15 +51,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
         guard mode != .quiet else { return }
         let seconds = result.timings.values.reduce(0, +) / 1000
         let what = result.outputs.count == 1 ? result.outputs[0] : "\(result.outputs.count) files"
-        write("maprender: \(result.frames) frames (\(result.mode)) in \(Self.duration(seconds)): \(what)\n")
+        write("maprender: \(result.frames) frames (\(result.mode)) in \(ProgressText.duration(seconds)): \(what)\n")
     }
 
-    /// `0.4 s`, `12 s`, `3:05`.
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 10 { return String(format: "%.1f s", seconds) }
-        let s = Int(seconds.rounded())
-        if s < 60 { return "\(s) s" }
-        if s < 3600 { return String(format: "%d:%02d", s / 60, s % 60) }
-        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-    }
 }

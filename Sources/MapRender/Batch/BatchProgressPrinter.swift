@@ -10,14 +10,7 @@ import Foundation
 /// printer.finish(report)
 /// ```
 public final class BatchProgressPrinter: @unchecked Sendable {
-    public enum Mode: Sendable {
-        /// A bar when standard error is a terminal, else lines.
-        case automatic
-        case bar
-        case lines
-        /// Only failures and warnings.
-        case quiet
-    }
+    public typealias Mode = ProgressMode
 
     private let mode: Mode
     private let write: (String) -> Void
@@ -26,7 +19,7 @@ public final class BatchProgressPrinter: @unchecked Sendable {
 
     /// `write` receives text to print as is (default: standard error).
     public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
-        self.mode = mode == .automatic ? (isatty(2) == 1 ? .bar : .lines) : mode
+        self.mode = mode.resolved
         self.write = write
     }
 
@@ -62,7 +55,7 @@ public final class BatchProgressPrinter: @unchecked Sendable {
         guard mode != .quiet || report.failed > 0 else { return }
         let shard = report.shard.map { " (shard \($0) of \(report.manifestJobs) jobs)" } ?? ""
         write("\(report.total) jobs\(shard): \(report.ok) ok, \(report.failed) failed, \(report.skipped) skipped "
-              + "in \(Self.duration(report.milliseconds / 1000))\n")
+              + "in \(ProgressText.duration(report.milliseconds / 1000))\n")
     }
 
     private let folder = FileManager.default.currentDirectoryPath + "/"
@@ -80,20 +73,9 @@ public final class BatchProgressPrinter: @unchecked Sendable {
     }
 
     private func drawBar(_ p: BatchProgress) {
-        let width = 30
-        let filled = p.total == 0 ? width : width * p.finished / p.total
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let eta = p.finished == p.total ? "done" : p.estimatedRemaining.map { "ETA " + Self.duration($0) } ?? "ETA --"
-        write("\r\u{1B}[2K[\(bar)] \(p.finished)/\(p.total)  failed \(p.failed)  skipped \(p.skipped)  \(eta)")
+        let eta = p.finished == p.total ? "done" : p.estimatedRemaining.map { "ETA " + ProgressText.duration($0) } ?? "ETA --"
+        write(ProgressText.bar(done: p.finished, total: p.total) + " \(p.finished)/\(p.total)  failed \(p.failed)  skipped \(p.skipped)  \(eta)")
         barShown = true
     }
 
-    /// `0.4 s`, `12 s`, `3:05`, `1:02:09`.
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 10 { return String(format: "%.1f s", seconds) }
-        let s = Int(seconds.rounded())
-        if s < 60 { return "\(s) s" }
-        if s < 3600 { return String(format: "%d:%02d", s / 60, s % 60) }
-        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-    }
 }

@@ -149,8 +149,9 @@ public enum MapRenderer {
         if let opts = request.clustering, data.points.count > 0 {
             let zoom = Int(max(0, viewport.zoom).rounded(.down))
             if zoom <= opts.maxZoom {
+                // One map needs only its own zoom and the links down to the points.
                 let built = ClusterIndex(points: data.points, options: opts, aggregates: request.aggregates,
-                                         downTo: max(opts.minZoom, zoom))
+                                         downTo: max(opts.minZoom, zoom), retainAllZooms: false)
                 clusters = built.clusters(in: queryBounds(viewport, margin: opts.radius + 40), zoom: viewport.zoom)
                 index = built
             }

@@ -156,8 +156,11 @@ public enum MapRenderer {
                 index = built
             }
         }
+        // With ranked labels, each bubble is named after its most important point.
+        let priority = request.layout.labelField == nil ? nil
+            : request.layout.labelPriority.flatMap { data.points.properties.columnIndex($0) }
         return MarkPlanner.plan(viewport: viewport, data: data, clusters: clusters,
-                                leaves: { id in index?.members(of: id) }, spread: request.spread)
+                                leaves: { id in index?.members(of: id) }, spread: request.spread, priority: priority)
     }
 
     /// How far the plan's marks (markers with their extent, bubbles) reach beyond the padded image, per side.

@@ -50,6 +50,16 @@ import Testing
         #expect(result.summary.labelsPlaced + result.summary.labelsDropped == result.summary.pointsDrawn)
     }
 
+    @Test func clusterLabelsNameBubblesAfterTheirBiggestCityFirst() throws {
+        let result = try MapRenderer.render(try europe())
+        checkPlacement(result.scene)
+        let texts = Set(result.scene.labels.map(\.text))
+        #expect(texts.isSuperset(of: ["Paris", "London", "Berlin", "Madrid", "Rome"]))
+        // Every bubble label sits next to a bubble: cluster labels are placed first.
+        #expect(result.scene.labels.count >= result.scene.bubbles.count / 2)
+        try Snapshot.assertMatches(result.data, named: "clustered-labels", format: .png, maxDifferentPixels: 40)
+    }
+
     @Test(arguments: ["default", "dark", "print", "colorblind"])
     func shippedStyleGolden(name: String) throws {
         let result = try MapRenderer.render(try europe(style: name))

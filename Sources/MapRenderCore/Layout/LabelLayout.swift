@@ -10,7 +10,8 @@ enum LabelLayout {
         var dropped: Int
     }
 
-    static func place(field: String, drawn: [Int], batch: MarkerBatch, data: ProjectedPoints, style: Style,
+    static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
+                      data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
@@ -23,6 +24,20 @@ enum LabelLayout {
         // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
         // dense map are blocked anyway, and shaping text is the expensive part of layout.
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        // Cluster labels first: a bubble named after its most important point (with ranked labels)
+        // is placed before every point label.
+        if !callout {
+            for b in bubbles {
+                guard let rep = b.representative,
+                      let text = data.points.properties.value(column: col, row: rep).displayText, !text.isEmpty else { continue }
+                let r = style.cluster.step(for: b.count).radius
+                let box = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+                let value = priorityCol.flatMap { data.points.properties.value(column: $0, row: rep).numberValue } ?? 0
+                labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: value))
+                texts.append(text)
+            }
+        }
+        let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
             let sym = batch.symbols[Int(batch.symbol[k])]
@@ -77,7 +92,9 @@ enum LabelLayout {
         let lineHeight = measurer.measure("Hg", font: font).height
         let probe = TextSize(width: 1 + 2 * h, height: 0.8 * lineHeight + 2 * h)
         let order = labels.indices.sorted {
-            labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
+            let clusterA = $0 < bubbleLabels, clusterB = $1 < bubbleLabels
+            if clusterA != clusterB { return clusterA }   // cluster labels first
+            return labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
         }
         let gap = ls.offset
         // Fixed obstacles in a raster (O(1) queries however dense); placed labels in the grid index.

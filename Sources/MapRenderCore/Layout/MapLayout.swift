@@ -85,8 +85,9 @@ public enum MapLayout {
             }
             obstacles += legBoxes(plan)
             if let a = attributionMark { obstacles.append(a.box) }
-            let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, data: data, style: style,
-                                           viewport: v, obstacles: obstacles, options: options, measurer: measurer)
+            let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
+                                           style: style, viewport: v, obstacles: obstacles, options: options,
+                                           measurer: measurer)
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
         }

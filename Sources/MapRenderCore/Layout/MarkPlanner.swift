@@ -25,6 +25,8 @@ public struct MarkPlan: Sendable {
         /// supercluster's cluster_id, or nil for a colocated group too large to spread.
         public var clusterID: Int?
         public var aggregates: [String: Double]
+        /// The member that names the bubble when labelling by priority (its most important point).
+        public var representative: Int?
     }
     public var bubbles: [Bubble] = []
 
@@ -47,8 +49,10 @@ public enum MarkPlanner {
     ///     (then every point is a candidate marker).
     ///   - leaves: the point indexes of a cluster id (to tell a cluster of colocated points, which
     ///     zooming never separates, from a real one).
+    ///   - priority: when labels are ranked, the column index of the priority property: each bubble
+    ///     is then named after its highest-priority member.
     public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
-                            leaves: (Int) -> [Int]?, spread: SpreadOptions) -> MarkPlan {
+                            leaves: (Int) -> [Int]?, spread: SpreadOptions, priority: Int? = nil) -> MarkPlan {
         var plan = MarkPlan()
         var singles: [Int] = []
         if let items = clusters {
@@ -60,7 +64,17 @@ public enum MarkPlanner {
                     continue
                 }
                 let p = v.pixel(x: item.x, y: item.y)
-                plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates))
+                var representative: Int?
+                if let col = priority, let members = leaves(item.id) {
+                    var best = -Double.infinity
+                    for m in members {
+                        if let value = data.points.properties.value(column: col, row: m).numberValue, value > best {
+                            best = value; representative = m
+                        }
+                    }
+                }
+                plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
+                                          representative: representative))
             }
         } else {
             singles = Array(0..<data.x.count)
@@ -81,7 +95,8 @@ public enum MarkPlanner {
             let members = g.map { singles[$0] }
             if members.count > spread.maximum {
                 let cx = g.reduce(0) { $0 + px[$1] } / Double(g.count), cy = g.reduce(0) { $0 + py[$1] } / Double(g.count)
-                plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:]))
+                plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
+                                          representative: nil))
             } else {
                 addGroup(members, data: data, viewport: v, to: &plan)
             }

@@ -57,7 +57,7 @@ final class TrackCSVParser {
         }
         let delimiter = columns.delimiter ?? CSVReader.detectDelimiter(Self.firstLine(head[start...]))
         decimalComma = delimiter != UInt8(ascii: ",")
-        let splitter = CSVRecordSplitter(delimiter: delimiter)
+        let splitter = CSVTokenizer(delimiter: delimiter)
 
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, chunkSize))
         defer { chunk.deallocate() }
@@ -87,7 +87,7 @@ final class TrackCSVParser {
         return bytes
     }
 
-    private func record(_ r: CSVRecordSplitter, _ sample: Sample) throws {
+    private func record(_ r: CSVTokenizer, _ sample: Sample) throws {
         guard header != nil else {
             try handleHeader(r)
             return
@@ -122,7 +122,7 @@ final class TrackCSVParser {
         sample(idP, idN, time, lat, lon)
     }
 
-    private func handleHeader(_ r: CSVRecordSplitter) throws {
+    private func handleHeader(_ r: CSVTokenizer) throws {
         let names = (0..<r.fieldCount).map { r.string($0).trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
         header = names
         let lowered = names.map { $0.lowercased() }

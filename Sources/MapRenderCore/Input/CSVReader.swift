@@ -1,13 +1,9 @@
-/// Streaming RFC 4180 CSV → points: a byte-level state machine fed one chunk at a time.
+/// Streaming RFC 4180 CSV → points, on `CSVTokenizer`.
 ///
-/// The file is never held whole: each chunk (1 MiB by default) runs through the state machine,
-/// which copies the current record's field bytes (quotes removed, `""` unescaped) into one
-/// reused buffer. A record can therefore span any number of chunks. When a record ends, its
-/// latitude and longitude are parsed straight from that buffer (`FastNumber`); a `String` is
-/// made only for the id and for property columns that are kept.
-///
-/// Handles: quoted fields holding delimiters, doubled quotes and line breaks; CRLF, LF and CR
-/// line ends; a UTF-8 byte order mark; a missing final newline; blank lines (skipped).
+/// The file is never held whole: each chunk (1 MiB by default) runs through the tokenizer. When
+/// a record ends, its latitude and longitude are parsed straight from the tokenizer's buffer
+/// (`FastNumber`); a `String` is made only for the id and for property columns that are kept.
+/// Adds to the tokenizer: a UTF-8 byte order mark, delimiter detection, the header's column plan.
 ///
 /// Hot stored properties are `@exclusivity(unchecked)`: a reader is used by one thread, and the
 /// runtime access checks on them cost about a fifth of the parse time.
@@ -19,27 +15,8 @@ final class CSVReader {
     @exclusivity(unchecked) private var report: InputReport
     @exclusivity(unchecked) private var points = PointSet()
 
-    // MARK: Tokenizer state
-
-    private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
-    @exclusivity(unchecked) private var state = State.fieldStart
+    @exclusivity(unchecked) private var tokenizer = CSVTokenizer(delimiter: UInt8(ascii: ","))
     @exclusivity(unchecked) private var delimiter = UInt8(ascii: ",")
-    /// A CR ended the last record: a LF right after it belongs to the same line break.
-    @exclusivity(unchecked) private var skipLF = false
-    /// Inside quotes the previous byte was a CR (so a LF is not a second line break).
-    @exclusivity(unchecked) private var previousCRInQuotes = false
-    /// The 1-based physical line of the next byte, and the line the current record started on.
-    @exclusivity(unchecked) private var line = 1
-    @exclusivity(unchecked) private var recordLine = 1
-    @exclusivity(unchecked) private var recordHadQuote = false
-
-    /// The current record: field bytes back to back; `fieldEnds[k]` is where field k ends.
-    @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var bytesCapacity = 4096
-    @exclusivity(unchecked) private var bytesCount = 0
-    @exclusivity(unchecked) private var fieldEnds: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var fieldEndsCapacity = 64
-    @exclusivity(unchecked) private var fieldCount = 0
 
     // MARK: Column plan, fixed by the header
 
@@ -58,13 +35,6 @@ final class CSVReader {
         self.options = options
         report = InputReport(source: name)
         report.format = "csv"
-        bytes = .allocate(capacity: bytesCapacity)
-        fieldEnds = .allocate(capacity: fieldEndsCapacity)
-    }
-
-    deinit {
-        bytes.deallocate()
-        fieldEnds.deallocate()
     }
 
     /// Reads the whole source, `chunkSize` bytes at a time.
@@ -104,6 +74,7 @@ final class CSVReader {
             delimiter = Self.detectDelimiter(headerBytes[..<(lineEnd ?? headerBytes.count)])
         }
         decimalComma = delimiter != UInt8(ascii: ",")
+        tokenizer = CSVTokenizer(delimiter: delimiter)
 
         try headerBytes.withUnsafeBufferPointer { buf in
             if let base = buf.baseAddress { try feed(base, buf.count) }
@@ -135,194 +106,43 @@ final class CSVReader {
         return candidates[best]
     }
 
-    // MARK: The state machine
-
-    private static let lf: UInt8 = 0x0A
-    private static let cr: UInt8 = 0x0D
-    private static let quote = UInt8(ascii: "\"")
-
-    /// Runs `n` bytes through the state machine; records are handled as they complete.
+    /// Runs `n` bytes through the tokenizer; records are handled as they complete.
     func feed(_ p: UnsafePointer<UInt8>, _ n: Int) throws {
-        let delim = delimiter
-        let lf = Self.lf, cr = Self.cr, quote = Self.quote
-        var i = 0
-        while i < n {
-            if skipLF {
-                skipLF = false
-                if p[i] == lf { i += 1; continue }
-            }
-            switch state {
-            case .fieldStart, .unquoted:
-                if state == .fieldStart && p[i] == quote {
-                    state = .quoted
-                    recordHadQuote = true
-                    i += 1
-                    continue
-                }
-                // Fast scan to the end of an unquoted field.
-                var j = i
-                while j < n {
-                    let c = p[j]
-                    if c == delim || c == lf || c == cr { break }
-                    j += 1
-                }
-                append(p + i, j - i)
-                if j == n {
-                    state = .unquoted
-                    return
-                }
-                let c = p[j]
-                i = j + 1
-                if c == delim {
-                    endField()
-                    state = .fieldStart
-                } else {
-                    try endRecord(lineBreak: c)
-                }
-            case .quoted:
-                var j = i
-                var prevCR = previousCRInQuotes
-                while j < n {
-                    let c = p[j]
-                    if c == quote { break }
-                    if c == lf {
-                        if !prevCR { line += 1 }
-                        prevCR = false
-                    } else if c == cr {
-                        line += 1
-                        prevCR = true
-                    } else {
-                        prevCR = false
-                    }
-                    j += 1
-                }
-                previousCRInQuotes = prevCR
-                append(p + i, j - i)
-                if j == n { return }
-                previousCRInQuotes = false
-                state = .quoteInQuoted
-                i = j + 1
-            case .quoteInQuoted:
-                let c = p[i]
-                if c == quote {                 // "" inside quotes: one quote
-                    appendByte(quote)
-                    state = .quoted
-                    i += 1
-                } else if c == delim {
-                    endField()
-                    state = .fieldStart
-                    i += 1
-                } else if c == lf || c == cr {
-                    i += 1
-                    try endRecord(lineBreak: c)
-                } else {
-                    state = .unquoted           // `"ab"cd`: text after the closing quote is kept
-                }
-            }
-        }
+        try tokenizer.feed(p, n, handle)
     }
 
     /// End of input: the last record may lack its line break.
     func finish() throws {
-        if state == .quoted {
+        guard try tokenizer.finish(handle) else {
             throw MapRenderError(.inputMalformed,
-                "\(name):\(recordLine): quoted field is not closed before the end of the file")
-        }
-        if state != .fieldStart || fieldCount > 0 || recordHadQuote {
-            try endRecord(lineBreak: nil)
+                "\(name):\(tokenizer.recordLine): quoted field is not closed before the end of the file")
         }
         if header == nil {
             throw MapRenderError(.inputMalformed, "\(name): no header row (the file is empty)")
         }
     }
 
-    @inline(__always)
-    private func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        if n == 0 { return }
-        if bytesCount + n > bytesCapacity { growBytes(bytesCount + n) }
-        (bytes + bytesCount).update(from: p, count: n)
-        bytesCount += n
-    }
-
-    @inline(__always)
-    private func appendByte(_ b: UInt8) {
-        if bytesCount == bytesCapacity { growBytes(bytesCount + 1) }
-        bytes[bytesCount] = b
-        bytesCount += 1
-    }
-
-    private func growBytes(_ needed: Int) {
-        var capacity = bytesCapacity * 2
-        while capacity < needed { capacity *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        grown.update(from: bytes, count: bytesCount)
-        bytes.deallocate()
-        bytes = grown
-        bytesCapacity = capacity
-    }
-
-    @inline(__always)
-    private func endField() {
-        if fieldCount == fieldEndsCapacity {
-            let grown = UnsafeMutablePointer<Int>.allocate(capacity: fieldEndsCapacity * 2)
-            grown.update(from: fieldEnds, count: fieldCount)
-            fieldEnds.deallocate()
-            fieldEnds = grown
-            fieldEndsCapacity *= 2
-        }
-        fieldEnds[fieldCount] = bytesCount
-        fieldCount += 1
-    }
-
-    private func endRecord(lineBreak: UInt8?) throws {
-        endField()
-        if !(fieldCount == 1 && !recordHadQuote && isBlank(field: 0)) {
-            if header == nil {
-                try handleHeader()
-            } else {
-                handleRow()
-            }
-        }
-        bytesCount = 0
-        fieldCount = 0
-        recordHadQuote = false
-        state = .fieldStart
-        if let lineBreak {
-            line += 1
-            skipLF = lineBreak == Self.cr
-        }
-        recordLine = line
+    private func handle(_ t: CSVTokenizer) throws {
+        if header == nil { try handleHeader() } else { handleRow() }
     }
 
     // MARK: Records
 
-    @inline(__always)
-    private func fieldStart(_ k: Int) -> Int { k == 0 ? 0 : fieldEnds[k - 1] }
-
-    private func isBlank(field k: Int) -> Bool {
-        for i in fieldStart(k)..<fieldEnds[k] where bytes[i] != 0x20 && bytes[i] != 0x09 { return false }
-        return true
-    }
-
-    private func string(field k: Int) -> String {
-        let start = fieldStart(k)
-        return String(decoding: UnsafeBufferPointer(start: bytes + start, count: fieldEnds[k] - start), as: UTF8.self)
-    }
+    private func string(field k: Int) -> String { tokenizer.string(k) }
 
     /// A property or id value: empty → missing, a JSON-style number → number, else the text.
     @inline(__always)
     private func value(field k: Int) -> PropertyValue {
-        let start = fieldStart(k)
-        let count = fieldEnds[k] - start
+        let (p, count) = tokenizer.field(k)
         if count == 0 { return .missing }
-        if let d = FastNumber.parseJSONStyleNumber(bytes + start, count) { return .number(d) }
-        return .string(String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self))
+        if let d = FastNumber.parseJSONStyleNumber(p, count) { return .number(d) }
+        return .string(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
     }
 
     @inline(__always)
     private func coordinate(field k: Int) -> CoordinateParse {
-        let start = fieldStart(k)
-        return FastNumber.parseCoordinate(bytes + start, fieldEnds[k] - start, decimalComma: decimalComma)
+        let (p, count) = tokenizer.field(k)
+        return FastNumber.parseCoordinate(p, count, decimalComma: decimalComma)
     }
 
     /// Without leading and trailing spaces and tabs.
@@ -334,7 +154,7 @@ final class CSVReader {
     }
 
     private func handleHeader() throws {
-        let names = (0..<fieldCount).map { Self.trimmed(string(field: $0)) }
+        let names = (0..<tokenizer.fieldCount).map { Self.trimmed(string(field: $0)) }
         header = names
         let lowered = names.map { $0.lowercased() }
         var shown = names.prefix(30).joined(separator: ", ")
@@ -388,7 +208,8 @@ final class CSVReader {
 
     private func handleRow() {
         report.recordsRead += 1
-        let n = fieldCount
+        let n = tokenizer.fieldCount
+        let recordLine = tokenizer.recordLine
         guard latIndex < n && lonIndex < n else {
             report.skip(.malformedRow, at: recordLine)
             return

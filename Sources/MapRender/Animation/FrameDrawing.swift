@@ -130,10 +130,7 @@ struct LabelContinuity {
         let v = plan.viewport
         var obstacles: [Rect] = []
         obstacles.reserveCapacity(batch.count + plan.bubbles.count + 1)
-        for k in 0..<batch.count {
-            let e = batch.symbols[Int(batch.symbol[k])].extent
-            obstacles.append(Rect(x: batch.x[k] - e.left, y: batch.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom))
-        }
+        for k in 0..<batch.count { obstacles.append(batch.box(at: k)) }
         for b in plan.bubbles where b.radius > 0 {
             let p = v.pixel(x: b.x, y: b.y)
             obstacles.append(Rect(x: p.x - b.radius, y: p.y - b.radius, width: 2 * b.radius, height: 2 * b.radius))
@@ -156,16 +153,7 @@ struct LabelContinuity {
         for (k, i) in drawn.enumerated() {
             guard let c = column, plan.presence[i] >= 0.5,
                   let text = properties.value(column: c, row: i).displayText, !text.isEmpty else { continue }
-            let sym = batch.symbols[Int(batch.symbol[k])]
-            let e = sym.extent
-            let markBox = Rect(x: batch.x[k] - e.left, y: batch.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
-            let anchorBox: Rect
-            if sym.shape == .pin {
-                let r = sym.pinHeadRadius
-                anchorBox = Rect(x: batch.x[k] - r, y: batch.y[k] - sym.size, width: 2 * r, height: 2 * r)
-            } else {
-                anchorBox = markBox
-            }
+            let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
             var size = measurer.measure(text, font: font)
             size.width += 2 * ls.haloWidth
             size.height += 2 * ls.haloWidth

@@ -40,16 +40,7 @@ enum LabelLayout {
         let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
-            let sym = batch.symbols[Int(batch.symbol[k])]
-            let e = sym.extent
-            let markBox = Rect(x: batch.x[k] - e.left, y: batch.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
-            let anchorBox: Rect
-            if sym.shape == .pin {
-                let r = sym.pinHeadRadius
-                anchorBox = Rect(x: batch.x[k] - r, y: batch.y[k] - sym.size, width: 2 * r, height: 2 * r)
-            } else {
-                anchorBox = markBox
-            }
+            let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
             let priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
             if callout {
                 let size = measurer.measure(text, font: font, maxWidth: maxWidth)

@@ -176,11 +176,7 @@ public enum MapLayout {
 
     /// The pixel box of every drawn marker.
     static func markBoxes(_ batch: MarkerBatch) -> [Rect] {
-        let extents = batch.symbols.map(\.extent)
-        return (0..<batch.count).map { k in
-            let e = extents[Int(batch.symbol[k])]
-            return Rect(x: batch.x[k] - e.left, y: batch.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
-        }
+        (0..<batch.count).map(batch.box(at:))
     }
 
     /// Small boxes along each spread leg, so labels do not cross the legs.

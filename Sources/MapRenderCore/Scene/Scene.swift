@@ -177,6 +177,20 @@ public struct MarkerBatch: Sendable {
 
     public init() {}
     public var count: Int { x.count }
+
+    /// Marker k's pixel box (its symbol's extent around its anchor).
+    public func box(at k: Int) -> Rect {
+        let e = symbols[Int(symbol[k])].extent
+        return Rect(x: x[k] - e.left, y: y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
+    }
+
+    /// What marker k's label hugs: a pin's round head, a circle or square itself.
+    public func labelAnchor(at k: Int) -> Rect {
+        let sym = symbols[Int(symbol[k])]
+        guard sym.shape == .pin else { return box(at: k) }
+        let r = sym.pinHeadRadius
+        return Rect(x: x[k] - r, y: y[k] - sym.size, width: 2 * r, height: 2 * r)
+    }
 }
 
 /// A text label: its measured box (top-left corner and size, CSS px) and look.

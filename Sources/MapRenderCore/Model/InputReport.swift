@@ -51,12 +51,13 @@ public struct InputReport: Sendable, Equatable {
     /// Human-readable lines, e.g. `cities.csv: skipped 3 rows: latitude outside -90..90 (lines 4, 9, 12)`.
     public func warnings() -> [String] {
         let unit = format == "csv" ? "line" : "feature"
+        let shown = source == "-" ? "<stdin>" : source
         return skipped.keys.sorted().map { reason in
             let n = skipped[reason]!
             let ex = examples[reason, default: []].map(String.init).joined(separator: ", ")
             let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
             let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
-            return "\(source): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
+            return "\(shown): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
         }
     }
 

@@ -21,6 +21,14 @@ enum AnimationView {
         let base = request.base
         let n = source.frameCount
         let padding = EdgeInsets(all: base.padding)
+        // Room for the largest cluster bubble too, so bubbles near the edge are not cut
+        // (a single map refits after clustering instead; frames share one view fixed up front).
+        var markerExtent = source.markerExtent
+        if base.clustering != nil {
+            let r = (base.style.cluster.steps.map(\.radius).max() ?? 0) + base.style.cluster.strokeWidth / 2
+            markerExtent = EdgeInsets(top: max(markerExtent.top, r), right: max(markerExtent.right, r),
+                                      bottom: max(markerExtent.bottom, r), left: max(markerExtent.left, r))
+        }
         switch base.view {
         case .center(let lat, let lon, let zoom):
             let v = ViewFitter.center(lat: lat, lon: lon, zoom: zoom, width: base.width, height: base.height)
@@ -36,7 +44,7 @@ enum AnimationView {
                 }
                 var v = ViewFitter.fit(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY,
                                        width: base.width, height: base.height,
-                                       extent: source.markerExtent, padding: padding, maxZoom: base.maxZoom)
+                                       extent: markerExtent, padding: padding, maxZoom: base.maxZoom)
                 if let z = zoom { v.zoom = z }
                 return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
             }
@@ -44,7 +52,7 @@ enum AnimationView {
                 let s = source.positions(k)
                 guard s.count > 0 else { return nil }
                 return ViewFitter.fit(xs: s.x, ys: s.y, width: base.width, height: base.height,
-                                      extent: source.markerExtent, padding: padding, maxZoom: base.maxZoom)
+                                      extent: markerExtent, padding: padding, maxZoom: base.maxZoom)
             }
             return follow(fits, fps: request.effectiveFPS, fixedZoom: zoom, width: base.width, height: base.height)
         }

@@ -44,16 +44,16 @@ import Testing
                 == #"s.json: cluster.steps[1].min: steps must have ascending "min" values, got 5 after 10"#)
         #expect(error(#"{"cluster": {"steps": [{"min": 0, "radius": 500}]}}"#) == "s.json: cluster.steps[0].radius: expected a number in 1...200, got 500")
         #expect(error(#"{"cluster": {"textsize": 10}}"#) == "s.json: cluster.textsize: unknown key; did you mean 'text-size'?")
-        #expect(error(#"{"spread": {"leg-colour": "#000"}}"#) == "s.json: spread.leg-colour: unknown key; did you mean 'leg-color'?")
+        #expect(error(##"{"spread": {"leg-colour": "#000"}}"##) == "s.json: spread.leg-colour: unknown key; did you mean 'leg-color'?")
         #expect(error(#"{"label": {"callout-max-width": 5}}"#) == "s.json: label.callout-max-width: expected a number in 20...2000, got 5")
         #expect(error(#"{"label": {"weight": "heavy"}}"#) == #"s.json: label.weight: expected one of "normal", "bold", got "heavy""#)
-        #expect(error(#"{"marker": {"fill": ["matc", ["get", "type"], "a", "#f00", "#00f"]}}"#).hasPrefix("s.json: marker.fill"))
-        #expect(error(#"{"marker": {"fill": ["matc", ["get", "type"], "a", "#f00", "#00f"]}}"#).contains("match"))
+        #expect(error(##"{"marker": {"fill": ["matc", ["get", "type"], "a", "#f00", "#00f"]}}"##).hasPrefix("s.json: marker.fill"))
+        #expect(error(##"{"marker": {"fill": ["matc", ["get", "type"], "a", "#f00", "#00f"]}}"##).contains("match"))
         #expect(error(#"{"version": 2}"#) == "s.json: version: expected 1, got 2")
     }
 
     @Test func dataDrivenMarkerValuesParse() throws {
-        let s = try parse(#"{"marker": {"fill": ["match", ["get", "type"], "cafe", "#b5651d", "#888888"], "size": ["interpolate", ["linear"], ["get", "pop"], 0, 4, 100, 24]}}"#)
+        let s = try parse(##"{"marker": {"fill": ["match", ["get", "type"], "cafe", "#b5651d", "#888888"], "size": ["interpolate", ["linear"], ["get", "pop"], 0, 4, 100, 24]}}"##)
         #expect(s.marker.fillExpression?.propertyNames == ["type"])
         #expect(s.marker.sizeExpression?.propertyNames == ["pop"])
         #expect(s.marker.fillExpression?.colorCategories?.map(\.0) == ["cafe", "other"])

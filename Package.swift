@@ -40,10 +40,12 @@ let package = Package(
         ),
         // Benchmark driver for scripts/bench: generates data, times the real binary.
         .executableTarget(name: "maprender-bench"),
-        .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender"], exclude: ["__Snapshots__"]),
+        // Paths of the repository and shared data, a seeded generator: shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore", "TestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"], exclude: ["__Snapshots__"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
-        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender"]),
+        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "TestSupport"]),
     ]
 )

@@ -1,16 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the real `maprender` binary on real files and checks output and exit codes.
 @Suite struct CLITests {
-    static let repo: URL = {
-        var u = URL(fileURLWithPath: #filePath)
-        while u.path != "/" {
-            u.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: u.appendingPathComponent("Package.swift").path) { return u }
-        }
-        fatalError("repository root not found")
-    }()
+    static let repo = TestPaths.repo
 
     /// The binary built beside the test bundle.
     static let binary: URL = {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 private func reader(_ csv: String, frames: [Double], columns: TrackColumns = TrackColumns(),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 /// An index that keeps only its lowest zoom answers like a full one for what a single map asks.

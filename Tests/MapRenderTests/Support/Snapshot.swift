@@ -1,6 +1,7 @@
 import Foundation
 import MapRender
 import MapRenderCairo
+@_exported import TestSupport
 import Testing
 
 /// Golden files at `Tests/MapRenderTests/__Snapshots__/<TestFile>/<name>.<ext>`.
@@ -53,20 +54,6 @@ enum Snapshot {
     }
 }
 
-enum TestPaths {
-    static let repo: URL = {
-        var u = URL(fileURLWithPath: #filePath)
-        while u.path != "/" {
-            u.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: u.appendingPathComponent("Package.swift").path) { return u }
-        }
-        fatalError("repository root not found")
-    }()
-    static func shared(_ name: String) -> String {
-        repo.deletingLastPathComponent().appendingPathComponent("shared/data/\(name)").path
-    }
-    static func repoFile(_ name: String) -> String { repo.appendingPathComponent(name).path }
-}
 
 /// A Pango measurer for tests that need real text sizes.
 enum PangoTextForTests {

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// Paths of the repository and of the team's shared data (`shared/` beside the clone), for every test target.

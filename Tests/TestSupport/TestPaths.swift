@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 
 /// Paths of the repository and of the team's shared data (`shared/` beside the clone), for every test target.

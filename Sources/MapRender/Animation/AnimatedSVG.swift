@@ -6,9 +6,9 @@ import MapRenderCore
 /// run through every frame's planned values (`<animate>`/`<animateTransform>`, linear between
 /// frames, looping).
 ///
-/// Markers take their shape, colour and size from the frame they first appear in. Not animated:
-/// labels and the bubbles' count text (a bubble is a circle whose radius and colour follow its
-/// count).
+/// Markers take their shape, colour and size from the frame they first appear in. Bubbles carry
+/// their count text (one text per count the bubble takes, shown while it has that count); plain
+/// labels follow their placement in each frame (one text per label string).
 struct AnimatedSVG {
     let base: RenderRequest
     let fps: Double
@@ -28,6 +28,8 @@ struct AnimatedSVG {
 
     private var markers: [Int: Track] = [:]
     private var bubbles: [Int: Track] = [:]
+    /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
+    private var labels: [String: (track: Track, mark: LabelMark)] = [:]
 
     init(base: RenderRequest, fps: Double, frameCount: Int) {
         self.base = base
@@ -55,6 +57,13 @@ struct AnimatedSVG {
             t.size[k] = Float(b.radius); t.opacity[k] = 1
             t.count[k] = Int32(clamping: b.count)
             bubbles[b.track] = t
+        }
+        for l in plan.labels ?? [] {
+            var entry = labels[l.text] ?? (Track(frames: frameCount), l)
+            // SVG places text by its baseline; Pango's logical box puts it about 80% down.
+            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + l.height * 0.8)
+            entry.track.size[k] = 1; entry.track.opacity[k] = 1
+            labels[l.text] = entry
         }
     }
 
@@ -84,6 +93,19 @@ struct AnimatedSVG {
                 out += "<animate attributeName=\"fill\" calcMode=\"discrete\" values=\"\(fills.joined(separator: ";"))\" \(timing)/>"
             }
             out += "</circle>\n"
+            // The count: one text per count this bubble takes, visible while it has it.
+            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(cs.textSize * base.layout.textScale))\" font-weight=\"bold\""
+            for c in Set(t.count).sorted() where c > 0 {
+                let shown = zip(t.count, t.opacity).map { $0 == c && $1 > 0.6 ? "1" : "0" }
+                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" text-anchor=\"middle\" dominant-baseline=\"central\" \(font)"
+                out += " fill=\"\(svgColor(cs.textColor).0)\" opacity=\"\(shown[0])\">"
+                if frameCount > 1 {
+                    out += animate("x", t.x.map(num), timing)
+                    out += animate("y", t.y.map(num), timing)
+                    out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
+                }
+                out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
+            }
         }
         for key in markers.keys.sorted() {
             let t = filled(markers[key]!)
@@ -98,8 +120,38 @@ struct AnimatedSVG {
             out += shape(sym)
             out += "</g>\n"
         }
+        for key in labels.keys.sorted() {
+            let (track, mark) = labels[key]!
+            let t = filled(track)
+            let (halo, haloAlpha) = svgColor(mark.halo)
+            out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" font-family=\"\(xml(mark.font.family))\""
+            out += " font-size=\"\(num(mark.font.size))\" font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\""
+            out += " stroke=\"\(halo)\" stroke-opacity=\"\(num(haloAlpha))\" stroke-width=\"\(num(2 * mark.haloWidth))\""
+            out += " stroke-linejoin=\"round\" paint-order=\"stroke\" opacity=\"\(num(t.opacity[0]))\">"
+            if frameCount > 1 {
+                out += animate("x", t.x.map(num), timing)
+                out += animate("y", t.y.map(num), timing)
+                out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(t.opacity.map(num).joined(separator: ";"))\" \(timing)/>"
+            }
+            out += xml(key) + "</text>\n"
+        }
         out += "</g>\n</svg>\n"
         return Data(out.utf8)
+    }
+
+    /// Text and attribute values with XML's special characters escaped.
+    private func xml(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
     }
 
     private func animate(_ attribute: String, _ values: [String], _ timing: String) -> String {

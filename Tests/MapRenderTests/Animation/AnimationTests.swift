@@ -164,6 +164,25 @@ import Testing
         #expect(svg.contains("dur=\"1s\" repeatCount=\"indefinite\""))
     }
 
+    @Test func animatedSVGCarriesBubbleCountsAndLabels() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try Data_.placesKeyframes(in: dir)
+        let path = dir.appendingPathComponent("anim.svg").path
+        var r = Data_.request(.keyframes(paths), output: .animatedSVG(path))
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 4
+        try AnimationRenderer.render(r)
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        let animation = svg.components(separatedBy: "<g id=\"maprender-animation\"").last!
+        // Clustered world: bubbles with their counts as text, and labels that follow their markers.
+        #expect(animation.contains("text-anchor=\"middle\" dominant-baseline=\"central\""))
+        #expect(animation.contains("paint-order=\"stroke\""))
+        let texts = animation.components(separatedBy: "<text ").count - 1
+        #expect(texts > 10)
+        // Well-formed XML (names with & or < are escaped).
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+    }
+
     // MARK: Continuity
 
     /// Between two consecutive frames a point's shown position moves at most as far as points

@@ -127,6 +127,11 @@ public final class CairoRenderer {
 
     private func drawBubbles(_ b: BubbleBatch, _ cr: OpaquePointer) {
         for bubble in b.bubbles {
+            // Clip first: a group is as large as the clip, and an unclipped one is the whole image.
+            let reach = bubble.radius + b.strokeWidth / 2 + 1
+            cairo_save(cr)
+            cairo_rectangle(cr, bubble.x - reach, bubble.y - reach, 2 * reach, 2 * reach)
+            cairo_clip(cr)
             cairo_push_group(cr)
             cairo_new_path(cr)
             cairo_arc(cr, bubble.x, bubble.y, bubble.radius, 0, 2 * .pi)
@@ -141,6 +146,7 @@ public final class CairoRenderer {
             }
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, b.opacity)
+            cairo_restore(cr)
             text.draw(bubble.text, font: b.font, color: b.textColor, halo: nil, haloWidth: 0,
                       x: bubble.textBox.x, y: bubble.textBox.y, on: cr)
         }

@@ -37,7 +37,7 @@ func generate(count n: Int, to path: String) throws {
     var out = "id,name,lat,lon,value\n"
     out.reserveCapacity(min(n, 1 << 20) * 48)
     guard let fh = FileHandle(forWritingAtPath: path) ?? {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         return FileHandle(forWritingAtPath: path)
     }() else { throw CocoaError(.fileWriteUnknown) }
     try fh.truncate(atOffset: 0)

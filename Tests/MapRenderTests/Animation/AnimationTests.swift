@@ -73,8 +73,8 @@ import Testing
         let folder = dir.appendingPathComponent("out/frames").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Left by an earlier, longer run: removed. Another name: kept.
-        FileManager.default.createFile(atPath: folder + "/frame-00012.png", contents: Data([1]))
-        FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder + "/frame-00012.png", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data([1]))
         var r = Data_.request(.keyframes(paths), output: .frames(folder: folder, format: .png))
         r.framesPerTransition = 4
         let result = try AnimationRenderer.render(r)
@@ -102,10 +102,10 @@ import Testing
             var req = r
             req.jobs = jobs
             var out: [Data] = []
-            try AnimationRenderer.render(req) { k, data in
+            try AnimationRenderer.render(req, onFrame: { k, data in
                 #expect(k == out.count)
                 out.append(data)
-            }
+            })
             return out
         }
         let one = try frames(jobs: 1)
@@ -387,7 +387,7 @@ import Testing
         r.base.height = 320
         r.framesPerTransition = 8
         var frames: [Int: Data] = [:]
-        try AnimationRenderer.render(r) { k, data in if k == 3 || k == 8 { frames[k] = data } }
+        try AnimationRenderer.render(r, onFrame: { k, data in if k == 3 || k == 8 { frames[k] = data } })
         try Snapshot.assertMatches(frames[3]!, named: "placesMidTransition", format: .png, maxDifferentPixels: 40)
         try Snapshot.assertMatches(frames[8]!, named: "placesLastFrame", format: .png, maxDifferentPixels: 40)
     }
@@ -402,7 +402,7 @@ import Testing
         r.base.style.marker.size = 20
         r.base.layout.labelField = "id"
         var frames: [Int: Data] = [:]
-        try AnimationRenderer.render(r) { k, data in frames[k] = data }
+        try AnimationRenderer.render(r, onFrame: { k, data in frames[k] = data })
         #expect(frames.count == 9)
         try Snapshot.assertMatches(frames[4]!, named: "stormCatarina", format: .png, maxDifferentPixels: 40)
     }

@@ -58,13 +58,11 @@ enum AnimationView {
         }
     }
 
-    /// The box of every position of every frame, x the short way round (maxX may exceed 1), as
-    /// `ViewFitter.shortestXExtent` finds it, but streamed: frames are made a chunk at a time and
-    /// folded into its occupancy ring (with each bin's lowest and highest x), so memory does not
+    /// The box of every position of every frame, x the short way round (maxX may exceed 1):
+    /// frames are made a chunk at a time and folded into an `XExtentRing`, so memory does not
     /// grow with the number of frames. nil when no frame has a point.
     static func extent(of source: AnimationSource, jobs: Int) throws -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
-        let bins = 1 << 16
-        var low = [Double](repeating: .infinity, count: bins), high = [Double](repeating: -.infinity, count: bins)
+        var ring = XExtentRing()
         var minY = Double.infinity, maxY = -Double.infinity
         let chunk = max(8, 4 * jobs)
         var first = 0
@@ -73,37 +71,15 @@ enum AnimationView {
             let states = try FramePool.map(count: range.count, jobs: jobs) { i in source.positions(range.lowerBound + i) }
             for s in states {
                 for (x, y) in zip(s.x, s.y) {
-                    let b = min(max(Int(x * Double(bins)), 0), bins - 1)
-                    low[b] = min(low[b], x)
-                    high[b] = max(high[b], x)
+                    ring.add(x)
                     minY = min(minY, y)
                     maxY = max(maxY, y)
                 }
             }
             first = range.upperBound
         }
-        guard let firstBin = low.firstIndex(where: { $0 < .infinity }) else { return nil }
-        // The longest run of empty bins on the ring; the data starts where it ends.
-        var bestLength = 0, bestStart = 0, runStart = -1
-        for k in 1...bins {
-            let i = (firstBin + k) % bins
-            if low[i] == .infinity {
-                if runStart < 0 { runStart = i }
-            } else if runStart >= 0 {
-                let length = (i - runStart + bins) % bins
-                if length > bestLength { bestLength = length; bestStart = runStart }
-                runStart = -1
-            }
-        }
-        var lo = Double.infinity, hi = -Double.infinity
-        let startX = bestLength == 0 ? 0 : Double((bestStart + bestLength) % bins) / Double(bins)
-        for b in 0..<bins where low[b] < .infinity {
-            let shift = bestLength > 0 && low[b] < startX ? 1.0 : 0
-            lo = min(lo, low[b] + shift)
-            hi = max(hi, high[b] + shift)
-        }
-        if lo >= 1 { lo -= 1; hi -= 1 }
-        return (lo, minY, hi, maxY)
+        guard let x = ring.extent else { return nil }
+        return (x.min, minY, x.max, maxY)
     }
 
     /// Smooths per-frame fits (nil: a frame without points, which takes its neighbours' view).

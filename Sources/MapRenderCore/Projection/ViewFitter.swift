@@ -7,44 +7,12 @@ public enum ViewFitter {
 
     /// The horizontal extent of world x values the short way round: returns (minX, maxX) with
     /// maxX possibly above 1 when the data crosses the antimeridian (Fiji, Tonga, Chukotka).
-    ///
-    /// Finds the largest empty gap in a ring of occupancy bins; the data lies on the other side of it.
+    /// See `XExtentRing`, which this folds `xs` into.
     /// - Complexity: O(n + bins).
     public static func shortestXExtent(_ xs: [Double]) -> (min: Double, max: Double)? {
-        guard !xs.isEmpty else { return nil }
-        let bins = 1 << 16
-        var occupied = [Bool](repeating: false, count: bins)
-        for x in xs { occupied[min(max(Int(x * Double(bins)), 0), bins - 1)] = true }
-        // Longest run of empty bins on the ring.
-        guard let firstOcc = occupied.firstIndex(of: true) else { return nil }
-        var bestLen = 0, bestStart = 0
-        var runStart = -1
-        for k in 1...bins {
-            let i = (firstOcc + k) % bins
-            if !occupied[i] {
-                if runStart < 0 { runStart = i }
-            } else if runStart >= 0 {
-                let len = (i - runStart + bins) % bins
-                if len > bestLen { bestLen = len; bestStart = runStart }
-                runStart = -1
-            }
-        }
-        var lo = Double.infinity, hi = -Double.infinity
-        if bestLen == 0 {  // data all round the world
-            for x in xs { lo = min(lo, x); hi = max(hi, x) }
-            return (lo, hi)
-        }
-        // Gap covers bins [bestStart, bestStart+bestLen) mod bins. Data starts at the gap's end.
-        let startBin = (bestStart + bestLen) % bins
-        let startX = Double(startBin) / Double(bins)
-        // Shift every x into [startX, startX + 1).
-        for x in xs {
-            var v = x
-            if v < startX { v += 1 }
-            lo = min(lo, v); hi = max(hi, v)
-        }
-        if lo >= 1 { lo -= 1; hi -= 1 }
-        return (lo, hi)
+        var ring = XExtentRing()
+        for x in xs { ring.add(x) }
+        return ring.extent
     }
 
     /// Fits the view to points given in world units.

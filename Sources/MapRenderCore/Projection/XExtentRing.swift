@@ -1,0 +1,56 @@
+/// The horizontal extent of world x values the short way round, gathered one value at a time.
+///
+/// Values fall into a ring of 2^16 occupancy bins, each keeping its lowest and highest x; the
+/// largest run of empty bins is where the data is not, so the extent starts where that gap ends.
+/// Streaming keeps memory fixed however many values come (every frame of an animation).
+///
+/// ```swift
+/// var ring = XExtentRing()
+/// for x in xs { ring.add(x) }
+/// let extent = ring.extent   // (min, max), max above 1 when the data crosses the antimeridian
+/// ```
+/// - Complexity: O(1) per value, O(bins) for `extent`.
+public struct XExtentRing: Sendable {
+    static let bins = 1 << 16
+    private var low = [Double](repeating: .infinity, count: XExtentRing.bins)
+    private var high = [Double](repeating: -.infinity, count: XExtentRing.bins)
+    private var empty = true
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func add(_ x: Double) {
+        let b = min(max(Int(x * Double(Self.bins)), 0), Self.bins - 1)
+        if x < low[b] { low[b] = x }
+        if x > high[b] { high[b] = x }
+        empty = false
+    }
+
+    /// (minX, maxX) with maxX possibly above 1 (Fiji, Tonga, Chukotka); nil when nothing was added.
+    public var extent: (min: Double, max: Double)? {
+        guard !empty, let firstBin = low.firstIndex(where: { $0 < .infinity }) else { return nil }
+        let bins = Self.bins
+        // The longest run of empty bins on the ring.
+        var bestLength = 0, bestStart = 0, runStart = -1
+        for k in 1...bins {
+            let i = (firstBin + k) % bins
+            if low[i] == .infinity {
+                if runStart < 0 { runStart = i }
+            } else if runStart >= 0 {
+                let length = (i - runStart + bins) % bins
+                if length > bestLength { bestLength = length; bestStart = runStart }
+                runStart = -1
+            }
+        }
+        // Shift the bins before the gap's end by one world, so the data is contiguous.
+        let startX = bestLength == 0 ? 0 : Double((bestStart + bestLength) % bins) / Double(bins)
+        var lo = Double.infinity, hi = -Double.infinity
+        for b in 0..<bins where low[b] < .infinity {
+            let shift = bestLength > 0 && low[b] < startX ? 1.0 : 0
+            lo = min(lo, low[b] + shift)
+            hi = max(hi, high[b] + shift)
+        }
+        if lo >= 1 { lo -= 1; hi -= 1 }
+        return (lo, hi)
+    }
+}

@@ -144,22 +144,12 @@ public enum MapRenderer {
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.
     static func planMarks(_ request: RenderRequest, viewport: Viewport, data: ProjectedPoints) -> MarkPlan {
-        var clusters: [ClusterItem]? = nil
-        var index: ClusterIndex? = nil
-        if let opts = request.clustering, data.points.count > 0 {
-            let zoom = Int(max(0, viewport.zoom).rounded(.down))
-            if zoom <= opts.maxZoom {
-                // One map needs only its own zoom and the links down to the points.
-                let built = ClusterIndex(points: data.points, options: opts, aggregates: request.aggregates,
-                                         downTo: max(opts.minZoom, zoom), retainAllZooms: false)
-                clusters = built.clusters(in: queryBounds(viewport, margin: opts.radius + 40), zoom: viewport.zoom)
-                index = built
-            }
-        }
+        let clustered = clusters(of: data.points, request: request, viewport: viewport)
+        let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
         let priority = request.layout.labelField == nil ? nil
             : request.layout.labelPriority.flatMap { data.points.properties.columnIndex($0) }
-        return MarkPlanner.plan(viewport: viewport, data: data, clusters: clusters,
+        return MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
                                 leaves: { id in index?.members(of: id) }, spread: request.spread, priority: priority)
     }
 
@@ -182,6 +172,21 @@ public enum MapRenderer {
         func over(_ d: Double) -> Double { d > tolerance ? d : 0 }
         return EdgeInsets(top: over(padding - minY), right: over(maxX - (v.width - padding)),
                           bottom: over(maxY - (v.height - padding)), left: over(padding - minX))
+    }
+
+    /// The clusters and single points one view shows (supercluster's getClusters at the view's
+    /// floored zoom, in its bounds widened by a bubble), and the index for their members; nil when
+    /// clustering is off, there are no points, or the view is above the cluster max zoom.
+    /// Used by every render, single maps and animation frames alike.
+    static func clusters(of points: PointSet, request: RenderRequest, viewport: Viewport)
+        -> (items: [ClusterItem], index: ClusterIndex)? {
+        guard let opts = request.clustering, points.count > 0 else { return nil }
+        let zoom = Int(max(0, viewport.zoom).rounded(.down))
+        guard zoom <= opts.maxZoom else { return nil }
+        // One view needs only its own zoom and the links down to the points.
+        let index = ClusterIndex(points: points, options: opts, aggregates: request.aggregates,
+                                 downTo: max(opts.minZoom, zoom), retainAllZooms: false)
+        return (index.clusters(in: queryBounds(viewport, margin: opts.radius + 40), zoom: viewport.zoom), index)
     }
 
     /// The view's bounds widened by `margin` pixels, so clusters whose bubble reaches into the view are kept.

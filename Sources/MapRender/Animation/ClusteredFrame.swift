@@ -30,18 +30,14 @@ struct ClusteredFrame: Sendable {
         func unwrap(_ x: Double) -> Double { center + AnimationMath.shortDelta(from: center, to: x) }
         var frame = ClusteredFrame(index: k, viewport: v, source: s, ux: s.x.map(unwrap),
                                    membership: [Int32](repeating: -1, count: s.count), bubbles: [])
-        guard let opts = base.clustering, s.count > 0 else { return frame }
-        let zoom = Int(max(0, v.zoom).rounded(.down))
-        guard zoom <= opts.maxZoom else { return frame }
+        guard base.clustering != nil, s.count > 0 else { return frame }
         // Points fading in or out take part in clusters only while at least half visible, so a
         // keyframe's deletions and insertions change the clusters mid-transition, not all at its end.
         let inClusters = (0..<s.count).filter { s.opacity[$0] >= 0.5 }
         guard !inClusters.isEmpty else { return frame }
         let all = inClusters.count == s.count
         let points = all ? s.points : s.points.selecting(inClusters)
-        let index = ClusterIndex(points: points, options: opts, aggregates: base.aggregates,
-                                 downTo: max(opts.minZoom, zoom))
-        let items = index.clusters(in: MapRenderer.queryBounds(v, margin: opts.radius + 40), zoom: v.zoom)
+        guard let (items, index) = MapRenderer.clusters(of: points, request: base, viewport: v) else { return frame }
         for item in items where item.isCluster {
             guard let members = index.members(of: item.id), !members.isEmpty else { continue }
             let b = Int32(frame.bubbles.count)

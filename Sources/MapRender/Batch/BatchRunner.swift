@@ -114,7 +114,7 @@ public enum BatchRunner {
     static func select(_ points: PointSet, _ filter: BatchFilter, job: BatchJob) throws -> PointSet {
         let names = points.properties.names
         for p in filter.expression.propertyNames where !names.contains(p) && points.count > 0 {
-            let hint = ManifestReader.suggest(p, among: names).map { "; did you mean '\($0)'?" }
+            let hint = KeySuggestion.closest(to: p, among: names).map { "; did you mean '\($0)'?" }
                 ?? "; it has: \(names.joined(separator: ", "))"
             throw MapRenderError(.usage, "filter reads '\(p)', which \(job.request.inputs.joined(separator: ", ")) does not have\(hint)")
         }

@@ -81,7 +81,7 @@ struct ManifestReader {
     mutating func checkKeys(_ keys: [String], allowed: [String], at path: String) {
         for k in keys where !allowed.contains(k) {
             let at = path.isEmpty ? k : "\(path).\(k)"
-            if let s = Self.suggest(k, among: allowed) {
+            if let s = KeySuggestion.closest(to: k, among: allowed) {
                 report(.style, at, "unknown key; did you mean '\(s)'?")
             } else {
                 report(.style, at, "unknown key; expected one of: \(allowed.joined(separator: ", "))")
@@ -394,28 +394,6 @@ struct ManifestReader {
         }
     }
 
-    /// The closest allowed key within a small edit distance, for "did you mean".
-    static func suggest(_ key: String, among keys: [String]) -> String? {
-        let scored = keys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let (best, d) = scored, d <= max(2, key.count / 3) else { return nil }
-        return best
-    }
-
-    /// Levenshtein distance, two rows.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }
 
 /// A job's options while its keys are read: `defaults` first, then the job's own keys.

@@ -229,7 +229,7 @@ struct ExpressionParser {
             return .rgba(try args(.number))
 
         default:
-            if let s = StyleReader.suggest(op, among: Self.operators) {
+            if let s = KeySuggestion.closest(to: op, among: Self.operators) {
                 throw fail(at(0), "unknown operator \"\(op)\"; did you mean \"\(s)\"?")
             }
             throw fail(at(0), "unknown operator \"\(op)\"")

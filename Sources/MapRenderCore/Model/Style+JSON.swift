@@ -47,7 +47,7 @@ struct StyleReader {
         guard let o = v as? [String: Any] else { throw fail(path.isEmpty ? "(top level)" : path, "expected an object") }
         for k in o.keys.sorted() where !keys.contains(k) {
             let at = path.isEmpty ? k : "\(path).\(k)"
-            if let s = Self.suggest(k, among: keys) {
+            if let s = KeySuggestion.closest(to: k, among: keys) {
                 throw fail(at, "unknown key; did you mean '\(s)'?")
             }
             throw fail(at, "unknown key; expected one of: \(keys.joined(separator: ", "))")
@@ -211,25 +211,4 @@ struct StyleReader {
 
     static func fmt(_ d: Double) -> String { PropertyValue.format(number: d) }
 
-    /// The closest known key within edit distance 2 (for "did you mean").
-    static func suggest(_ key: String, among keys: [String]) -> String? {
-        let scored = keys.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let (best, d) = scored, d <= max(2, key.count / 3) else { return nil }
-        return best
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev = Array(0...b.count), cur = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            cur[0] = i
-            for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&prev, &cur)
-        }
-        return prev[b.count]
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MapRender
 
 /// `maprender batch` run as a process: a failing job among good ones, the report, exit codes.
 @Suite struct BatchCLITests {
@@ -32,6 +33,18 @@ import Testing
         let text = String(describing: json)
         #expect(text.contains("failed"))
         #expect(r.stderr.contains("nocoords.csv"))
+    }
+
+    /// A manifest takes every map option `render` has (so the two cannot drift apart).
+    @Test func everyRenderOptionIsAManifestKey() throws {
+        let help = try cli.run(["render", "--help"]).stdout
+        let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
+            .filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)).trimmingCharacters(in: .punctuationCharacters) })
+        // Not per job: the output is the job's `output`, standard input and the CLI's own reporting flags.
+        let cliOnly: Set = ["output", "summary", "quiet", "help", "no-cluster"]
+        let missing = options.subtracting(cliOnly).subtracting(BatchManifest.jobKeys).sorted()
+        #expect(missing.isEmpty, "render options a manifest cannot set: \(missing)")
+        #expect(options.count > 30)
     }
 
     @Test func badManifestIsRejectedBeforeRendering() throws {

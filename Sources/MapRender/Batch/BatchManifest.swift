@@ -34,6 +34,9 @@ public struct BatchManifest: Sendable {
 
     /// Reads and checks a JSON or YAML manifest (YAML for `.yaml`/`.yml`, JSON for `.json`, else by
     /// its first character).
+    /// Every key a job (or `defaults`) may have: `render`'s long option names, plus `filter` and `cluster`.
+    public static var jobKeys: [String] { ManifestReader.jobKeys }
+
     public static func load(path: String) throws -> BatchManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BatchManifestError(issues: [MapRenderError(.inputUnreadable,

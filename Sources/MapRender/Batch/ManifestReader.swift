@@ -21,7 +21,8 @@ struct ManifestReader {
     static let jobKeys = [
         "output", "input", "format", "input-format", "lat", "lon", "id-field", "delimiter", "wrap-longitude",
         "size", "scale", "style", "background", "marker", "marker-size", "center", "zoom", "bbox", "max-zoom",
-        "padding", "basemap", "attribution", "label", "text-scale", "cluster", "cluster-radius", "min-points",
+        "padding", "basemap", "attribution", "label", "label-priority", "label-style", "allow-overlap",
+        "scale-bar", "legend", "text-scale", "cluster", "cluster-radius", "min-points",
         "cluster-sum", "cluster-max", "cluster-min", "cluster-mean", "spread-tolerance", "spread-max", "filter",
     ]
 
@@ -184,6 +185,15 @@ struct ManifestReader {
         case "padding": s.padding = try number(v, 0...1000)
         case "attribution": s.attribution = try string(v)
         case "label": s.label = try string(v)
+        case "label-priority": s.labelPriority = try string(v)
+        case "label-style":
+            guard case .string(let text) = v, let style = LayoutOptions.LabelStyle(rawValue: text) else {
+                throw fail("expected plain or callout, got \(v.shown)")
+            }
+            s.labelStyle = style
+        case "allow-overlap": s.allowOverlap = try bool(v)
+        case "scale-bar": s.scaleBar = try bool(v)
+        case "legend": s.legend = try bool(v)
         case "text-scale": s.textScale = try number(v, 0...10, openLow: true)
         case "cluster": s.cluster = try bool(v)
         case "cluster-radius": s.clusterRadius = try number(v, 0...1000)
@@ -263,6 +273,11 @@ struct ManifestReader {
         r.basemaps = s.basemaps
         r.layout.attribution = s.attribution
         r.layout.labelField = s.label
+        r.layout.labelPriority = s.labelPriority
+        r.layout.labelStyle = s.labelStyle
+        r.layout.allowOverlap = s.allowOverlap
+        r.layout.scaleBar = s.scaleBar
+        r.layout.legend = s.legend
         r.layout.textScale = s.textScale
         r.format = format
 
@@ -422,6 +437,11 @@ struct JobSpec {
     var basemaps: [String] = []
     var attribution: String?
     var label: String?
+    var labelPriority: String?
+    var labelStyle = LayoutOptions.LabelStyle.plain
+    var allowOverlap = false
+    var scaleBar = false
+    var legend = false
     var textScale = 1.0
     var cluster = true
     var clusterRadius = 40.0      // px at extent 512

@@ -39,7 +39,7 @@ import MapRender
     @Test func everyRenderOptionIsAManifestKey() throws {
         let help = try cli.run(["render", "--help"]).stdout
         let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
-            .filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)).trimmingCharacters(in: .punctuationCharacters) })
+            .filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).prefix { $0 != "=" }).trimmingCharacters(in: .punctuationCharacters) })
         // Not per job: the output is the job's `output`, standard input and the CLI's own reporting flags.
         let cliOnly: Set = ["output", "summary", "quiet", "help", "no-cluster"]
         let missing = options.subtracting(cliOnly).subtracting(BatchManifest.jobKeys).sorted()

@@ -101,7 +101,7 @@ extension ManifestValue {
             do {
                 return ManifestValue(json: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
             } catch {
-                throw ManifestSyntaxError(message: "not valid JSON: " + describeJSONError(error, in: data))
+                throw ManifestSyntaxError(message: "not valid JSON: " + Style.describeJSONError(error, in: data))
             }
         case .yaml:
             guard let text = String(data: data, encoding: .utf8) else {
@@ -169,19 +169,6 @@ extension ManifestValue {
             }
             self = .object(pairs)
         }
-    }
-
-    /// JSONSerialization says "around character N"; people want a line and a column.
-    static func describeJSONError(_ error: Error, in data: Data) -> String {
-        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
-        guard let r = detail.range(of: #"character (\d+)"#, options: .regularExpression),
-              let offset = Int(detail[r].dropFirst("character ".count)) else { return detail }
-        var line = 1, column = 1
-        for b in data.prefix(offset) {
-            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
-        }
-        let what = detail.replacingOccurrences(of: #" around character \d+\.?"#, with: "", options: .regularExpression)
-        return "line \(line), column \(column): \(what.lowercased())"
     }
 
     static func describeYAMLError(_ error: Error) -> String {

@@ -21,8 +21,8 @@ extension Style {
         return try r.style(root)
     }
 
-    /// Turns JSONSerialization's "around character N" into a line and column.
-    static func describeJSONError(_ error: Error, in data: Data) -> String {
+    /// Turns JSONSerialization's "around character N" into a line and column (styles, manifests).
+    public static func describeJSONError(_ error: Error, in data: Data) -> String {
         let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
         guard let r = detail.range(of: #"character (\d+)"#, options: .regularExpression),
               let offset = Int(detail[r].dropFirst("character ".count)) else { return detail }

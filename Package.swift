@@ -21,8 +21,10 @@ let package = Package(
         ),
         // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
-        // Pure Swift + Foundation: input, model, projection, clustering, layout, scene.
-        .target(name: "MapRenderCore"),
+        // Cache prefetch hints for the clustering's hot loop (no Swift spelling).
+        .target(name: "CPrefetch"),
+        // Swift + Foundation: input, model, projection, clustering, layout, scene.
+        .target(name: "MapRenderCore", dependencies: ["CPrefetch"]),
         // Draws a Scene with Cairo; measures text with Pango.
         .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG"]),
         // The pipeline: RenderRequest -> output bytes / file.

@@ -18,14 +18,15 @@ import Foundation
 /// (rounded to `Float`); then for each zoom from `maxZoom` down, the items of the zoom above are
 /// visited in order, and each one not yet taken gathers the untaken items within the zoom's
 /// radius. If that makes at least `minPoints` points, they become one cluster at their
-/// count-weighted centroid; otherwise they all stay as they were. Each zoom's items are kept in a
-/// flat array, one run of `stride` numbers per item read through `Slot` offsets.
+/// count-weighted centroid; otherwise they all stay as they were. Every item (point or cluster) is
+/// stored once in flat arrays (`Items`) under a ref; a zoom is a list of refs, and each item links
+/// to the cluster that took it.
 ///
 /// A single static map needs only the zooms down to its own: `downTo` stops there, since the
 /// clusters at zoom z depend only on the zooms above z.
 ///
-/// - Complexity: building is O(n log n) per zoom level, close to O(n) for spread-out points
-///   (a million clumped points, all 17 zooms: about 1 s); a query is O(√n + k) for k results
+/// - Complexity: building is O(n) per zoom level for spread-out points (a radix sort and a grid
+///   sweep), more where many items crowd within one radius; a query is O(√n + k) for k results
 ///   (the first query at a zoom also builds its KD-tree).
 public struct ClusterIndex: Sendable {
     public let options: ClusterOptions
@@ -35,38 +36,23 @@ public struct ClusterIndex: Sendable {
     /// The lowest zoom that was built (`options.minZoom` unless `downTo` asked for less).
     public let lowestBuiltZoom: Int
 
-    /// Offsets of an item's numbers in a level's flat array.
-    enum Slot {
-        static let x = 0, y = 1
-        /// A cluster's id, or a point's index in the PointSet.
-        static let id = 2
-        /// The id of the cluster that took the item at the zoom below, or -1.
-        static let parent = 3
-        /// Points it stands for.
-        static let count = 4
-        /// Then, per aggregate: the reduced value, and how many points had a value.
-        static let firstAggregate = 5
-    }
-
-    /// Numbers per item.
-    let stride: Int
-    /// `levels[z - lowestBuiltZoom]` for z in lowestBuiltZoom...maxZoom + 1.
-    private let levels: [Level]
+    /// Every item of every zoom built, each stored once.
+    private let items: Items
+    /// `lists[z - lowestBuiltZoom]`: the items of zoom z, as refs in supercluster's order, for z in
+    /// lowestBuiltZoom...maxZoom + 1 (empty for zooms not retained).
+    private let lists: [[Int32]]
+    /// How many items each zoom has (also those not retained).
+    private let counts: [Int]
+    /// `batches[z - lowestBuiltZoom]`: the refs of the clusters made at zoom z, in increasing id order.
+    private let batches: [Range<Int>]
     /// Each level's KD-tree, made when first needed.
     private let trees: TreeCache
-    /// Each level's items grouped by the item that holds them at the zoom below, made when first needed.
-    private let below: Cache<Members>
-    /// The points grouped by the item that holds them at the lowest zoom built, made when first needed.
+    /// The points grouped by the item holding them at the lowest zoom built, made when first needed.
     private let pointGroups = Cache<Members>(count: 1)
+    /// Every item's children (refs grouped by parent), made when first needed.
+    private let childGroups = Cache<Members>(count: 1)
     private let pointLon: [Double]
     private let pointLat: [Double]
-
-    struct Level: Sendable {
-        var data: [Double]
-        var count: Int
-        /// For each item, the index of the item that holds it at the zoom below (empty at the lowest zoom built).
-        var down: [Int32] = []
-    }
 
     enum Operation: Sendable { case sum, min, max, mean }
 
@@ -83,12 +69,12 @@ public struct ClusterIndex: Sendable {
     ///     so that centroids and aggregated sums match it bit for bit. Without it, members are
     ///     summed in another order, which can change the last bit or two of a centroid (1e-16 of
     ///     the world's width) and, far more rarely still, through that, on which side of the
-    ///     radius a later neighbour falls. With it, building takes about four times as long:
+    ///     radius a later neighbour falls. With it, building takes several times as long:
     ///     like supercluster, it builds a KD-tree for every zoom.
-    ///   - retainAllZooms: keep every zoom's items (for queries at any zoom, `children`, `leaves`,
-    ///     `expansionZoom`). A single static map needs only the lowest zoom built and `members(of:)`:
-    ///     `false` keeps just that zoom's items and each zoom's links (4 bytes per item instead of
-    ///     about 44), which for a million points cuts the index from ~300 MB to ~80 MB.
+    ///   - retainAllZooms: keep every zoom's list of items (for queries at any zoom, `children`,
+    ///     `leaves`, `expansionZoom`). A single static map needs only the lowest zoom built and
+    ///     `members(of:)`: `false` keeps just that zoom's list (each item, point or cluster, is
+    ///     stored once either way; a zoom's list costs 4 bytes per item, its KD-tree 12 more).
     public init(points: PointSet, options: ClusterOptions = ClusterOptions(),
                 aggregates: [ClusterAggregate] = [], featureCount: Int? = nil, downTo: Int? = nil,
                 bitExact: Bool = false, retainAllZooms: Bool = true) {
@@ -101,29 +87,22 @@ public struct ClusterIndex: Sendable {
         self.aggregates = aggregates
         self.featureCount = Swift.max(featureCount ?? n, n)
         self.lowestBuiltZoom = Swift.max(options.minZoom, Swift.min(downTo ?? options.minZoom, options.maxZoom + 1))
-        self.stride = Slot.firstAggregate + 2 * aggregates.count
         self.pointLon = points.lon
         self.pointLat = points.lat
 
-        let stride = self.stride
-        var data = [Double](repeating: 0, count: n * stride)
-        data.withUnsafeMutableBufferPointer { d in
+        let items = Items(pointCount: n, aggregateCount: aggregates.count)
+        for i in 0..<n {
+            items.x[i] = Double(Float(Self.lngX(points.lon[i])))
+            items.y[i] = Double(Float(Self.latY(points.lat[i])))
+        }
+        let a2 = 2 * aggregates.count
+        for (a, aggregate) in aggregates.enumerated() {
+            guard let c = points.properties.columnIndex(aggregate.field) else { continue }
+            let column = points.properties.columns[c]
             for i in 0..<n {
-                let k = i * stride
-                d[k + Slot.x] = Double(Float(Self.lngX(points.lon[i])))
-                d[k + Slot.y] = Double(Float(Self.latY(points.lat[i])))
-                d[k + Slot.id] = Double(i)
-                d[k + Slot.parent] = -1
-                d[k + Slot.count] = 1
-            }
-            for (a, aggregate) in aggregates.enumerated() {
-                guard let c = points.properties.columnIndex(aggregate.field) else { continue }
-                let column = points.properties.columns[c]
-                for i in 0..<n {
-                    guard let v = column[i].numberValue, v.isFinite else { continue }
-                    d[i * stride + Slot.firstAggregate + 2 * a] = v
-                    d[i * stride + Slot.firstAggregate + 2 * a + 1] = 1
-                }
+                guard let v = column[i].numberValue, v.isFinite else { continue }
+                items.aggregates[i * a2 + 2 * a] = v
+                items.aggregates[i * a2 + 2 * a + 1] = 1
             }
         }
         let operations: [Operation] = aggregates.map {
@@ -134,42 +113,14 @@ public struct ClusterIndex: Sendable {
             case .mean: return .mean
             }
         }
-
         let trees = TreeCache(count: options.maxZoom + 2 - lowestBuiltZoom)
-        var built: [Level] = []
-        var level = Level(data: data, count: n)
-        data = []
-        var grid: NeighbourGrid?
-        var z = options.maxZoom
-        while z >= lowestBuiltZoom {
-            let pass = Pass(zoom: z, options: options, stride: stride, featureCount: self.featureCount,
-                            operations: operations)
-            let cacheIndex = z + 1 - lowestBuiltZoom
-            let next: Level
-            if bitExact {
-                let tree = trees.value(cacheIndex) { Self.tree(level, stride, options.nodeSize) }
-                next = pass.clusterInTreeOrder(&level, tree: tree)
-            } else {
-                var thisGrid = grid ?? Self.grid(level, stride, cell: pass.cell)
-                grid = nil
-                var tree: KDIndex?
-                let result = pass.cluster(&level, grid: &thisGrid, tree: &tree)
-                if let tree { _ = trees.value(cacheIndex) { tree } }
-                next = result.level
-                if z > lowestBuiltZoom {
-                    let cell = Pass(zoom: z - 1, options: options, stride: stride, featureCount: 0, operations: []).cell
-                    grid = Self.nextGrid(thisGrid, level.count, next, result.from, stride, cell: cell)
-                }
-            }
-            if !retainAllZooms { level.data = [] }
-            built.append(level)
-            level = next
-            z -= 1
-        }
-        built.append(level)
-        self.levels = built.reversed()
+        let built = Self.build(items: items, options: options, operations: operations, featureCount: self.featureCount,
+                               lowest: lowestBuiltZoom, bitExact: bitExact, retainAllZooms: retainAllZooms, trees: trees)
+        self.items = items
+        self.lists = built.lists
+        self.counts = built.counts
+        self.batches = built.batches
         self.trees = trees
-        self.below = Cache(count: levels.count)
     }
 
     // MARK: - Queries
@@ -194,12 +145,11 @@ public struct ClusterIndex: Sendable {
                 + clusters(west: -180, south: minLat, east: maxLng, north: maxLat, zoom: zoom)
         }
         let index = levelIndex(zoom: zoom)
-        let level = levels[index]
-        precondition(level.count == 0 || !level.data.isEmpty, "zoom \(zoom) was not retained (retainAllZooms: false)")
+        let list = retained(index)
         var ids: [Int32] = []
         tree(index).range(minX: Self.lngX(minLng), minY: Self.latY(maxLat),
                          maxX: Self.lngX(maxLng), maxY: Self.latY(minLat), into: &ids)
-        return ids.map { item(level, Int($0)) }
+        return ids.map { item(Int(list[Int($0)])) }
     }
 
     /// The clusters and points inside `bounds` (which may cross the antimeridian) at a zoom.
@@ -214,28 +164,26 @@ public struct ClusterIndex: Sendable {
 
     /// How many items (clusters and points) a zoom has.
     public func itemCount(zoom: Double) -> Int {
-        levels[levelIndex(zoom: zoom)].count
+        counts[levelIndex(zoom: zoom)]
     }
 
     /// The clusters and points a cluster splits into at the next zoom (supercluster's `getChildren`),
-    /// or nil when there is no such cluster.
+    /// or nil when there is no such cluster, or its zoom was not retained.
     public func children(of clusterID: Int) -> [ClusterItem]? {
+        guard let c = ref(ofCluster: clusterID) else { return nil }
         let rel = clusterID - featureCount
-        guard rel >= 0 else { return nil }
         let originIndex = rel >> 5, originZoom = rel % 32
-        guard originZoom >= lowestBuiltZoom, originZoom <= options.maxZoom + 1 else { return nil }
-        let level = levels[originZoom - lowestBuiltZoom]
-        guard originIndex < level.count, !level.data.isEmpty else { return nil }
-        let tree = tree(originZoom - lowestBuiltZoom)
+        let index = originZoom - lowestBuiltZoom
+        let list = lists[index]
+        guard list.count == counts[index] else { return nil }
+        // Like supercluster: the items around the seed's place that the cluster took.
+        let seed = Int(list[originIndex])
         let r = options.radius / (options.extent * pow2(originZoom - 1))
         var ids: [Int32] = []
-        let result: [ClusterItem] = level.data.withUnsafeBufferPointer { d in
-            let k = originIndex * stride
-            tree.within(x: d[k + Slot.x], y: d[k + Slot.y], radius: r, into: &ids)
-            let wanted = Double(clusterID)
-            return ids.compactMap { i in
-                d[Int(i) * stride + Slot.parent] == wanted ? item(level, Int(i)) : nil
-            }
+        tree(index).within(x: items.x[seed], y: items.y[seed], radius: r, into: &ids)
+        let result: [ClusterItem] = ids.compactMap { k in
+            let ref = Int(list[Int(k)])
+            return items.parent[ref] == Int32(c) ? item(ref) : nil
         }
         return result.isEmpty ? nil : result
     }
@@ -250,49 +198,28 @@ public struct ClusterIndex: Sendable {
     }
 
     /// Every point of a cluster, as indexes into the `PointSet` in increasing order; nil when there
-    /// is no such cluster. The same points as `leaves(of:)`, found by following each zoom's links
-    /// to the zoom below rather than by KD-tree queries: use it when the order does not matter.
+    /// is no such cluster. The same points as `leaves(of:)`, found by following each item's link to
+    /// the cluster that took it rather than by KD-tree queries: use it when the order does not
+    /// matter. Works whether or not the zooms were retained.
     ///
-    /// - Complexity: O(z + k) for k points of a cluster still whole at the lowest zoom built
-    ///   (z zooms down to it), after a first call that finds every point's item there (O(n · z));
-    ///   else O(k · z + k log k), after grouping the items of each zoom above the cluster's.
+    /// - Complexity: O(k) for the k points of a cluster that is still whole at the lowest zoom
+    ///   built, after a first call that groups every point by its item there (O(n));
+    ///   else O(k log k), after a first call that groups every item by its parent.
     public func members(of clusterID: Int) -> [Int]? {
-        let rel = clusterID - featureCount
-        guard rel >= 0 else { return nil }
-        let originIndex = rel >> 5, originZoom = rel % 32
-        guard originZoom - 1 >= lowestBuiltZoom, originZoom <= options.maxZoom + 1 else { return nil }
-        let above = levels[originZoom - lowestBuiltZoom]
-        guard originIndex < above.count else { return nil }
-        let c = Int(above.down[originIndex])
-        let level = levels[originZoom - 1 - lowestBuiltZoom]
-        if !level.data.isEmpty {
-            guard level.data[c * stride + Slot.id] == Double(clusterID), level.data[c * stride + Slot.count] > 1 else { return nil }
-        }
+        guard let c = ref(ofCluster: clusterID) else { return nil }
         // Most often the cluster is still one item at the lowest zoom built (the one a map shows).
-        var lowest = c
-        for l in Swift.stride(from: originZoom - 1 - lowestBuiltZoom, to: 0, by: -1) { lowest = Int(levels[l].down[lowest]) }
-        if levels[0].data[lowest * stride + Slot.id] == Double(clusterID) {
+        if items.parent[c] < 0 {
             let groups = pointsByLowestItem()
-            return groups.items[Int(groups.start[lowest])..<Int(groups.start[lowest + 1])].map(Int.init)
+            return groups.items[Int(groups.start[c])..<Int(groups.start[c + 1])].map(Int.init)
         }
-        // Down the zooms: the items holding the cluster's points at each zoom above, to the points.
-        var items: [Int32] = [Int32(c)]
-        for l in (originZoom - lowestBuiltZoom)..<levels.count {
-            let m = members(l)
-            var next: [Int32] = []
-            next.reserveCapacity(items.count)
-            m.start.withUnsafeBufferPointer { start in
-                m.items.withUnsafeBufferPointer { held in
-                    for item in items {
-                        next.append(contentsOf: held[Int(start[Int(item)])..<Int(start[Int(item) + 1])])
-                    }
-                }
+        let children = childrenByParent()
+        var result: [Int] = []
+        result.reserveCapacity(Int(items.weight[c]))
+        var stack = [c]
+        while let ref = stack.popLast() {
+            for child in children.items[Int(children.start[ref])..<Int(children.start[ref + 1])] {
+                if items.isCluster(Int(child)) { stack.append(Int(child)) } else { result.append(Int(child)) }
             }
-            items = next
-        }
-        // The top zoom's items are the points in input order (when its items were not retained, too).
-        var result = levels[levels.count - 1].data.withUnsafeBufferPointer { d in
-            d.isEmpty ? items.map { Int($0) } : items.map { Int(d[Int($0) * stride + Slot.id]) }
         }
         result.sort()
         return result
@@ -317,7 +244,7 @@ public struct ClusterIndex: Sendable {
     /// those within the radius beyond its edges and, at the world's edges, those wrapped around.
     func tile(z: Int, x: Int, y: Int) -> [(item: ClusterItem, x: Int, y: Int)] {
         let index = levelIndex(zoom: Double(z))
-        let level = levels[index], tree = tree(index)
+        let list = retained(index), tree = tree(index)
         let z2 = pow2(z)
         let p = options.radius / options.extent
         let top = (Double(y) - p) / z2
@@ -327,7 +254,7 @@ public struct ClusterIndex: Sendable {
             var ids: [Int32] = []
             tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom, into: &ids)
             for i in ids {
-                let it = item(level, Int(i))
+                let it = item(Int(list[Int(i)]))
                 var px = it.x, py = it.y
                 if let pi = it.pointIndex {
                     px = Self.lngX(pointLon[pi])
@@ -374,115 +301,89 @@ public struct ClusterIndex: Sendable {
         return z - lowestBuiltZoom
     }
 
-    private func item(_ level: Level, _ i: Int) -> ClusterItem {
-        level.data.withUnsafeBufferPointer { d in
-            let k = i * stride
-            let count = Int(d[k + Slot.count])
-            var values: [String: Double] = [:]
-            for (a, aggregate) in aggregates.enumerated() {
-                let v = d[k + Slot.firstAggregate + 2 * a], n = d[k + Slot.firstAggregate + 2 * a + 1]
-                guard n > 0 else { continue }
-                if case .mean = aggregate { values[aggregate.propertyName] = v / n } else { values[aggregate.propertyName] = v }
-            }
-            if count > 1 {
-                let x = d[k + Slot.x], y = d[k + Slot.y]
-                return ClusterItem(id: Int(d[k + Slot.id]), pointIndex: nil, count: count, x: x, y: y,
-                                   lon: Self.xLng(x), lat: Self.yLat(y), aggregates: values)
-            }
-            let p = Int(d[k + Slot.id])
-            return ClusterItem(id: p, pointIndex: p, count: 1, x: d[k + Slot.x], y: d[k + Slot.y],
-                               lon: pointLon[p], lat: pointLat[p], aggregates: values)
+    /// The items of a level, which must have been retained.
+    private func retained(_ index: Int) -> [Int32] {
+        precondition(lists[index].count == counts[index],
+                     "zoom \(index + lowestBuiltZoom) was not retained (retainAllZooms: false)")
+        return lists[index]
+    }
+
+    /// The cluster with an id, if one was made at a zoom built.
+    private func ref(ofCluster clusterID: Int) -> Int? {
+        let rel = clusterID - featureCount
+        guard rel >= 0 else { return nil }
+        let zoom = rel % 32 - 1
+        guard zoom >= lowestBuiltZoom, zoom <= options.maxZoom else { return nil }
+        return items.ref(ofCluster: clusterID, in: batches[zoom - lowestBuiltZoom])
+    }
+
+    private func item(_ ref: Int) -> ClusterItem {
+        var values: [String: Double] = [:]
+        let a2 = 2 * aggregates.count
+        for (a, aggregate) in aggregates.enumerated() {
+            let v = items.aggregates[ref * a2 + 2 * a], n = items.aggregates[ref * a2 + 2 * a + 1]
+            guard n > 0 else { continue }
+            if case .mean = aggregate { values[aggregate.propertyName] = v / n } else { values[aggregate.propertyName] = v }
         }
+        let x = items.x[ref], y = items.y[ref]
+        if items.isCluster(ref) {
+            return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight[ref]),
+                               x: x, y: y, lon: Self.xLng(x), lat: Self.yLat(y), aggregates: values)
+        }
+        return ClusterItem(id: ref, pointIndex: ref, count: 1, x: x, y: y, lon: pointLon[ref], lat: pointLat[ref],
+                           aggregates: values)
     }
 
     /// A level's KD-tree, made on first use.
     private func tree(_ index: Int) -> KDIndex {
-        trees.value(index) { Self.tree(levels[index], stride, options.nodeSize) }
+        trees.value(index) {
+            retained(index).withUnsafeBufferPointer { Self.tree(refs: $0, items: items, nodeSize: options.nodeSize) }
+        }
     }
 
-    /// The items of level `index` grouped by the item of the level below that holds them.
+    /// Refs grouped by a ref: `items[start[g]..<start[g + 1]]` are group g's, in increasing order.
     struct Members: Sendable {
-        /// `items[start[c]..<start[c + 1]]` are held by item c of the level below.
         var start: [Int32]
         var items: [Int32]
+
+        /// Groups the refs `0..<count` whose `group(ref)` is not negative.
+        init(count: Int, groups: Int, group: (Int) -> Int) {
+            var start = [Int32](repeating: 0, count: groups + 1)
+            for ref in 0..<count {
+                let g = group(ref)
+                if g >= 0 { start[g + 1] += 1 }
+            }
+            for g in 0..<groups { start[g + 1] += start[g] }
+            var next = start
+            var items = [Int32](repeating: 0, count: Int(start[groups]))
+            for ref in 0..<count {
+                let g = group(ref)
+                guard g >= 0 else { continue }
+                items[Int(next[g])] = Int32(ref)
+                next[g] += 1
+            }
+            self.start = start
+            self.items = items
+        }
     }
 
-    /// The points grouped by the item holding them at the lowest zoom built, in increasing order.
+    /// The points grouped by the item holding them at the lowest zoom built.
     private func pointsByLowestItem() -> Members {
         pointGroups.value(0) {
-            var item = [Int32](0..<Int32(levels[levels.count - 1].count))
-            for l in Swift.stride(from: levels.count - 1, to: 0, by: -1) {
-                levels[l].down.withUnsafeBufferPointer { down in
-                    for p in item.indices { item[p] = down[Int(item[p])] }
-                }
+            // A cluster's ref is larger than those of the items it took: from the last ref down,
+            // an item's parent already knows its root.
+            var root = [Int32](repeating: 0, count: items.count)
+            for ref in Swift.stride(from: items.count - 1, through: 0, by: -1) {
+                let p = items.parent[ref]
+                root[ref] = p < 0 ? Int32(ref) : root[Int(p)]
             }
-            let lower = levels[0].count
-            var start = [Int32](repeating: 0, count: lower + 1)
-            for c in item { start[Int(c) + 1] += 1 }
-            for c in 0..<lower { start[c + 1] += start[c] }
-            var next = start
-            var points = [Int32](repeating: 0, count: item.count)
-            for (p, c) in item.enumerated() {
-                points[Int(next[Int(c)])] = Int32(p)
-                next[Int(c)] += 1
-            }
-            return Members(start: start, items: points)
+            return Members(count: items.pointCount, groups: items.count) { Int(root[$0]) }
         }
     }
 
-    private func members(_ index: Int) -> Members {
-        below.value(index) {
-            let down = levels[index].down, lower = levels[index - 1].count
-            var start = [Int32](repeating: 0, count: lower + 1)
-            for c in down { start[Int(c) + 1] += 1 }
-            for c in 0..<lower { start[c + 1] += start[c] }
-            var next = start
-            var items = [Int32](repeating: 0, count: down.count)
-            for (k, c) in down.enumerated() {
-                items[Int(next[Int(c)])] = Int32(k)
-                next[Int(c)] += 1
-            }
-            return Members(start: start, items: items)
-        }
-    }
-
-    /// A grid of a level's items, from scratch.
-    private static func grid(_ level: Level, _ stride: Int, cell: Double) -> NeighbourGrid {
-        var xy = [Float](repeating: 0, count: 2 * level.count)
-        level.data.withUnsafeBufferPointer { d in
-            for i in 0..<level.count {
-                xy[2 * i] = Float(d[i * stride + Slot.x])
-                xy[2 * i + 1] = Float(d[i * stride + Slot.y])
-            }
-        }
-        return xy.withUnsafeBufferPointer { NeighbourGrid(xy: $0, cell: cell) }
-    }
-
-    /// The grid of the next zoom's items, from the grid of the zoom above (items copied from
-    /// there keep their places; new clusters are merged in).
-    private static func nextGrid(_ grid: NeighbourGrid, _ previousCount: Int, _ next: Level, _ from: [Int32],
-                                 _ stride: Int, cell: Double) -> NeighbourGrid {
-        var newIndex = [Int32](repeating: -1, count: previousCount)   // by position in `grid`
-        var added: [(index: Int32, x: Float, y: Float)] = []
-        next.data.withUnsafeBufferPointer { d in
-            grid.position.withUnsafeBufferPointer { position in
-                newIndex.withUnsafeMutableBufferPointer { newIndex in
-                    for (j, f) in from.enumerated() {
-                        if f >= 0 {
-                            newIndex[Int(position[Int(f)])] = Int32(j)
-                        } else {
-                            added.append((Int32(j), Float(d[j * stride + Slot.x]), Float(d[j * stride + Slot.y])))
-                        }
-                    }
-                }
-            }
-        }
-        return grid.next(newIndex: newIndex, added: added, count: next.count, cell: cell)
-            ?? Self.grid(next, stride, cell: cell)
-    }
-
-    static func tree(_ level: Level, _ stride: Int, _ nodeSize: Int) -> KDIndex {
-        level.data.withUnsafeBufferPointer { KDIndex(data: $0, stride: stride, count: level.count, nodeSize: nodeSize) }
+    /// Every item grouped by the cluster that took it.
+    private func childrenByParent() -> Members {
+        childGroups.value(0) { Members(count: items.count, groups: items.count) { Int(items.parent[$0]) } }
     }
 
     typealias TreeCache = Cache<KDIndex>

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 /// The kdbush-like tree and the neighbour grid against brute force.
@@ -51,34 +52,126 @@ import Testing
         }
     }
 
+    /// A grid over points given as x0, y0, x1, y1, ... (refs = indexes), loaded for `zoom`.
+    final class GridFixture {
+        let xs: [Double], ys: [Double], weights: [Int32]
+        var refs: [Int32]
+        let grid: NeighbourGrid
+        var slot: [Int32]
+
+        init(xy: [Double], refs: [Int32]? = nil, capacity: Int? = nil) {
+            xs = stride(from: 0, to: xy.count, by: 2).map { xy[$0] }
+            ys = stride(from: 1, to: xy.count, by: 2).map { xy[$0] }
+            weights = [Int32](repeating: 1, count: xs.count)
+            self.refs = refs ?? (0..<xs.count).map(Int32.init)
+            grid = NeighbourGrid(capacity: capacity ?? xs.count)
+            slot = [Int32](repeating: -1, count: xs.count)
+        }
+
+        func load(cell: Double, zoom: Int) {
+            refs.withUnsafeBufferPointer { r in
+                slot.withUnsafeMutableBufferPointer { s in
+                    grid.load(refs: r, x: xs, y: ys, weight: weights, cell: cell, zoom: zoom, slot: s.baseAddress!)
+                }
+            }
+        }
+
+        func position(_ ref: Int, zoom: Int) -> Int32? { NeighbourGrid.position(slot: slot[ref], zoom: zoom) }
+    }
+
     @Test(arguments: [1, 2, 100, 3000])
     func gridFindsNeighboursAndIsolatedItems(count: Int) {
-        let xy = Self.points(count, seed: 99 + UInt64(count)).map(Float.init)
-        for r in [1e-4, 0.003, 0.05] {
+        let xy = Self.points(count, seed: 99 + UInt64(count))
+        let f = GridFixture(xy: xy)
+        for (zoom, r) in [(9, 1e-4), (4, 0.003), (0, 0.05)] {
             let cell = r * (1 + 1e-9) + 0x1p-23
-            let grid = xy.withUnsafeBufferPointer { NeighbourGrid(xy: $0, cell: cell) }
+            f.load(cell: cell, zoom: zoom)
             for i in 0..<count {
                 let near = (0..<count).filter { j in
-                    j != i && abs(Double(xy[2 * j]) - Double(xy[2 * i])) <= cell
-                        && abs(Double(xy[2 * j + 1]) - Double(xy[2 * i + 1])) <= cell
+                    j != i && abs(f.xs[j] - f.xs[i]) <= cell && abs(f.ys[j] - f.ys[i]) <= cell
                 }
-                #expect(grid.isolated[i] == near.isEmpty)
+                #expect((f.position(i, zoom: zoom) == nil) == near.isEmpty)
             }
             // Taking from one item finds exactly the items within r of it; taken items are not found again.
-            for i in stride(from: 0, to: count, by: Swift.max(1, count / 50)) where !grid.isolated[i] {
-                var fresh = grid
-                var found: [Int32] = []
-                let qx = Double(xy[2 * i]), qy = Double(xy[2 * i + 1])
-                fresh.take(position: Int(grid.position[i]), x: qx, y: qy, r2: r * r, into: &found)
+            for i in stride(from: 0, to: count, by: Swift.max(1, count / 50)) {
+                f.load(cell: cell, zoom: zoom)
+                guard let p = f.position(i, zoom: zoom) else { continue }
+                var found: [Int32] = [], positions: [Int32] = []
+                let qx = f.xs[i], qy = f.ys[i]
+                let weight = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &found, positions: &positions)
+                #expect(weight == found.count)
+                #expect(positions.map { f.grid.entry($0).ref } == found)
                 var again: [Int32] = []
-                fresh.take(position: Int(grid.position[i]), x: qx, y: qy, r2: r * r, into: &again)
+                _ = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &again, positions: &positions)
                 #expect(again.isEmpty)
                 let expected = (0..<count).filter { j in
-                    let dx = Double(xy[2 * j]) - qx, dy = Double(xy[2 * j + 1]) - qy
+                    let dx = f.xs[j] - qx, dy = f.ys[j] - qy
                     return j != i && dx * dx + dy * dy <= r * r
                 }
                 #expect(Set(found.map(Int.init)) == Set(expected) && found.count == expected.count)
             }
+        }
+    }
+
+    /// The next zoom's grid, made by merging columns, drops merged items, takes in new ones, and
+    /// answers like a grid loaded from scratch with the same items.
+    @Test func nextGridAnswersLikeAFreshOne() {
+        let count = 4000
+        let xy = Self.points(count + 300, seed: 7)
+        // Refs count..<count + 300 play the new clusters.
+        let f = GridFixture(xy: xy, refs: (0..<Int32(count)).map { $0 }, capacity: count)
+        var r = 2e-4
+        var present = Set(0..<count)
+        var rng = SeededRandom(seed: 11)
+        var nextNew = count
+        for zoom in stride(from: 12, through: 8, by: -1) {
+            if zoom == 12 { f.load(cell: r * (1 + 1e-9) + 0x1p-23, zoom: zoom) }
+            // Merge away a tenth of the items; add a few new ones.
+            var byRef: [Int: Int32] = [:]
+            for p in 0..<f.grid.count { byRef[Int(f.grid.entry(Int32(p)).ref)] = Int32(p) }
+            var merged: [Int] = []
+            for ref in present.sorted() where rng.next() % 10 == 0 { merged.append(ref) }
+            for ref in merged {
+                f.grid.markMerged(byRef[ref]!)
+                present.remove(ref)
+            }
+            var added: [NeighbourGrid.Added] = []
+            for _ in 0..<40 where nextNew < count + 300 {
+                added.append(.init(ref: Int32(nextNew), x: Float(xy[2 * nextNew]), y: Float(xy[2 * nextNew + 1]), weight: 1))
+                present.insert(nextNew)
+                nextNew += 1
+            }
+            r *= 2
+            let cell = r * (1 + 1e-9) + 0x1p-23
+            var slot = [Int32](repeating: -1, count: count + 300)
+            slot.withUnsafeMutableBufferPointer { f.grid.next(cell: cell, zoom: zoom - 1, added: added, slot: $0.baseAddress!) }
+            #expect(f.grid.count == present.count)
+            let fresh = GridFixture(xy: xy, refs: present.sorted().map(Int32.init), capacity: count + 300)
+            fresh.slot = [Int32](repeating: -1, count: count + 300)
+            fresh.load(cell: cell, zoom: zoom - 1)
+            for ref in present.sorted() {
+                #expect((NeighbourGrid.position(slot: slot[ref], zoom: zoom - 1) == nil) == (fresh.position(ref, zoom: zoom - 1) == nil))
+            }
+            f.slot = slot
+        }
+    }
+
+    @Test func radixSortIsAStableSort() {
+        var rng = SeededRandom(seed: 3)
+        for n in [0, 1, 2, 17, 5000] {
+            // Few distinct high digits, so that some passes are skipped; many equal keys.
+            let keys = (0..<n).map { _ in (rng.next() % 7) << 40 | (rng.next() % 50) }
+            var k = keys + keys, v = (0..<Int32(n)).map { $0 } + (0..<Int32(n)).map { $0 }
+            let sorted = k.withUnsafeMutableBufferPointer { kp in
+                v.withUnsafeMutableBufferPointer { vp in
+                    let r = RadixSort.sort(keys: kp.baseAddress!, values: vp.baseAddress!, scratchKeys: kp.baseAddress! + n,
+                                           scratchValues: vp.baseAddress! + n, count: n)
+                    return (0..<n).map { (r.keys[$0], r.values[$0]) }
+                }
+            }
+            let expected = keys.enumerated().sorted { $0.element != $1.element ? $0.element < $1.element : $0.offset < $1.offset }
+            #expect(sorted.map(\.0) == expected.map(\.element))
+            #expect(sorted.map(\.1) == expected.map { Int32($0.offset) })
         }
     }
 }

@@ -1,5 +1,7 @@
 import CPrefetch
+import Dispatch
 import Foundation
+
 extension ClusterIndex {
     /// What building leaves: per level (zoom - lowest built zoom), its items as refs in order (empty
     /// when not retained) and how many there are; per zoom, the refs of the clusters made there.
@@ -26,11 +28,7 @@ extension ClusterIndex {
         var out = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(n, 1))
         let visited = UnsafeMutablePointer<UInt8>.allocate(capacity: items.capacity)
         let slot = UnsafeMutablePointer<Int32>.allocate(capacity: items.capacity)
-        let askedIndex = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(n, 1))
-        let askedSlot = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(n, 1))
         defer {
-            askedIndex.deallocate()
-            askedSlot.deallocate()
             list.deallocate()
             out.deallocate()
             visited.deallocate()
@@ -41,7 +39,8 @@ extension ClusterIndex {
         slot.initialize(repeating: -1, count: items.capacity)
         var count = n
         let grid = bitExact ? nil : NeighbourGrid(capacity: n)
-        grid?.load(refs: UnsafeBufferPointer(start: list, count: n), x: items.x, y: items.y, weight: items.weight,
+        var sides: [Pass.Decisions] = []
+        grid?.load(refs: UnsafeBufferPointer(start: list, count: n), xy: items.xy, weight: items.weight,
                    cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
         var z = options.maxZoom
         while z >= lowest {
@@ -60,8 +59,7 @@ extension ClusterIndex {
             let next: Int
             if let grid {
                 var added: [NeighbourGrid.Added] = []
-                next = pass.cluster(refs, into: out, grid: grid, slot: slot, askedIndex: askedIndex, askedSlot: askedSlot,
-                                    added: &added, tree: levelTree)
+                next = pass.cluster(refs, into: out, grid: grid, slot: slot, sides: &sides, added: &added, tree: levelTree)
                 if z > lowest { grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot) }
             } else {
                 next = pass.clusterInTreeOrder(refs, into: out, tree: levelTree())
@@ -81,8 +79,8 @@ extension ClusterIndex {
         var xy = [Double](repeating: 0, count: 2 * refs.count)
         xy.withUnsafeMutableBufferPointer { xy in
             for (k, ref) in refs.enumerated() {
-                xy[2 * k] = items.x[Int(ref)]
-                xy[2 * k + 1] = items.y[Int(ref)]
+                xy[2 * k] = items.x(Int(ref))
+                xy[2 * k + 1] = items.y(Int(ref))
             }
         }
         return xy.withUnsafeBufferPointer { KDIndex(data: $0, stride: 2, count: refs.count, nodeSize: nodeSize) }
@@ -108,19 +106,35 @@ extension ClusterIndex {
         /// `visited[ref] == zoom`: taken in this pass.
         let visited: UnsafeMutablePointer<UInt8>
 
+        /// What one side of a pass decided, in input order, for `commit` to write.
+        struct Decisions {
+            /// Per item to write: the index in the zoom above of the item that decided (a seed),
+            /// and the ref to write, or -(k + 1) for the kth new cluster.
+            var writes: [(index: Int32, ref: Int32)] = []
+            /// New clusters: centroid, points, the seed and its position, and where its members start.
+            var clusters: [(x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)] = []
+            /// Members of the new clusters (refs and grid positions), in the order summed.
+            var members: [(ref: Int32, position: Int32)] = []
+
+            mutating func removeAll() {
+                writes.removeAll(keepingCapacity: true)
+                clusters.removeAll(keepingCapacity: true)
+                members.removeAll(keepingCapacity: true)
+            }
+        }
+
+        /// The pass over a grid: the items that are not isolated decide, in input order (on two
+        /// threads for a large zoom, see `split`); `commit` then writes the next zoom in order.
         func cluster(_ list: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
-                     slot: UnsafePointer<Int32>, askedIndex: UnsafeMutablePointer<Int32>,
-                     askedSlot: UnsafeMutablePointer<Int32>, added: inout [NeighbourGrid.Added], tree: () -> KDIndex) -> Int {
-            let stamp = UInt8(zoom)
-            let r = options.radius(atZoom: zoom), r2 = r * r
-            let x = items.x, y = items.y, weight = items.weight
-            var neighbours: [Int32] = [], positions: [Int32] = []
-            neighbours.reserveCapacity(64)
-            positions.reserveCapacity(64)
-            var rankByRef: UnsafeMutablePointer<Int32>?
-            defer { rankByRef?.deallocate() }
+                     slot: UnsafePointer<Int32>, sides: inout [Decisions], added: inout [NeighbourGrid.Added],
+                     tree: () -> KDIndex) -> Int {
+            let count = list.count
             // The items that are not isolated (an isolated item takes no other and none takes it:
-            // it stays as it is, in its place in the order), with their positions in the grid.
+            // it stays as it is, in its place in the order), with their positions in the grid, in
+            // the grid's spare memory: the first m for one side, then those of the other.
+            let scratch = grid.scratch(bytes: 16 * count)
+            let askedIndex = scratch.bindMemory(to: Int32.self, capacity: 2 * count)
+            let askedSlot = (scratch + 8 * count).bindMemory(to: Int32.self, capacity: 2 * count)
             var m = 0
             for (i, item) in list.enumerated() {
                 if let p = NeighbourGrid.position(slot: slot[Int(item)], zoom: zoom) {
@@ -129,45 +143,86 @@ extension ClusterIndex {
                     m += 1
                 }
             }
-            var o = 0, copied = 0
-            for k in 0..<m {
+            // Two sides, when an empty column parts the items: no item on one side is within the
+            // radius of one on the other, so each side's decisions are those of the whole pass.
+            // (Not when the KD-tree's order is needed: it is built on first use.)
+            var halves = [0..<m]
+            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.emptyColumnSplit() {
+                var left = 0, right = count
+                for k in 0..<m {
+                    if askedSlot[k] < split {
+                        askedIndex[left] = askedIndex[k]
+                        askedSlot[left] = askedSlot[k]
+                        left += 1
+                    } else {
+                        askedIndex[right] = askedIndex[k]
+                        askedSlot[right] = askedSlot[k]
+                        right += 1
+                    }
+                }
+                if left > 0 && right > count { halves = [0..<left, count..<right] }
+            }
+            while sides.count < halves.count { sides.append(Decisions()) }
+
+            if halves.count == 1 {
+                decide(halves[0], list, askedIndex, askedSlot, grid, &sides[0], tree: tree)
+            } else {
+                sides.withUnsafeMutableBufferPointer { sides in
+                    DispatchQueue.concurrentPerform(iterations: 2) { side in
+                        decide(halves[side], list, askedIndex, askedSlot, grid, &sides[side], tree: tree)
+                    }
+                }
+            }
+            return commit(list, sides[0..<halves.count], into: out, grid: grid, added: &added)
+        }
+
+        /// The decisions of the items `asked` (indexes into askedIndex/askedSlot), in input order.
+        private func decide(_ asked: Range<Int>, _ list: UnsafeBufferPointer<Int32>, _ askedIndex: UnsafeMutablePointer<Int32>,
+                            _ askedSlot: UnsafeMutablePointer<Int32>, _ grid: NeighbourGrid, _ log: inout Decisions,
+                            tree: () -> KDIndex) {
+            log.removeAll()
+            let stamp = UInt8(zoom)
+            let r = options.radius(atZoom: zoom), r2 = r * r
+            var neighbours: [Int32] = [], positions: [Int32] = []
+            neighbours.reserveCapacity(64)
+            positions.reserveCapacity(64)
+            var rankByRef: UnsafeMutablePointer<Int32>?
+            defer { rankByRef?.deallocate() }
+            for k in asked {
                 // They are visited in input order, so their entries lie anywhere in the grid: fetch
                 // the entries of those a few steps ahead, then the windows they will read.
-                if k + 16 < m { grid.prefetchEntry(askedSlot[k + 16]) }
-                if k + 8 < m { grid.prefetchWindows(askedSlot[k + 8]) }
-                let i = Int(askedIndex[k]), s = askedSlot[k]
-                while copied < i {
-                    out[o] = list[copied]
-                    o += 1
-                    copied += 1
-                }
-                copied = i + 1
-                let item = list[i], ref = Int(item)
+                if k + 32 < asked.upperBound { grid.prefetchEntry(askedSlot[k + 32]) }
+                if k + 16 < asked.upperBound { grid.prefetchWindows(askedSlot[k + 16]) }
+                let index = askedIndex[k], s = askedSlot[k]
+                let item = list[Int(index)], ref = Int(item)
                 if visited[ref] == stamp { continue }
                 visited[ref] = stamp
                 neighbours.removeAll(keepingCapacity: true)
                 positions.removeAll(keepingCapacity: true)
                 // A point's position is its entry's (a Float); a cluster's is only in the store.
                 let e = grid.entry(s)
-                let sx = ref < items.pointCount ? Double(e.x) : x[ref], sy = ref < items.pointCount ? Double(e.y) : y[ref]
-                let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2,
-                                                      into: &neighbours, positions: &positions)
+                let sx = ref < items.pointCount ? Double(e.x) : items.x(ref), sy = ref < items.pointCount ? Double(e.y) : items.y(ref)
+                let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2, into: &neighbours,
+                                                      positions: &positions, clusters: items.pointCount, xy: items.xy)
                 for b in neighbours { visited[Int(b)] = stamp }
                 if !neighbours.isEmpty && total >= options.minPoints {
-                    let c = merge(seedIndex: i, seed: ref, seedPosition: (sx, sy, Double(e.weight)), neighbours) { k in
-                        let e = grid.entry(positions[k])
-                        let b = Int(e.ref)
-                        return b < items.pointCount ? (Double(e.x), Double(e.y), Double(e.weight)) : (x[b], y[b], Double(e.weight))
+                    // The centroid, summed as supercluster sums it (seed first).
+                    let w0 = Double(e.weight)
+                    var weight = w0, wx = sx * w0, wy = sy * w0
+                    for p in positions {
+                        let n = grid.entry(p), b = Int(n.ref), w = Double(n.weight)
+                        wx += (b < items.pointCount ? Double(n.x) : items.x(b)) * w
+                        wy += (b < items.pointCount ? Double(n.y) : items.y(b)) * w
+                        weight += w
                     }
                     grid.markMerged(s)
                     for p in positions { grid.markMerged(p) }
-                    out[o] = Int32(c)
-                    o += 1
-                    added.append(NeighbourGrid.Added(ref: Int32(c), x: Float(x[c]), y: Float(y[c]), weight: weight[c]))
+                    log.writes.append((index, -Int32(log.clusters.count) - 1))
+                    log.clusters.append((wx / weight, wy / weight, Int32(weight), item, s, Int32(log.members.count)))
+                    for (b, p) in zip(neighbours, positions) { log.members.append((b, p)) }
                     continue
                 }
-                out[o] = item
-                o += 1
+                log.writes.append((index, item))
                 if neighbours.count > 1 {
                     // Kept as they are, in supercluster's order: the KD-tree's.
                     if rankByRef == nil {
@@ -179,15 +234,67 @@ extension ClusterIndex {
                     let rank = rankByRef!
                     neighbours.sort { rank[Int($0)] < rank[Int($1)] }
                 }
-                for b in neighbours {
-                    out[o] = b
-                    o += 1
+                for b in neighbours { log.writes.append((index, b)) }
+            }
+        }
+
+        /// Writes the next zoom in input order: isolated items where they were, each side's
+        /// decisions where their seed was; makes the new clusters (refs in input order).
+        private func commit(_ list: UnsafeBufferPointer<Int32>, _ sides: ArraySlice<Decisions>,
+                            into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
+                            added: inout [NeighbourGrid.Added]) -> Int {
+            let stamp = UInt8(zoom)
+            // Each side's decisions through pointers: reading them through the array of sides
+            // would retain and release their arrays once per item.
+            typealias Cluster = (x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)
+            struct View {
+                var writes: UnsafeBufferPointer<(index: Int32, ref: Int32)>
+                var clusters: UnsafeBufferPointer<Cluster>
+                var members: UnsafeBufferPointer<(ref: Int32, position: Int32)>
+                var next = 0
+            }
+            let logs = Array(sides)
+            var views = logs.map { log in
+                View(writes: log.writes.withUnsafeBufferPointer { $0 }, clusters: log.clusters.withUnsafeBufferPointer { $0 },
+                     members: log.members.withUnsafeBufferPointer { $0 })
+            }
+            var o = 0
+            withExtendedLifetime(logs) {
+                for (i, item) in list.enumerated() {
+                    // An item not visited in this pass was isolated (one visited is written by its seed).
+                    if visited[Int(item)] != stamp {
+                        out[o] = item
+                        o += 1
+                        continue
+                    }
+                    for side in views.indices {
+                        let v = views[side]
+                        var w = v.next
+                        while w < v.writes.count && Int(v.writes[w].index) == i {
+                            let ref = v.writes[w].ref
+                            if ref >= 0 {
+                                out[o] = ref
+                            } else {
+                                let k = Int(-ref - 1)
+                                let cluster = v.clusters[k]
+                                let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
+                                let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
+                                let c = makeCluster(seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
+                                                    weight: cluster.weight, members: members)
+                                added.append(NeighbourGrid.Added(ref: Int32(c), x: Float(cluster.x), y: Float(cluster.y),
+                                                                 weight: cluster.weight))
+                                out[o] = Int32(c)
+                            }
+                            o += 1
+                            w += 1
+                        }
+                        views[side].next = w
+                    }
                 }
             }
-            while copied < list.count {
-                out[o] = list[copied]
-                o += 1
-                copied += 1
+            for log in logs {
+                grid.noteMerged(log.clusters.lazy.map(\.seedPosition))
+                grid.noteMerged(log.members.lazy.map(\.position))
             }
             return o
         }
@@ -204,7 +311,7 @@ extension ClusterIndex {
                 visited[ref] = stamp
                 found.removeAll(keepingCapacity: true)
                 neighbours.removeAll(keepingCapacity: true)
-                tree.within(x: items.x[ref], y: items.y[ref], radius: r, into: &found)
+                tree.within(x: items.x(ref), y: items.y(ref), radius: r, into: &found)
                 var total = Int(items.weight[ref])
                 for k in found {
                     let b = list[Int(k)]
@@ -214,10 +321,17 @@ extension ClusterIndex {
                     total += Int(items.weight[Int(b)])
                 }
                 if !neighbours.isEmpty && total >= options.minPoints {
-                    let seedPosition = (items.x[ref], items.y[ref], Double(items.weight[ref]))
-                    out[o] = Int32(merge(seedIndex: i, seed: ref, seedPosition: seedPosition, neighbours) { k in
-                        let b = Int(neighbours[k])
-                        return (items.x[b], items.y[b], Double(items.weight[b]))
+                    let w0 = Double(items.weight[ref])
+                    var weight = w0, wx = items.x(ref) * w0, wy = items.y(ref) * w0
+                    for b in neighbours {
+                        let w = Double(items.weight[Int(b)])
+                        wx += items.x(Int(b)) * w
+                        wy += items.y(Int(b)) * w
+                        weight += w
+                    }
+                    let members = neighbours.map { (ref: $0, position: Int32(-1)) }
+                    out[o] = Int32(members.withUnsafeBufferPointer {
+                        makeCluster(seedIndex: i, seed: ref, x: wx / weight, y: wy / weight, weight: Int32(weight), members: $0)
                     })
                     o += 1
                     continue
@@ -232,26 +346,18 @@ extension ClusterIndex {
             return o
         }
 
-        /// The item `seed` (the `seedIndex`th of the zoom above) and its `neighbours` become one
-        /// cluster at their count-weighted centroid, summed in supercluster's order (seed first);
-        /// returns its ref. `seedPosition` and `neighbour(k)` give the seed's and kth neighbour's
-        /// position and weight.
-        @inline(__always)
-        private func merge(seedIndex i: Int, seed: Int, seedPosition: (x: Double, y: Double, weight: Double), _ neighbours: [Int32],
-                           neighbour: (Int) -> (x: Double, y: Double, weight: Double)) -> Int {
-            let x = items.x, y = items.y, weight = items.weight, parent = items.parent
+        /// A new cluster of the item `seed` (the `seedIndex`th of the zoom above) and `members`, at
+        /// (x, y) (their count-weighted centroid): its ref. Reduces the aggregates seed first, then
+        /// the members in order, as supercluster does.
+        private func makeCluster(seedIndex i: Int, seed: Int, x: Double, y: Double, weight: Int32,
+                                 members: UnsafeBufferPointer<(ref: Int32, position: Int32)>) -> Int {
+            let parent = items.parent
             let c = items.count
             items.count += 1
             let a2 = 2 * items.aggregateCount, agg = items.aggregates
             for j in 0..<a2 { agg[c * a2 + j] = agg[seed * a2 + j] }
-            let w0 = seedPosition.weight
-            var total = w0, wx = seedPosition.x * w0, wy = seedPosition.y * w0
-            for (k, b) in neighbours.enumerated() {
-                let b = Int(b)
-                let (bx, by, w) = neighbour(k)
-                wx += bx * w
-                wy += by * w
-                total += w
+            for member in members {
+                let b = Int(member.ref)
                 parent[b] = Int32(c)
                 for (a, op) in operations.enumerated() {
                     let vb = agg[b * a2 + 2 * a], nb = agg[b * a2 + 2 * a + 1]
@@ -270,9 +376,9 @@ extension ClusterIndex {
                 }
             }
             parent[seed] = Int32(c)
-            x[c] = wx / total
-            y[c] = wy / total
-            weight[c] = Int32(total)
+            items.xy[2 * c] = x
+            items.xy[2 * c + 1] = y
+            items.weight[c] = weight
             parent[c] = -1
             visited[c] = .max
             items.clusterID[c - items.pointCount] = (i << 5) + (zoom + 1) + featureCount

@@ -13,9 +13,9 @@ extension ClusterIndex {
         let aggregateCount: Int
         /// Refs in use.
         var count: Int
-        /// Position in Mercator [0, 1]: a point's rounded to `Float`, a cluster's centroid.
-        let x: UnsafeMutablePointer<Double>
-        let y: UnsafeMutablePointer<Double>
+        /// Positions in Mercator [0, 1], x then y per ref (side by side: one cache line for both):
+        /// a point's rounded to `Float`, a cluster's centroid.
+        let xy: UnsafeMutablePointer<Double>
         /// Points it stands for.
         let weight: UnsafeMutablePointer<Int32>
         /// The ref of the cluster that took it, or -1.
@@ -30,8 +30,7 @@ extension ClusterIndex {
             capacity = Swift.max(2 * n - 1, 1)
             self.aggregateCount = aggregateCount
             count = n
-            x = .allocate(capacity: capacity)
-            y = .allocate(capacity: capacity)
+            xy = .allocate(capacity: 2 * capacity)
             weight = .allocate(capacity: capacity)
             parent = .allocate(capacity: capacity)
             clusterID = .allocate(capacity: Swift.max(capacity - n, 1))
@@ -42,8 +41,7 @@ extension ClusterIndex {
         }
 
         deinit {
-            x.deallocate()
-            y.deallocate()
+            xy.deallocate()
             weight.deallocate()
             parent.deallocate()
             clusterID.deallocate()
@@ -52,6 +50,12 @@ extension ClusterIndex {
 
         @inline(__always)
         func isCluster(_ ref: Int) -> Bool { ref >= pointCount }
+
+        @inline(__always)
+        func x(_ ref: Int) -> Double { xy[2 * ref] }
+
+        @inline(__always)
+        func y(_ ref: Int) -> Double { xy[2 * ref + 1] }
 
         /// The cluster whose `cluster_id` is `id`, among the clusters `refs` (made at one zoom,
         /// so in increasing id order).

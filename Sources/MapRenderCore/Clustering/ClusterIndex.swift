@@ -91,9 +91,15 @@ public struct ClusterIndex: Sendable {
         self.pointLat = points.lat
 
         let items = Items(pointCount: n, aggregateCount: aggregates.count)
-        for i in 0..<n {
-            items.x[i] = Double(Float(Self.lngX(points.lon[i])))
-            items.y[i] = Double(Float(Self.latY(points.lat[i])))
+        points.lon.withUnsafeBufferPointer { lon in
+            points.lat.withUnsafeBufferPointer { lat in
+                inHalves(n) { range in
+                    for i in range {
+                        items.xy[2 * i] = Double(Float(Self.lngX(lon[i])))
+                        items.xy[2 * i + 1] = Double(Float(Self.latY(lat[i])))
+                    }
+                }
+            }
         }
         let a2 = 2 * aggregates.count
         for (a, aggregate) in aggregates.enumerated() {
@@ -180,7 +186,7 @@ public struct ClusterIndex: Sendable {
         let seed = Int(list[originIndex])
         let r = options.radius / (options.extent * pow2(originZoom - 1))
         var ids: [Int32] = []
-        tree(index).within(x: items.x[seed], y: items.y[seed], radius: r, into: &ids)
+        tree(index).within(x: items.x(seed), y: items.y(seed), radius: r, into: &ids)
         let result: [ClusterItem] = ids.compactMap { k in
             let ref = Int(list[Int(k)])
             return items.parent[ref] == Int32(c) ? item(ref) : nil
@@ -325,7 +331,7 @@ public struct ClusterIndex: Sendable {
             guard n > 0 else { continue }
             if case .mean = aggregate { values[aggregate.propertyName] = v / n } else { values[aggregate.propertyName] = v }
         }
-        let x = items.x[ref], y = items.y[ref]
+        let x = items.x(ref), y = items.y(ref)
         if items.isCluster(ref) {
             return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight[ref]),
                                x: x, y: y, lon: Self.xLng(x), lat: Self.yLat(y), aggregates: values)

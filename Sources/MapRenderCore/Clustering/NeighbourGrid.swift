@@ -1,4 +1,5 @@
 import CPrefetch
+import Dispatch
 
 /// One zoom's items in the columns of a grid, each column sorted by y: finds the items near an
 /// item, and knows which items have no other item near them at all.
@@ -19,32 +20,41 @@ import CPrefetch
 /// Items are named by their ref in the index's item store, so that nothing is renumbered from one
 /// zoom to the next. The grid owns two sets of buffers as large as the first zoom and takes turns
 /// writing into them: a zoom costs no allocation (fresh memory costs a page fault per 4 KiB, which
-/// took about a third of each zoom's time when every zoom allocated its own).
+/// took about a third of each zoom's time when every zoom allocated its own). Between sweeps the
+/// spare set is free, and lends its memory as scratch (`scratch`, and the radix sort's buffers).
+/// Large grids are swept and merged by two threads, each over its half of the columns (the
+/// result does not depend on it).
 ///
 /// - Complexity: O(n) to build from scratch (a radix sort), O(n + c) for `next` with c new
 ///   clusters; the sweep is O(n) for evenly spread items.
 final class NeighbourGrid {
-    /// One item at its place in the grid, with what a question about it needs, side by side.
+    /// One item at its place in the grid, with what a question about it needs, side by side
+    /// (24 bytes: a million items take 24 MB per set of buffers).
     struct Entry {
         var x: Float
         var y: Float
         var ref: Int32
-        /// Points it stands for (kept here so that a question reads it with the position).
-        var weight: Int32
-        /// For the columns left of, at and right of its own: the first position whose y is not
-        /// below this y - cell (the column's end beyond the edges). Set for items not isolated.
-        var left: Int32 = 0, middle: Int32 = 0, right: Int32 = 0
+        /// Points it stands for (below 2^26), and the flags `taken` and `merged`.
+        var state: Int32
+        /// For the columns left and right of its own: the first position whose y is not below
+        /// this y - cell (the column's end beyond the edges). Set for items not isolated.
+        var left: Int32 = 0, right: Int32 = 0
+
         /// Taken by a cluster (or kept as it is) in the pass under way.
-        var taken = false
+        static let taken: Int32 = 1 << 30
         /// Merged into a new cluster in the pass under way: not carried to the next zoom.
-        var merged = false
+        static let merged: Int32 = 1 << 29
 
         init(x: Float, y: Float, ref: Int32, weight: Int32) {
             self.x = x
             self.y = y
             self.ref = ref
-            self.weight = weight
+            state = weight
         }
+
+        var weight: Int32 { state & (Self.merged - 1) }
+        var isTaken: Bool { state & Self.taken != 0 }
+        var isMerged: Bool { state & Self.merged != 0 }
     }
 
     /// A new cluster for the next zoom's grid.
@@ -59,7 +69,8 @@ final class NeighbourGrid {
     private(set) var shift = 0
     /// Items in the grid.
     private(set) var count = 0
-    private var mergedCount = 0
+    /// Positions marked merged since the last sweep.
+    private var mergedPositions: [Int32] = []
     private let capacity: Int
     /// `start[c]..<start[c + 1]` are column c's positions; a last entry repeats the end, so that
     /// the column right of the last one is empty.
@@ -69,6 +80,8 @@ final class NeighbourGrid {
     private var spareEntries: UnsafeMutablePointer<Entry>
     /// Columns at most: `shift(cell:count:)` keeps 2^shift <= 2 * count + 1024, and shifts only fall.
     private let maxColumns: Int
+    /// Below this many items, one thread sweeps and merges (a second costs more than it saves).
+    static let parallelCount = 1 << 17
 
     /// A grid for at most `capacity` items.
     init(capacity: Int) {
@@ -85,6 +98,13 @@ final class NeighbourGrid {
         spareStart.deallocate()
         entries.deallocate()
         spareEntries.deallocate()
+    }
+
+    /// Memory for `bytes` bytes the caller may use until the next `next` or `load`: the spare
+    /// buffers (24 bytes per item of capacity).
+    func scratch(bytes: Int) -> UnsafeMutableRawPointer {
+        precondition(bytes <= capacity * MemoryLayout<Entry>.stride, "more scratch than the grid has")
+        return UnsafeMutableRawPointer(spareEntries)
     }
 
     /// The column shift for a cell size and an item count: columns at least `cell` wide, and not
@@ -121,34 +141,38 @@ final class NeighbourGrid {
 
     /// Fills the grid from scratch with the items `refs`, at the `Float`s of their positions, and
     /// sweeps it for the pass at `zoom` (see `slot(position:zoom:)`).
-    func load(refs: UnsafeBufferPointer<Int32>, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+    func load(refs: UnsafeBufferPointer<Int32>, xy: UnsafePointer<Double>,
               weight: UnsafePointer<Int32>, cell: Double, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         let n = refs.count
-        precondition(n <= capacity, "more items than the grid was made for")
+        precondition(n <= capacity && n < 1 << 26, "more items than the grid was made for")
         self.cell = cell
         shift = Self.shift(cell: cell, count: n)
-        mergedCount = 0
+        mergedPositions.removeAll(keepingCapacity: true)
         count = n
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(n, 1))
-        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(n, 1))
-        defer {
-            keys.deallocate()
-            values.deallocate()
-        }
-        for k in 0..<n {
-            let ref = Int(refs[k])
-            keys[k] = Self.key(Float(x[ref]), Float(y[ref]), shift: shift)
-            values[k] = refs[k]
+        // Keys and values, and the sort's scratch, in the spare entries (24 bytes per item).
+        let raw = scratch(bytes: n * 24)
+        let keys = raw.bindMemory(to: UInt64.self, capacity: 2 * n)
+        let values = (raw + 16 * n).bindMemory(to: Int32.self, capacity: 2 * n)
+        let shift = self.shift
+        inHalves(n) { range in
+            for k in range {
+                let ref = Int(refs[k])
+                keys[k] = Self.key(Float(xy[2 * ref]), Float(xy[2 * ref + 1]), shift: shift)
+                values[k] = refs[k]
+            }
         }
         let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + n, scratchValues: values + n, count: n)
         let columns = 1 << shift
-        start.initialize(repeating: 0, count: columns + 2)
-        for p in 0..<n {
-            let key = sorted.keys[p], ref = sorted.values[p]
-            (entries + p).initialize(to: Entry(x: Float(x[Int(ref)]), y: Float(bitPattern: UInt32(truncatingIfNeeded: key)),
-                                               ref: ref, weight: weight[Int(ref)]))
-            start[Int(key >> 32) + 1] += 1
+        let entries = self.entries, start = self.start
+        inHalves(n) { range in
+            for p in range {
+                let key = sorted.keys[p], ref = sorted.values[p]
+                (entries + p).initialize(to: Entry(x: Float(xy[2 * Int(ref)]), y: Float(bitPattern: UInt32(truncatingIfNeeded: key)),
+                                                   ref: ref, weight: weight[Int(ref)]))
+            }
         }
+        start.initialize(repeating: 0, count: columns + 2)
+        for p in 0..<n { start[Int(sorted.keys[p] >> 32) + 1] += 1 }
         for c in 0..<columns { start[c + 1] += start[c] }
         start[columns + 1] = start[columns]
         sweep(zoom: zoom, slot: slot)
@@ -158,7 +182,7 @@ final class NeighbourGrid {
     /// items but those merged into clusters (`markMerged`), and the new clusters `added`; then swept
     /// for the pass at `zoom`.
     func next(cell: Double, zoom: Int, added: [Added], slot: UnsafeMutablePointer<Int32>) {
-        let newCount = count - mergedCount + added.count
+        let newCount = count - mergedPositions.count + added.count
         precondition(cell >= self.cell && newCount <= capacity, "the next zoom's grid must have a larger cell and fewer items")
         // Columns at least `cell` wide: half as many as now always are, since the cell at most doubles.
         let newShift = Swift.max(Self.shift(cell: cell, count: newCount), shift - 1)
@@ -177,58 +201,127 @@ final class NeighbourGrid {
             values[k] = Int32(k)
         }
         let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m)
-        let st = start, old = entries, nst = spareStart, new = spareEntries
-        var a = 0, out = 0
-        for c in 0..<columns {
-            nst[c] = Int32(out)
-            // Up to two runs of old positions, and this column's new clusters, merged by y.
-            var p = Int(st[c << s]), pEnd = Int(st[(c << s) + 1])
-            var q = 0, qEnd = 0
-            if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
-            while p < pEnd && old[p].merged { p += 1 }
-            while q < qEnd && old[q].merged { q += 1 }
-            while true {
-                let hasA = a < m && Int(sorted.keys[a] >> 32) == c
-                let yp: Float = p < pEnd ? old[p].y : .infinity
-                let yq: Float = q < qEnd ? old[q].y : .infinity
-                let ya: Float = hasA ? added[Int(sorted.values[a])].y : .infinity
-                let e: Entry
-                if p < pEnd && yp <= yq && yp <= ya {
-                    e = Entry(x: old[p].x, y: yp, ref: old[p].ref, weight: old[p].weight)
-                    p += 1
-                    while p < pEnd && old[p].merged { p += 1 }
-                } else if q < qEnd && yq <= ya {
-                    e = Entry(x: old[q].x, y: yq, ref: old[q].ref, weight: old[q].weight)
-                    q += 1
-                    while q < qEnd && old[q].merged { q += 1 }
-                } else if hasA {
-                    let cluster = added[Int(sorted.values[a])]
-                    e = Entry(x: cluster.x, y: ya, ref: cluster.ref, weight: cluster.weight)
-                    a += 1
-                } else {
-                    break
+        // The spare entries may have lent their memory as scratch since: they hold entries again.
+        let st = start, old = entries, nst = spareStart
+        let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
+
+        /// Writes the new columns `range`, starting with the `a`th new cluster at position `out`;
+        /// returns where the next column starts.
+        func merge(_ range: Range<Int>, a firstAdded: Int, out firstOut: Int) -> (a: Int, out: Int) {
+            var a = firstAdded, out = firstOut
+            for c in range {
+                nst[c] = Int32(out)
+                // Up to two runs of old positions, and this column's new clusters, merged by y.
+                var p = Int(st[c << s]), pEnd = Int(st[(c << s) + 1])
+                var q = 0, qEnd = 0
+                if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
+                while p < pEnd && old[p].isMerged { p += 1 }
+                while q < qEnd && old[q].isMerged { q += 1 }
+                while true {
+                    let hasA = a < m && Int(sorted.keys[a] >> 32) == c
+                    let yp: Float = p < pEnd ? old[p].y : .infinity
+                    let yq: Float = q < qEnd ? old[q].y : .infinity
+                    let ya: Float = hasA ? added[Int(sorted.values[a])].y : .infinity
+                    let e: Entry
+                    if p < pEnd && yp <= yq && yp <= ya {
+                        e = Entry(x: old[p].x, y: yp, ref: old[p].ref, weight: old[p].weight)
+                        p += 1
+                        while p < pEnd && old[p].isMerged { p += 1 }
+                    } else if q < qEnd && yq <= ya {
+                        e = Entry(x: old[q].x, y: yq, ref: old[q].ref, weight: old[q].weight)
+                        q += 1
+                        while q < qEnd && old[q].isMerged { q += 1 }
+                    } else if hasA {
+                        let cluster = added[Int(sorted.values[a])]
+                        e = Entry(x: cluster.x, y: ya, ref: cluster.ref, weight: cluster.weight)
+                        a += 1
+                    } else {
+                        break
+                    }
+                    (new + out).initialize(to: e)
+                    out += 1
                 }
-                (new + out).initialize(to: e)
-                out += 1
             }
+            return (a, out)
         }
-        precondition(out == newCount && a == m, "the next zoom's grid lost items")
-        nst[columns] = Int32(out)
-        nst[columns + 1] = Int32(out)
+
+        if newCount < Self.parallelCount {
+            let end = merge(0..<columns, a: 0, out: 0)
+            precondition(end.out == newCount && end.a == m, "the next zoom's grid lost items")
+        } else {
+            // The second half starts after the old items left of it that stay, and the new
+            // clusters left of it.
+            let split = Self.split(columns: columns) { Int(st[$0 << s]) }
+            let oldBelow = Int(st[split << s])
+            let mergedBelow = mergedPositions.reduce(0) { $0 + (Int($1) < oldBelow ? 1 : 0) }
+            var addedBelow = 0, hi = m
+            while addedBelow < hi {
+                let mid = (addedBelow + hi) / 2
+                if Int(sorted.keys[mid] >> 32) < split { addedBelow = mid + 1 } else { hi = mid }
+            }
+            let secondOut = oldBelow - mergedBelow + addedBelow
+            var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
+            ends.withUnsafeMutableBufferPointer { ends in
+                DispatchQueue.concurrentPerform(iterations: 2) { half in
+                    ends[half] = half == 0 ? merge(0..<split, a: 0, out: 0)
+                        : merge(split..<columns, a: addedBelow, out: secondOut)
+                }
+            }
+            precondition(ends[0].out == secondOut && ends[0].a == addedBelow && ends[1].out == newCount && ends[1].a == m,
+                         "the next zoom's grid lost items")
+        }
+        nst[columns] = Int32(newCount)
+        nst[columns + 1] = Int32(newCount)
         swap(&start, &spareStart)
         swap(&entries, &spareEntries)
         self.cell = cell
         shift = newShift
         count = newCount
-        mergedCount = 0
+        mergedPositions.removeAll(keepingCapacity: true)
         sweep(zoom: zoom, slot: slot)
     }
 
-    /// Marks the item at position `p` as merged into a new cluster.
+    /// A position that parts the items at an empty column near the middle: no item before it is
+    /// within `cell` of an item from it on (columns are at least `cell` wide). nil when no column
+    /// is empty between the first and the last quarter of the items.
+    func emptyColumnSplit() -> Int32? {
+        let columns = 1 << shift, st = start
+        let middle = Self.split(columns: columns) { Int(st[$0]) }
+        let lowest = count / 4, highest = count - count / 4
+        var left = middle, right = middle + 1
+        while true {
+            let leftOK = left >= 1 && Int(st[left]) >= lowest
+            let rightOK = right < columns - 1 && Int(st[right]) <= highest
+            if !leftOK && !rightOK { return nil }
+            if leftOK && st[left] == st[left + 1] { return st[left] }
+            if rightOK && st[right] == st[right + 1] { return st[right] }
+            left -= 1
+            right += 1
+        }
+    }
+
+    /// The column at which the entries (`position(c)`: the first position of column c) split in
+    /// two halves.
+    private static func split(columns: Int, position: (Int) -> Int) -> Int {
+        let half = position(columns) / 2
+        var lo = 0, hi = columns
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if position(mid) < half { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Marks the item at position `p` as merged into a new cluster; `noteMerged` must be told too.
+    /// Touches only that entry, so two threads may mark entries of their own halves.
     @inline(__always)
     func markMerged(_ p: Int32) {
-        entries[Int(p)].merged = true
-        mergedCount += 1
+        entries[Int(p)].state |= Entry.merged
+    }
+
+    /// Records the positions marked merged (for `next`, which leaves them out).
+    func noteMerged<Positions: Sequence>(_ positions: Positions) where Positions.Element == Int32 {
+        mergedPositions.append(contentsOf: positions)
     }
 
     /// The item at position `p`.
@@ -239,37 +332,38 @@ final class NeighbourGrid {
     @inline(__always)
     func prefetchEntry(_ p: Int32) { mr_prefetch(entries + Int(p)) }
 
-    /// Starts fetching the first entries a question about the item at `p` reads; its own entry
-    /// should be at hand by now.
+    /// Starts fetching the first entries a question about the item at `p` reads in the columns
+    /// beside its own; its own entry should be at hand by now.
     @inline(__always)
     func prefetchWindows(_ p: Int32) {
         let e = entries[Int(p)]
         mr_prefetch(entries + Int(e.left))
-        mr_prefetch(entries + Int(e.middle))
         mr_prefetch(entries + Int(e.right))
     }
 
     /// Marks the item at position `p` taken, and appends the items not yet taken whose (x, y)
     /// satisfy (x - qx)² + (y - qy)² <= r2 (their refs to `found`, their positions to `positions`),
     /// marking them taken too; returns the points they stand for. (qx, qy) is the item's own
-    /// `Double` position; `r2` at most (cell - Float rounding)².
+    /// `Double` position; `r2` at most (cell - Float rounding)². For each ref found from `clusters`
+    /// on, starts fetching its position in `xy` (merging will read it).
     @inline(__always)
-    func take(position p: Int, x qx: Double, y qy: Double, r2: Double,
-              into found: inout [Int32], positions: inout [Int32]) -> Int {
+    func take(position p: Int, x qx: Double, y qy: Double, r2: Double, into found: inout [Int32],
+              positions: inout [Int32], clusters: Int = .max, xy: UnsafePointer<Double>? = nil) -> Int {
         let v = entries, st = start
-        v[p].taken = true
+        v[p].state |= Entry.taken
         let e = v[p]
         let c = Self.column(e.x, shift: shift)
-        let top = Double(e.y) + cell
+        let low = Double(e.y) - cell, top = Double(e.y) + cell
         var total = 0
         @inline(__always)
-        func scan(_ from: Int32, _ end: Int32) {
-            var q = Int(from)
+        func scan(_ from: Int, _ end: Int32) {
+            var q = from
             while q < Int(end) && Double(v[q].y) <= top {
-                if !v[q].taken {
+                if !v[q].isTaken {
                     let dx = Double(v[q].x) - qx, dy = Double(v[q].y) - qy
                     if dx * dx + dy * dy <= r2 {
-                        v[q].taken = true
+                        v[q].state |= Entry.taken
+                        if Int(v[q].ref) >= clusters, let xy { mr_prefetch(xy + 2 * Int(v[q].ref)) }
                         found.append(v[q].ref)
                         positions.append(Int32(q))
                         total += Int(v[q].weight)
@@ -278,17 +372,35 @@ final class NeighbourGrid {
                 q += 1
             }
         }
-        scan(e.left, st[c])
-        scan(e.middle, st[c + 1])
-        scan(e.right, st[c + 2])
+        // Its own column's window starts a few positions back: found by stepping back from it.
+        var middle = p, first = Int(st[c])
+        while middle > first && Double(v[middle - 1].y) >= low { middle -= 1 }
+        scan(Int(e.left), st[c])
+        scan(middle, st[c + 1])
+        scan(Int(e.right), st[c + 2])
         return total
     }
 
-    /// Finds each item's windows in the three columns around it, and whether it is isolated;
-    /// writes the slots of those that are not.
+    /// Finds each item's windows in the columns beside it, and whether it is isolated; writes
+    /// the slots of those that are not. Two threads take half the columns each in a large grid.
     private func sweep(zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         precondition(count < 1 << 26 && zoom < 31, "slots hold positions below 2^26 and zooms below 31")
-        let cell = self.cell, columns = 1 << shift
+        let columns = 1 << shift
+        if count < Self.parallelCount {
+            sweep(0..<columns, zoom: zoom, slot: slot)
+        } else {
+            let st = start
+            let split = Self.split(columns: columns) { Int(st[$0]) }
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                sweep(half == 0 ? 0..<split : split..<columns, zoom: zoom, slot: slot)
+            }
+        }
+    }
+
+    /// The sweep of the columns `range`: writes only their entries' windows and their refs' slots,
+    /// reads the columns beside them.
+    private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
+        let cell = self.cell
         let v = entries, st = start
         /// Whether positions from..<end hold no item but p within `cell` of (x, y) along both axes.
         @inline(__always)
@@ -300,7 +412,7 @@ final class NeighbourGrid {
             }
             return true
         }
-        for c in 0..<columns {
+        for c in range {
             let lo = Int(st[c]), hi = Int(st[c + 1])
             if lo == hi { continue }
             // Columns c - 1, c, c + 1 (empty beyond the edges): the first position of each
@@ -318,7 +430,6 @@ final class NeighbourGrid {
                 if !alone {
                     slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
                     v[p].left = Int32(left)
-                    v[p].middle = Int32(middle)
                     v[p].right = Int32(right)
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 /// Small hand-made cases whose answers follow from supercluster's rules.
@@ -182,6 +183,35 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A zoom with many crowded items is decided on two threads, one each side of an empty grid
+    /// column: the clusters must be those of supercluster's own order all the same.
+    @Test func largeBuildsDecidedOnTwoThreadsAgreeWithTheTreeOrder() {
+        // Six points scattered around each of the world cities: about 200,000.
+        var rng = SeededRandom(seed: 17)
+        var coordinates: [(Double, Double)] = []
+        let cities = F.worldCities.points
+        for i in 0..<cities.count {
+            for _ in 0..<6 {
+                let d = Double.random(in: 0..<0.05, using: &rng), a = Double.random(in: 0..<2 * .pi, using: &rng)
+                coordinates.append((min(180, max(-180, cities.lon[i] + d * cos(a))), min(85, max(-85, cities.lat[i] + d * sin(a)))))
+            }
+        }
+        let points = F.points(coordinates)
+        let fast = ClusterIndex(points: points, downTo: 2)
+        let exact = ClusterIndex(points: points, downTo: 2, bitExact: true)
+        for zoom in [2, 6, 9, 12, 15] {
+            let a = fast.clusters(zoom: Double(zoom)), b = exact.clusters(zoom: Double(zoom))
+            #expect(a.count == b.count)
+            guard a.count == b.count else { continue }
+            #expect(zip(a, b).allSatisfy { p, q in
+                p.id == q.id && p.count == q.count && p.pointIndex == q.pointIndex
+                    && abs(p.x - q.x) < 1e-15 && abs(p.y - q.y) < 1e-15
+            })
+        }
+        let bubble = fast.clusters(zoom: 2).first(where: \.isCluster)!
+        #expect(fast.members(of: bubble.id) == exact.members(of: bubble.id))
     }
 
     /// What greedy clustering guarantees, on 34006 real points, at every zoom.

@@ -54,12 +54,13 @@ import TestSupport
 
     /// A grid over points given as x0, y0, x1, y1, ... (refs = indexes), loaded for `zoom`.
     final class GridFixture {
-        let xs: [Double], ys: [Double], weights: [Int32]
+        let xy: [Double], xs: [Double], ys: [Double], weights: [Int32]
         var refs: [Int32]
         let grid: NeighbourGrid
         var slot: [Int32]
 
         init(xy: [Double], refs: [Int32]? = nil, capacity: Int? = nil) {
+            self.xy = xy
             xs = stride(from: 0, to: xy.count, by: 2).map { xy[$0] }
             ys = stride(from: 1, to: xy.count, by: 2).map { xy[$0] }
             weights = [Int32](repeating: 1, count: xs.count)
@@ -71,7 +72,7 @@ import TestSupport
         func load(cell: Double, zoom: Int) {
             refs.withUnsafeBufferPointer { r in
                 slot.withUnsafeMutableBufferPointer { s in
-                    grid.load(refs: r, x: xs, y: ys, weight: weights, cell: cell, zoom: zoom, slot: s.baseAddress!)
+                    grid.load(refs: r, xy: xy, weight: weights, cell: cell, zoom: zoom, slot: s.baseAddress!)
                 }
             }
         }
@@ -133,6 +134,7 @@ import TestSupport
             for ref in present.sorted() where rng.next() % 10 == 0 { merged.append(ref) }
             for ref in merged {
                 f.grid.markMerged(byRef[ref]!)
+                f.grid.noteMerged([byRef[ref]!])
                 present.remove(ref)
             }
             var added: [NeighbourGrid.Added] = []

@@ -35,12 +35,13 @@ extension ClusterIndex {
             slot.deallocate()
         }
         for i in 0..<n { list[i] = Int32(i) }
-        visited.initialize(repeating: .max, count: items.capacity)
-        slot.initialize(repeating: -1, count: items.capacity)
+        // A cluster's are set when it is made.
+        visited.initialize(repeating: .max, count: n)
+        slot.initialize(repeating: -1, count: n)
         var count = n
         let grid = bitExact ? nil : NeighbourGrid(capacity: n)
         var sides: [Pass.Decisions] = []
-        grid?.load(refs: UnsafeBufferPointer(start: list, count: n), xy: items.xy, weight: items.weight,
+        grid?.load(points: n, xy: items.pointXY,
                    cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
         var z = options.maxZoom
         while z >= lowest {
@@ -54,7 +55,7 @@ extension ClusterIndex {
                     : tree(refs: refs, items: items, nodeSize: options.nodeSize)
             }
             let pass = Pass(zoom: z, options: options, featureCount: featureCount, operations: operations,
-                            items: items, visited: visited)
+                            items: items, visited: visited, slot: slot)
             let firstCluster = items.count
             let next: Int
             if let grid {
@@ -105,6 +106,8 @@ extension ClusterIndex {
         let items: Items
         /// `visited[ref] == zoom`: taken in this pass.
         let visited: UnsafeMutablePointer<UInt8>
+        /// Grid positions (see `NeighbourGrid.slot(position:zoom:)`).
+        let slot: UnsafeMutablePointer<Int32>
 
         /// What one side of a pass decided, in input order, for `commit` to write.
         struct Decisions {
@@ -181,6 +184,11 @@ extension ClusterIndex {
                             _ askedSlot: UnsafeMutablePointer<Int32>, _ grid: NeighbourGrid, _ log: inout Decisions,
                             tree: () -> KDIndex) {
             log.removeAll()
+            // As many as can be (pages reserved but not written cost no memory; growing by
+            // doubling would copy, and keep up to twice as much).
+            log.writes.reserveCapacity(asked.count)
+            log.clusters.reserveCapacity(asked.count / 2)
+            log.members.reserveCapacity(asked.count)
             let stamp = UInt8(zoom)
             let r = options.radius(atZoom: zoom), r2 = r * r
             var neighbours: [Int32] = [], positions: [Int32] = []
@@ -203,7 +211,7 @@ extension ClusterIndex {
                 let e = grid.entry(s)
                 let sx = ref < items.pointCount ? Double(e.x) : items.x(ref), sy = ref < items.pointCount ? Double(e.y) : items.y(ref)
                 let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2, into: &neighbours,
-                                                      positions: &positions, clusters: items.pointCount, xy: items.xy)
+                                                      positions: &positions, clusters: items.pointCount, clusterXY: items.clusterXY)
                 for b in neighbours { visited[Int(b)] = stamp }
                 if !neighbours.isEmpty && total >= options.minPoints {
                     // The centroid, summed as supercluster sums it (seed first).
@@ -312,19 +320,19 @@ extension ClusterIndex {
                 found.removeAll(keepingCapacity: true)
                 neighbours.removeAll(keepingCapacity: true)
                 tree.within(x: items.x(ref), y: items.y(ref), radius: r, into: &found)
-                var total = Int(items.weight[ref])
+                var total = Int(items.weight(ref))
                 for k in found {
                     let b = list[Int(k)]
                     guard visited[Int(b)] != stamp else { continue }
                     visited[Int(b)] = stamp
                     neighbours.append(b)
-                    total += Int(items.weight[Int(b)])
+                    total += Int(items.weight(Int(b)))
                 }
                 if !neighbours.isEmpty && total >= options.minPoints {
-                    let w0 = Double(items.weight[ref])
+                    let w0 = Double(items.weight(ref))
                     var weight = w0, wx = items.x(ref) * w0, wy = items.y(ref) * w0
                     for b in neighbours {
-                        let w = Double(items.weight[Int(b)])
+                        let w = Double(items.weight(Int(b)))
                         wx += items.x(Int(b)) * w
                         wy += items.y(Int(b)) * w
                         weight += w
@@ -376,11 +384,10 @@ extension ClusterIndex {
                 }
             }
             parent[seed] = Int32(c)
-            items.xy[2 * c] = x
-            items.xy[2 * c + 1] = y
-            items.weight[c] = weight
+            items.setCluster(c, x: x, y: y, weight: weight)
             parent[c] = -1
             visited[c] = .max
+            slot[c] = -1
             items.clusterID[c - items.pointCount] = (i << 5) + (zoom + 1) + featureCount
             return c
         }

@@ -13,11 +13,13 @@ extension ClusterIndex {
         let aggregateCount: Int
         /// Refs in use.
         var count: Int
-        /// Positions in Mercator [0, 1], x then y per ref (side by side: one cache line for both):
-        /// a point's rounded to `Float`, a cluster's centroid.
-        let xy: UnsafeMutablePointer<Double>
-        /// Points it stands for.
-        let weight: UnsafeMutablePointer<Int32>
+        /// Points' positions in Mercator [0, 1], x then y per ref: supercluster rounds them to
+        /// `Float`, so `Float`s hold them exactly.
+        let pointXY: UnsafeMutablePointer<Float>
+        /// Clusters' centroids, x then y, at `ref - pointCount`.
+        let clusterXY: UnsafeMutablePointer<Double>
+        /// Points a cluster stands for, at `ref - pointCount` (a point stands for one).
+        let clusterWeight: UnsafeMutablePointer<Int32>
         /// The ref of the cluster that took it, or -1.
         let parent: UnsafeMutablePointer<Int32>
         /// A cluster's `cluster_id`, at `ref - pointCount`.
@@ -30,19 +32,21 @@ extension ClusterIndex {
             capacity = Swift.max(2 * n - 1, 1)
             self.aggregateCount = aggregateCount
             count = n
-            xy = .allocate(capacity: 2 * capacity)
-            weight = .allocate(capacity: capacity)
+            let clusters = Swift.max(capacity - n, 1)
+            pointXY = .allocate(capacity: Swift.max(2 * n, 1))
+            clusterXY = .allocate(capacity: 2 * clusters)
+            clusterWeight = .allocate(capacity: clusters)
             parent = .allocate(capacity: capacity)
-            clusterID = .allocate(capacity: Swift.max(capacity - n, 1))
+            clusterID = .allocate(capacity: clusters)
             aggregates = .allocate(capacity: Swift.max(capacity * 2 * aggregateCount, 1))
-            weight.initialize(repeating: 1, count: n)
             parent.initialize(repeating: -1, count: n)
             aggregates.initialize(repeating: 0, count: n * 2 * aggregateCount)
         }
 
         deinit {
-            xy.deallocate()
-            weight.deallocate()
+            pointXY.deallocate()
+            clusterXY.deallocate()
+            clusterWeight.deallocate()
             parent.deallocate()
             clusterID.deallocate()
             aggregates.deallocate()
@@ -52,10 +56,21 @@ extension ClusterIndex {
         func isCluster(_ ref: Int) -> Bool { ref >= pointCount }
 
         @inline(__always)
-        func x(_ ref: Int) -> Double { xy[2 * ref] }
+        func x(_ ref: Int) -> Double { ref < pointCount ? Double(pointXY[2 * ref]) : clusterXY[2 * (ref - pointCount)] }
 
         @inline(__always)
-        func y(_ ref: Int) -> Double { xy[2 * ref + 1] }
+        func y(_ ref: Int) -> Double { ref < pointCount ? Double(pointXY[2 * ref + 1]) : clusterXY[2 * (ref - pointCount) + 1] }
+
+        @inline(__always)
+        func weight(_ ref: Int) -> Int32 { ref < pointCount ? 1 : clusterWeight[ref - pointCount] }
+
+        /// Sets a new cluster's centroid and weight.
+        @inline(__always)
+        func setCluster(_ ref: Int, x: Double, y: Double, weight: Int32) {
+            clusterXY[2 * (ref - pointCount)] = x
+            clusterXY[2 * (ref - pointCount) + 1] = y
+            clusterWeight[ref - pointCount] = weight
+        }
 
         /// The cluster whose `cluster_id` is `id`, among the clusters `refs` (made at one zoom,
         /// so in increasing id order).

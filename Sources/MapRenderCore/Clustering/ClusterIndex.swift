@@ -95,8 +95,8 @@ public struct ClusterIndex: Sendable {
             points.lat.withUnsafeBufferPointer { lat in
                 inHalves(n) { range in
                     for i in range {
-                        items.xy[2 * i] = Double(Float(Self.lngX(lon[i])))
-                        items.xy[2 * i + 1] = Double(Float(Self.latY(lat[i])))
+                        items.pointXY[2 * i] = Float(Self.lngX(lon[i]))
+                        items.pointXY[2 * i + 1] = Float(Self.latY(lat[i]))
                     }
                 }
             }
@@ -220,7 +220,7 @@ public struct ClusterIndex: Sendable {
         }
         let children = childrenByParent()
         var result: [Int] = []
-        result.reserveCapacity(Int(items.weight[c]))
+        result.reserveCapacity(Int(items.weight(c)))
         var stack = [c]
         while let ref = stack.popLast() {
             for child in children.items[Int(children.start[ref])..<Int(children.start[ref + 1])] {
@@ -333,7 +333,7 @@ public struct ClusterIndex: Sendable {
         }
         let x = items.x(ref), y = items.y(ref)
         if items.isCluster(ref) {
-            return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight[ref]),
+            return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight(ref)),
                                x: x, y: y, lon: Self.xLng(x), lat: Self.yLat(y), aggregates: values)
         }
         return ClusterItem(id: ref, pointIndex: ref, count: 1, x: x, y: y, lon: pointLon[ref], lat: pointLat[ref],

@@ -28,17 +28,13 @@ import Dispatch
 /// - Complexity: O(n) to build from scratch (a radix sort), O(n + c) for `next` with c new
 ///   clusters; the sweep is O(n) for evenly spread items.
 final class NeighbourGrid {
-    /// One item at its place in the grid, with what a question about it needs, side by side
-    /// (24 bytes: a million items take 24 MB per set of buffers).
+    /// One item at its place in the grid (16 bytes: a million items take 16 MB per set of buffers).
     struct Entry {
         var x: Float
         var y: Float
         var ref: Int32
         /// Points it stands for (below 2^26), and the flags `taken` and `merged`.
         var state: Int32
-        /// For the columns left and right of its own: the first position whose y is not below
-        /// this y - cell (the column's end beyond the edges). Set for items not isolated.
-        var left: Int32 = 0, right: Int32 = 0
 
         /// Taken by a cluster (or kept as it is) in the pass under way.
         static let taken: Int32 = 1 << 30
@@ -78,6 +74,10 @@ final class NeighbourGrid {
     private var entries: UnsafeMutablePointer<Entry>
     private var spareStart: UnsafeMutablePointer<Int32>
     private var spareEntries: UnsafeMutablePointer<Entry>
+    /// By position, for items not isolated: in the columns left and right of its own, the first
+    /// position whose y is not below the item's y - cell (the column's end beyond the edges).
+    /// Written by the sweep, read by questions; not copied from zoom to zoom, so kept apart.
+    private let windows: UnsafeMutablePointer<(left: Int32, right: Int32)>
     /// Columns at most: `shift(cell:count:)` keeps 2^shift <= 2 * count + 1024, and shifts only fall.
     private let maxColumns: Int
     /// Below this many items, one thread sweeps and merges (a second costs more than it saves).
@@ -91,6 +91,7 @@ final class NeighbourGrid {
         spareStart = .allocate(capacity: maxColumns + 2)
         entries = .allocate(capacity: self.capacity)
         spareEntries = .allocate(capacity: self.capacity)
+        windows = .allocate(capacity: self.capacity)
     }
 
     deinit {
@@ -98,10 +99,11 @@ final class NeighbourGrid {
         spareStart.deallocate()
         entries.deallocate()
         spareEntries.deallocate()
+        windows.deallocate()
     }
 
     /// Memory for `bytes` bytes the caller may use until the next `next` or `load`: the spare
-    /// buffers (24 bytes per item of capacity).
+    /// entries (16 bytes per item of capacity).
     func scratch(bytes: Int) -> UnsafeMutableRawPointer {
         precondition(bytes <= capacity * MemoryLayout<Entry>.stride, "more scratch than the grid has")
         return UnsafeMutableRawPointer(spareEntries)
@@ -139,42 +141,41 @@ final class NeighbourGrid {
         slot >> 26 == Int32(zoom) ? slot & (1 << 26 - 1) : nil
     }
 
-    /// Fills the grid from scratch with the items `refs`, at the `Float`s of their positions, and
-    /// sweeps it for the pass at `zoom` (see `slot(position:zoom:)`).
-    func load(refs: UnsafeBufferPointer<Int32>, xy: UnsafePointer<Double>,
-              weight: UnsafePointer<Int32>, cell: Double, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
-        let n = refs.count
+    /// Fills the grid from scratch with `n` points (refs `0..<n`, weight 1) at `xy` (x, y per
+    /// point), and sweeps it for the pass at `zoom` (see `slot(position:zoom:)`).
+    func load(points n: Int, xy: UnsafePointer<Float>, cell: Double, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         precondition(n <= capacity && n < 1 << 26, "more items than the grid was made for")
         self.cell = cell
         shift = Self.shift(cell: cell, count: n)
         mergedPositions.removeAll(keepingCapacity: true)
         count = n
-        // Keys and values, and the sort's scratch, in the spare entries (24 bytes per item).
-        let raw = scratch(bytes: n * 24)
-        let keys = raw.bindMemory(to: UInt64.self, capacity: 2 * n)
-        let values = (raw + 16 * n).bindMemory(to: Int32.self, capacity: 2 * n)
+        // Keys and the sort's scratch keys in the spare entries, values in the windows (both free
+        // until the sweep).
+        let keys = scratch(bytes: n * 16).bindMemory(to: UInt64.self, capacity: 2 * n)
+        let values = UnsafeMutableRawPointer(windows).bindMemory(to: Int32.self, capacity: 2 * n)
         let shift = self.shift
         inHalves(n) { range in
             for k in range {
-                let ref = Int(refs[k])
-                keys[k] = Self.key(Float(xy[2 * ref]), Float(xy[2 * ref + 1]), shift: shift)
-                values[k] = refs[k]
+                keys[k] = Self.key(xy[2 * k], xy[2 * k + 1], shift: shift)
+                values[k] = Int32(k)
             }
         }
         let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + n, scratchValues: values + n, count: n)
         let columns = 1 << shift
-        let entries = self.entries, start = self.start
+        let entries = UnsafeMutableRawPointer(self.entries).bindMemory(to: Entry.self, capacity: capacity)
+        let start = self.start
         inHalves(n) { range in
             for p in range {
                 let key = sorted.keys[p], ref = sorted.values[p]
-                (entries + p).initialize(to: Entry(x: Float(xy[2 * Int(ref)]), y: Float(bitPattern: UInt32(truncatingIfNeeded: key)),
-                                                   ref: ref, weight: weight[Int(ref)]))
+                (entries + p).initialize(to: Entry(x: xy[2 * Int(ref)], y: Float(bitPattern: UInt32(truncatingIfNeeded: key)),
+                                                   ref: ref, weight: 1))
             }
         }
         start.initialize(repeating: 0, count: columns + 2)
         for p in 0..<n { start[Int(sorted.keys[p] >> 32) + 1] += 1 }
         for c in 0..<columns { start[c + 1] += start[c] }
         start[columns + 1] = start[columns]
+        _ = UnsafeMutableRawPointer(windows).bindMemory(to: (left: Int32, right: Int32).self, capacity: capacity)
         sweep(zoom: zoom, slot: slot)
     }
 
@@ -328,27 +329,31 @@ final class NeighbourGrid {
     @inline(__always)
     func entry(_ p: Int32) -> Entry { entries[Int(p)] }
 
-    /// Starts fetching the entry at position `p` into the cache (a question about it comes soon).
+    /// Starts fetching the entry at position `p` and its windows into the cache (a question about
+    /// it comes soon).
     @inline(__always)
-    func prefetchEntry(_ p: Int32) { mr_prefetch(entries + Int(p)) }
+    func prefetchEntry(_ p: Int32) {
+        mr_prefetch(entries + Int(p))
+        mr_prefetch(windows + Int(p))
+    }
 
     /// Starts fetching the first entries a question about the item at `p` reads in the columns
-    /// beside its own; its own entry should be at hand by now.
+    /// beside its own; its windows should be at hand by now.
     @inline(__always)
     func prefetchWindows(_ p: Int32) {
-        let e = entries[Int(p)]
-        mr_prefetch(entries + Int(e.left))
-        mr_prefetch(entries + Int(e.right))
+        let w = windows[Int(p)]
+        mr_prefetch(entries + Int(w.left))
+        mr_prefetch(entries + Int(w.right))
     }
 
     /// Marks the item at position `p` taken, and appends the items not yet taken whose (x, y)
     /// satisfy (x - qx)² + (y - qy)² <= r2 (their refs to `found`, their positions to `positions`),
     /// marking them taken too; returns the points they stand for. (qx, qy) is the item's own
     /// `Double` position; `r2` at most (cell - Float rounding)². For each ref found from `clusters`
-    /// on, starts fetching its position in `xy` (merging will read it).
+    /// on (a cluster), starts fetching its position in `clusterXY` (merging will read it).
     @inline(__always)
     func take(position p: Int, x qx: Double, y qy: Double, r2: Double, into found: inout [Int32],
-              positions: inout [Int32], clusters: Int = .max, xy: UnsafePointer<Double>? = nil) -> Int {
+              positions: inout [Int32], clusters: Int = .max, clusterXY: UnsafePointer<Double>? = nil) -> Int {
         let v = entries, st = start
         v[p].state |= Entry.taken
         let e = v[p]
@@ -363,7 +368,7 @@ final class NeighbourGrid {
                     let dx = Double(v[q].x) - qx, dy = Double(v[q].y) - qy
                     if dx * dx + dy * dy <= r2 {
                         v[q].state |= Entry.taken
-                        if Int(v[q].ref) >= clusters, let xy { mr_prefetch(xy + 2 * Int(v[q].ref)) }
+                        if Int(v[q].ref) >= clusters, let clusterXY { mr_prefetch(clusterXY + 2 * (Int(v[q].ref) - clusters)) }
                         found.append(v[q].ref)
                         positions.append(Int32(q))
                         total += Int(v[q].weight)
@@ -375,9 +380,10 @@ final class NeighbourGrid {
         // Its own column's window starts a few positions back: found by stepping back from it.
         var middle = p, first = Int(st[c])
         while middle > first && Double(v[middle - 1].y) >= low { middle -= 1 }
-        scan(Int(e.left), st[c])
+        let w = windows[p]
+        scan(Int(w.left), st[c])
         scan(middle, st[c + 1])
-        scan(Int(e.right), st[c + 2])
+        scan(Int(w.right), st[c + 2])
         return total
     }
 
@@ -401,7 +407,7 @@ final class NeighbourGrid {
     /// reads the columns beside them.
     private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         let cell = self.cell
-        let v = entries, st = start
+        let v = entries, st = start, windows = self.windows
         /// Whether positions from..<end hold no item but p within `cell` of (x, y) along both axes.
         @inline(__always)
         func alone(_ from: Int, _ end: Int, _ p: Int, _ x: Double, _ high: Double) -> Bool {
@@ -429,8 +435,7 @@ final class NeighbourGrid {
                     && alone(right, rightEnd, p, x, high)
                 if !alone {
                     slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
-                    v[p].left = Int32(left)
-                    v[p].right = Int32(right)
+                    windows[p] = (Int32(left), Int32(right))
                 }
             }
         }

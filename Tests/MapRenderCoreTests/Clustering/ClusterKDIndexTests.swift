@@ -54,26 +54,21 @@ import TestSupport
 
     /// A grid over points given as x0, y0, x1, y1, ... (refs = indexes), loaded for `zoom`.
     final class GridFixture {
-        let xy: [Double], xs: [Double], ys: [Double], weights: [Int32]
-        var refs: [Int32]
+        let xy: [Double], xs: [Double], ys: [Double]
         let grid: NeighbourGrid
         var slot: [Int32]
 
-        init(xy: [Double], refs: [Int32]? = nil, capacity: Int? = nil) {
+        init(xy: [Double]) {
             self.xy = xy
             xs = stride(from: 0, to: xy.count, by: 2).map { xy[$0] }
             ys = stride(from: 1, to: xy.count, by: 2).map { xy[$0] }
-            weights = [Int32](repeating: 1, count: xs.count)
-            self.refs = refs ?? (0..<xs.count).map(Int32.init)
-            grid = NeighbourGrid(capacity: capacity ?? xs.count)
+            grid = NeighbourGrid(capacity: xs.count)
             slot = [Int32](repeating: -1, count: xs.count)
         }
 
         func load(cell: Double, zoom: Int) {
-            refs.withUnsafeBufferPointer { r in
-                slot.withUnsafeMutableBufferPointer { s in
-                    grid.load(refs: r, xy: xy, weight: weights, cell: cell, zoom: zoom, slot: s.baseAddress!)
-                }
+            slot.withUnsafeMutableBufferPointer { s in
+                grid.load(points: xs.count, xy: xy.map(Float.init), cell: cell, zoom: zoom, slot: s.baseAddress!)
             }
         }
 
@@ -120,7 +115,7 @@ import TestSupport
         let count = 4000
         let xy = Self.points(count + 300, seed: 7)
         // Refs count..<count + 300 play the new clusters.
-        let f = GridFixture(xy: xy, refs: (0..<Int32(count)).map { $0 }, capacity: count)
+        let f = GridFixture(xy: Array(xy[0..<2 * count]))
         var r = 2e-4
         var present = Set(0..<count)
         var rng = SeededRandom(seed: 11)
@@ -148,13 +143,13 @@ import TestSupport
             var slot = [Int32](repeating: -1, count: count + 300)
             slot.withUnsafeMutableBufferPointer { f.grid.next(cell: cell, zoom: zoom - 1, added: added, slot: $0.baseAddress!) }
             #expect(f.grid.count == present.count)
-            let fresh = GridFixture(xy: xy, refs: present.sorted().map(Int32.init), capacity: count + 300)
-            fresh.slot = [Int32](repeating: -1, count: count + 300)
+            // The same items loaded afresh (as points 0..<k, in the order of their refs).
+            let kept = present.sorted()
+            let fresh = GridFixture(xy: kept.flatMap { [xy[2 * $0], xy[2 * $0 + 1]] })
             fresh.load(cell: cell, zoom: zoom - 1)
-            for ref in present.sorted() {
-                #expect((NeighbourGrid.position(slot: slot[ref], zoom: zoom - 1) == nil) == (fresh.position(ref, zoom: zoom - 1) == nil))
+            for (k, ref) in kept.enumerated() {
+                #expect((NeighbourGrid.position(slot: slot[ref], zoom: zoom - 1) == nil) == (fresh.position(k, zoom: zoom - 1) == nil))
             }
-            f.slot = slot
         }
     }
 

@@ -1,6 +1,5 @@
 import CPrefetch
 import Dispatch
-import Foundation
 
 extension ClusterIndex {
     /// What building leaves: per level (zoom - lowest built zoom), its items as refs in order (empty
@@ -60,7 +59,7 @@ extension ClusterIndex {
             let next: Int
             if let grid {
                 var added: [NeighbourGrid.Added] = []
-                next = pass.cluster(refs, into: out, grid: grid, slot: slot, sides: &sides, added: &added, tree: levelTree)
+                next = pass.cluster(refs, into: out, grid: grid, sides: &sides, added: &added, tree: levelTree)
                 if z > lowest { grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot) }
             } else {
                 next = pass.clusterInTreeOrder(refs, into: out, tree: levelTree())
@@ -114,8 +113,9 @@ extension ClusterIndex {
             /// Per item to write: the index in the zoom above of the item that decided (a seed),
             /// and the ref to write, or -(k + 1) for the kth new cluster.
             var writes: [(index: Int32, ref: Int32)] = []
-            /// New clusters: centroid, points, the seed and its position, and where its members start.
-            var clusters: [(x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)] = []
+            /// A new cluster: centroid, points, the seed and its position, and where its members start.
+            typealias NewCluster = (x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)
+            var clusters: [NewCluster] = []
             /// Members of the new clusters (refs and grid positions), in the order summed.
             var members: [(ref: Int32, position: Int32)] = []
 
@@ -129,7 +129,7 @@ extension ClusterIndex {
         /// The pass over a grid: the items that are not isolated decide, in input order (on two
         /// threads for a large zoom, see `split`); `commit` then writes the next zoom in order.
         func cluster(_ list: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
-                     slot: UnsafePointer<Int32>, sides: inout [Decisions], added: inout [NeighbourGrid.Added],
+                     sides: inout [Decisions], added: inout [NeighbourGrid.Added],
                      tree: () -> KDIndex) -> Int {
             let count = list.count
             // The items that are not isolated (an isolated item takes no other and none takes it:
@@ -254,10 +254,9 @@ extension ClusterIndex {
             let stamp = UInt8(zoom)
             // Each side's decisions through pointers: reading them through the array of sides
             // would retain and release their arrays once per item.
-            typealias Cluster = (x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)
             struct View {
                 var writes: UnsafeBufferPointer<(index: Int32, ref: Int32)>
-                var clusters: UnsafeBufferPointer<Cluster>
+                var clusters: UnsafeBufferPointer<Decisions.NewCluster>
                 var members: UnsafeBufferPointer<(ref: Int32, position: Int32)>
                 var next = 0
             }

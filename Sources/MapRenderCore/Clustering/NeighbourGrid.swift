@@ -453,39 +453,69 @@ enum RadixSort {
     static func sort(keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>,
                      scratchKeys: UnsafeMutablePointer<UInt64>, scratchValues: UnsafeMutablePointer<Int32>,
                      count n: Int) -> (keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>) {
-        let bits = 11, buckets = 1 << bits, digits = (64 + bits - 1) / bits
+        let bits = 11, buckets = 1 << bits, digits = (64 + bits - 1) / bits, mask = UInt64(buckets - 1)
         var srcK = keys, srcV = values, dstK = scratchKeys, dstV = scratchValues
         guard n > 1 else { return (srcK, srcV) }
-        var histogram = [Int](repeating: 0, count: digits * buckets)
-        histogram.withUnsafeMutableBufferPointer { h in
-            for i in 0..<n {
+        // Large inputs in two halves on two threads: each half counts its own keys and moves them
+        // after the other half's keys of the same digit value (the first half's first), so the
+        // sort stays stable.
+        let halves = n >= 1 << 17 ? [0..<n / 2, n / 2..<n] : [0..<n]
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: halves.count * digits * buckets)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0, count: halves.count * digits * buckets)
+        func inParallel(_ body: (Int) -> Void) {
+            if halves.count == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: 2, execute: body) }
+        }
+        // Every digit's counts for the whole input, to skip the digits all keys share.
+        inParallel { h in
+            let c = counts + h * digits * buckets
+            for i in halves[h] {
                 var k = srcK[i]
                 for d in 0..<digits {
-                    h[d * buckets + Int(k & UInt64(buckets - 1))] += 1
+                    c[d * buckets + Int(k & mask)] += 1
                     k >>= UInt64(bits)
                 }
             }
-            for d in 0..<digits {
-                let base = d * buckets, shift = UInt64(d * bits)
-                // A digit all keys share moves nothing.
-                if h[base + Int((srcK[0] >> shift) & UInt64(buckets - 1))] == n { continue }
-                var sum = 0
-                for b in 0..<buckets {
-                    let c = h[base + b]
-                    h[base + b] = sum
+        }
+        for d in 0..<digits {
+            let shift = UInt64(d * bits)
+            let first = Int((srcK[0] >> shift) & mask)
+            let total = (0..<halves.count).reduce(0) { $0 + counts[($1 * digits + d) * buckets + first] }
+            if total == n { continue }   // a digit all keys share moves nothing
+            // Each half's counts of this digit in the current order (the first pass's are at hand).
+            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: halves.count * buckets)
+            defer { offsets.deallocate() }
+            if halves.count > 1 {
+                inParallel { h in
+                    let c = offsets + h * buckets
+                    c.initialize(repeating: 0, count: buckets)
+                    for i in halves[h] { c[Int((srcK[i] >> shift) & mask)] += 1 }
+                }
+            } else {
+                offsets.initialize(from: counts + d * buckets, count: buckets)
+            }
+            var sum = 0
+            for b in 0..<buckets {
+                for h in 0..<halves.count {
+                    let c = offsets[h * buckets + b]
+                    offsets[h * buckets + b] = sum
                     sum += c
                 }
-                for i in 0..<n {
-                    let k = srcK[i]
-                    let b = base + Int((k >> shift) & UInt64(buckets - 1))
-                    let to = h[b]
-                    h[b] = to + 1
-                    dstK[to] = k
-                    dstV[to] = srcV[i]
-                }
-                swap(&srcK, &dstK)
-                swap(&srcV, &dstV)
             }
+            let (sk, sv, dk, dv) = (srcK, srcV, dstK, dstV)
+            inParallel { h in
+                let next = offsets + h * buckets
+                for i in halves[h] {
+                    let k = sk[i]
+                    let b = Int((k >> shift) & mask)
+                    let to = next[b]
+                    next[b] = to + 1
+                    dk[to] = k
+                    dv[to] = sv[i]
+                }
+            }
+            swap(&srcK, &dstK)
+            swap(&srcV, &dstV)
         }
         return (srcK, srcV)
     }

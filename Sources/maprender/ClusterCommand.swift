@@ -40,14 +40,16 @@ struct Cluster: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let loaded = try PointReader.read(path: file, options: try input.options())
-            let index = ClusterIndex(points: loaded.points, options: cluster.options, aggregates: cluster.aggregates)
+            let settings = try cluster.request()
+            let options = settings.clustering ?? ClusterOptions()
+            let index = ClusterIndex(points: loaded.points, options: options, aggregates: settings.aggregates)
             let items: [ClusterItem]
             if let b = bbox.flatMap(GeoBounds.parse) {
                 items = index.clusters(in: b, zoom: zoom)
             } else {
                 items = index.clusters(zoom: zoom)
             }
-            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: cluster.aggregates)
+            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: settings.aggregates)
             try AtomicFile.write(Data((text + "\n").utf8), to: output ?? "-")
         }
     }

@@ -208,7 +208,7 @@ import MapRender
     @Test func styleFolderIsNamedAsAFolder() throws {
         let r = try cli.run([Self.places, "--style", "styles", "-o", "/tmp/never-written.png"])
         #expect(r.status == 66)
-        #expect(r.stderr == "maprender: error: --style: cannot read styles: it is a folder\n")
+        #expect(r.stderr == "maprender: error: cannot read styles: it is a folder\n")
     }
 
     /// A missing output folder is found before the input is even read (the input here does not exist).

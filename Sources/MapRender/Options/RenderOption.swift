@@ -59,12 +59,11 @@ public struct RenderOption: Sendable {
     /// caller to prefix with where the value came from (`--size: `, `jobs.yaml: jobs[2].size: `).
     func apply(_ value: OptionValue, to settings: inout RenderSettings, context: OptionContext) throws {
         try apply(value, &settings, context)
-        settings.given.insert(name)
     }
 }
 
-/// The options of one render while they are read; `request(spell:)` checks the combinations and
-/// makes the `RenderRequest`. Options are independent of the order they are given in.
+/// The options of one render while they are read; `problems(spell:)` names bad combinations and
+/// `request()` makes the `RenderRequest`. Options are independent of the order they are given in.
 public struct RenderSettings: Sendable {
     /// Everything that does not depend on other options is set here directly.
     var base = RenderRequest()
@@ -82,8 +81,6 @@ public struct RenderSettings: Sendable {
     public internal(set) var filterSource: String?
     /// The resolved style file, if one was given.
     public internal(set) var styleFile: String?
-    /// Names of the options given.
-    public internal(set) var given: Set<String> = []
 
     public init() {}
 

@@ -9,7 +9,10 @@ import MapRenderCore
 /// `@Option(help: .table("tile-url")) var tileURL: String?` (property = the camel-cased name; a
 /// flag is `@Flag(help: .table("no-basemap")) var noBasemap = false`). Nothing else: the
 /// manifest accepts the key, the value is checked the same way everywhere, and the test
-/// `cliOptionsMatchTheTable` fails until the CLI line exists.
+/// `cliOptionsMatchTheTable` fails until the CLI line exists. (`RenderOptionTableTests.samples`
+/// wants one good value for it, to check that the command line and a manifest agree.)
+/// A value that may start with '-' (a number, a box) is declared `@Option(parsing: .unconditional, ...)`
+/// so that `--zoom -1` reaches the table's check instead of ArgumentParser's "Missing value".
 public enum RenderOptionTable {
     /// The highest zoom anywhere: `--zoom`, `--max-zoom`, and a view fitted to a `--bbox`.
     public static let zoomLimit = ViewFitter.zoomLimit
@@ -216,9 +219,10 @@ public enum RenderOptionTable {
 
 extension RenderOptionTable {
     /// Builds the request from the options given on a command line, by long name (`no-cluster`,
-    /// `size`); options not given are absent. Every value goes through its table entry; an
-    /// error is the entry's message after the option (`--size: expected a size like ...`),
-    /// a combination problem names the options (`--center needs --zoom`).
+    /// `size`); options not given are absent. Every value goes through its table entry; a bad
+    /// value is the entry's message after the option (`--size: expected a size like ...`), a
+    /// combination problem names the options (`--center needs --zoom`); a file's own error
+    /// (`cannot read x.json: no such file`, a style's key path) is passed on as it is.
     public static func request(commandLine given: [(name: String, value: OptionValue)],
                                files: OptionFiles = OptionFiles()) throws -> RenderRequest {
         var settings = RenderSettings()
@@ -231,7 +235,8 @@ extension RenderOptionTable {
             let context = OptionContext(files: files, file: "--\(name)", path: option.name)
             do {
                 try option.apply(v, to: &settings, context: context)
-            } catch let e as MapRenderError {
+            } catch let e as MapRenderError where e.kind == .usage {
+                // Files and styles name themselves (`cannot read x.json: no such file`).
                 throw MapRenderError(e.kind, e.message.hasPrefix("--\(name): ") ? e.message : "--\(name): \(e.message)")
             }
         }

@@ -199,6 +199,15 @@ import MapRender
         #expect(r.stderr.hasPrefix("Error: \(message)\nUsage: maprender render"), "\(r.stderr)")
     }
 
+    /// `cluster`'s own `--bbox` is checked by the same parser.
+    @Test func clusterBoxMessages() throws {
+        let r = try cli.run(["cluster", Self.places, "--zoom", "2", "--bbox=10,10,10,20"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix(#"Error: --bbox: W and E are equal, so the box has no width, got "10,10,10,20""#), "\(r.stderr)")
+        let ok = try cli.run(["cluster", Self.places, "--zoom", "2", "--bbox", "-20,30,40,60"])
+        #expect(ok.status == 0 && ok.stdout.hasPrefix(#"{"type":"FeatureCollection""#), "\(ok.stderr)")
+    }
+
     @Test func negativeBoxWithoutEquals() throws {
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let r = try cli.run([Self.places, "--bbox", "-10,35,30,60", "--size", "64x48", "-o", d.appendingPathComponent("a.png").path])

@@ -198,6 +198,9 @@ public enum RenderOptionTable {
         return (Double(w), Double(h))
     }
 
+    /// `W,S,E,N` in degrees, checked as `--bbox` is (for `cluster`'s own `--bbox`).
+    public static func bbox(_ text: String) throws -> GeoBounds { try bbox(OptionValue(word: text)) }
+
     /// `W,S,E,N` (or a manifest list) in degrees; W > E crosses the antimeridian. Each fault is
     /// named: the shape, a coordinate out of range, W == E, S >= N.
     static func bbox(_ v: OptionValue) throws -> GeoBounds {

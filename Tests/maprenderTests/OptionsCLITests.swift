@@ -212,6 +212,8 @@ import MapRender
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let r = try cli.run([Self.places, "--bbox", "-10,35,30,60", "--size", "64x48", "-o", d.appendingPathComponent("a.png").path])
         #expect(r.status == 0, "\(r.stderr)")
+        let c = try cli.run([Self.places, "--center", "-33.9,151.2", "--zoom", "5", "--size", "64x48", "-o", d.appendingPathComponent("b.png").path])
+        #expect(c.status == 0, "\(c.stderr)")
     }
 
     @Test func styleFolderIsNamedAsAFolder() throws {

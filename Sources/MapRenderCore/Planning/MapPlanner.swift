@@ -39,7 +39,7 @@ public enum MapPlanner {
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.
     public static func marks(data: ProjectedPoints, viewport: Viewport, options: PlanOptions, style: Style) -> MarkPlan {
-        let clustered = ViewClusters.make(points: data.points, clustering: options.clustering,
+        let clustered = ViewClusters.make(points: data.points, projected: (data.x, data.y), clustering: options.clustering,
                                           aggregates: options.aggregates, viewport: viewport)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.

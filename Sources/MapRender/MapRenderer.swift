@@ -63,7 +63,7 @@ public enum MapRenderer {
         lap("project")
 
         // View
-        var viewport = view(for: request, projected: projected)
+        var viewport = TileStage.snap(view(for: request, projected: projected), request)
         if points.count == 0, case .fit = request.view {
             warnings.append("no points to draw; showing the whole world")
         }
@@ -80,17 +80,24 @@ public enum MapRenderer {
                 viewport = ViewFitter.fit(xs: projected.x, ys: projected.y, width: request.width, height: request.height,
                                           extent: projected.styles.extent,
                                           padding: EdgeInsets(all: request.padding) + overflow, maxZoom: request.maxZoom)
+                viewport = TileStage.snap(viewport, request)
                 plan = planMarks(request, viewport: viewport, data: projected)
             }
         }
         lap("cluster")
 
+        // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
+        let tiles = try TileStage.run(request, viewport: viewport)
+        warnings += tiles?.warnings ?? []
+        lap("tiles")
+
         // Layout
         let text = PangoText()
         let measurer = CachingTextMeasurer(text)
-        let scene = MapLayout.scene(viewport: viewport, scale: request.scale, style: request.style,
-                                    data: projected, plan: plan, basemaps: basemaps, options: request.layout,
-                                    measurer: measurer)
+        var scene = MapLayout.scene(viewport: viewport, scale: request.scale, style: request.style,
+                                    data: projected, plan: plan, basemaps: basemaps,
+                                    options: TileStage.layout(request.layout, tiles: tiles), measurer: measurer)
+        scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         lap("layout")
 
         // Drawing and encoding
@@ -113,6 +120,7 @@ public enum MapRenderer {
                         scale: request.scale),
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: data.count)
         summary.labelsDropped = scene.labelsDropped
+        summary.tiles = tiles?.stats
         return RenderResult(data: data, scene: scene, viewport: viewport, summary: summary, warnings: warnings)
     }
 

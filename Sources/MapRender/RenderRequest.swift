@@ -1,4 +1,5 @@
 import MapRenderCore
+import MapRenderTiles
 
 /// How the view is chosen.
 public enum ViewSpec: Sendable, Equatable {
@@ -42,6 +43,8 @@ public struct RenderRequest: Sendable {
     /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
     public var filter: StyleExpression?
     public var format: OutputFormat = .png
+    /// Raster tile basemaps (`--tiles`) and how they are fetched; drawn under `basemaps`.
+    public var tiles = TileOptions()
 
     public init() {}
 

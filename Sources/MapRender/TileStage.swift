@@ -1,0 +1,28 @@
+import MapRenderCore
+import MapRenderTiles
+
+/// The pipeline's hook for raster tile basemaps (`--tiles`): after the view, before drawing.
+enum TileStage {
+    /// `--integer-zoom`: the fitted view snapped to a whole zoom, tile edges on device pixels.
+    static func snap(_ v: Viewport, _ r: RenderRequest) -> Viewport {
+        r.tiles.integerZoom && !r.tiles.sources.isEmpty ? TileCoverage.integerZoom(v, scale: r.scale) : v
+    }
+
+    /// The view's tiles, through the process-wide service for these options (a batch shares it);
+    /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
+    static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
+        guard !r.tiles.sources.isEmpty else { return nil }
+        try r.tiles.validate()
+        let tiles = try TileService.shared(for: r.tiles).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
+        if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
+        return tiles
+    }
+
+    /// The attribution line: the user's, then each tile source's, joined with " | ".
+    static func layout(_ options: LayoutOptions, tiles: TileBasemap?) -> LayoutOptions {
+        guard let t = tiles, !t.attributions.isEmpty else { return options }
+        var o = options
+        o.attribution = ([options.attribution].compactMap { $0 }.filter { !$0.isEmpty } + t.attributions).joined(separator: " | ")
+        return o
+    }
+}

@@ -193,7 +193,12 @@ final class CSVReader {
         // chosen with `idField` is also kept as a property, so it can still be used for labels.
         var idIsProperty = true
         if let field = options.idField {
-            idIndex = try column(named: field, for: "id")
+            // A bad option value (exit 64, as for every option naming a missing property).
+            guard let k = lowered.firstIndex(of: field.lowercased()) else {
+                let hint = KeySuggestion.closest(to: field, among: names).map { "; did you mean '\($0)'?" } ?? "; header is: \(shown)"
+                throw MapRenderError(.usage, "id-field reads '\(field)', which \(name) does not have\(hint)")
+            }
+            idIndex = k
         } else if let k = lowered.firstIndex(of: "id"), k != lat, k != lon {
             idIndex = k
             idIsProperty = false

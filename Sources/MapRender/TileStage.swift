@@ -3,9 +3,16 @@ import MapRenderTiles
 
 /// The pipeline's hook for raster tile basemaps (`--tiles`): after the view, before drawing.
 enum TileStage {
-    /// `--integer-zoom`: the fitted view snapped to a whole zoom, tile edges on device pixels.
-    static func snap(_ v: Viewport, _ r: RenderRequest) -> Viewport {
-        r.tiles.integerZoom && !r.tiles.sources.isEmpty ? TileCoverage.integerZoom(v, scale: r.scale) : v
+    /// `--integer-zoom`: the planned view snapped to a whole zoom (tile edges on device pixels),
+    /// and the marks planned again for it.
+    static func snap(_ plan: MapPlan, _ r: RenderRequest, style: Style) -> MapPlan {
+        guard r.tiles.integerZoom, !r.tiles.sources.isEmpty else { return plan }
+        let v = TileCoverage.integerZoom(plan.viewport, scale: r.scale)
+        guard v != plan.viewport else { return plan }
+        var out = plan
+        out.viewport = v
+        out.marks = MapPlanner.marks(data: plan.data, viewport: v, options: r.planOptions, style: style)
+        return out
     }
 
     /// The view's tiles, through the process-wide service for these options (a batch shares it);

@@ -19,8 +19,10 @@ enum TileStage {
     /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
     static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
         guard !r.tiles.sources.isEmpty else { return nil }
-        try r.tiles.validate()
-        let tiles = try TileService.shared(for: r.tiles).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
+        var options = r.tiles
+        options.product = MapRenderVersion.userAgent
+        try options.validate()
+        let tiles = try TileService.shared(for: options).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
         if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
         return tiles
     }

@@ -1,9 +1,6 @@
 import Foundation
 import MapRenderCore
 
-/// maprender's version, named in the HTTP User-Agent.
-public let maprenderVersion = "0.1.0"
-
 /// How tiles are found and fetched: `--tiles`, `--tile-size`, `--tile-cache`, ... (one per render;
 /// a batch shares the fetcher and cache of equal options).
 public struct TileOptions: Sendable, Equatable {
@@ -21,6 +18,8 @@ public struct TileOptions: Sendable, Equatable {
     public var cacheDirectory: String?
     /// Added to the User-Agent (a contact: URL or e-mail).
     public var userAgent: String?
+    /// The product at the start of the User-Agent: `maprender/VERSION` (set by the pipeline).
+    public var product = "maprender"
     /// Concurrent connections per host.
     public var connectionsPerHost = 2
     /// Use the disk cache only.
@@ -43,7 +42,7 @@ public struct TileOptions: Sendable, Equatable {
     }
 
     public var fullUserAgent: String {
-        let base = "maprender/\(maprenderVersion) (static map renderer)"
+        let base = "\(product) (static map renderer)"
         if let u = userAgent, !u.isEmpty { return base + " " + u }
         return base
     }

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import MapRenderCore
 @testable import MapRenderTiles
+import MapRender
 
 /// The HTTP path against a real server on 127.0.0.1 (Fixtures/tile_server.py). Each test has its
 /// own server and cache folder. No timings are asserted: only counts, bytes and messages.
@@ -15,6 +16,7 @@ import TestSupport
         var o = TileOptions()
         o.cacheDirectory = server.cache
         o.userAgent = "(test; tiles@example.org)"
+        o.product = MapRenderVersion.userAgent
         change(&o)
         return o
     }
@@ -35,7 +37,7 @@ import TestSupport
         #expect(second.stats == TileStats(requested: n, fromCache: n, fetched: 0, missing: 0, failed: 0))
         let stats = try server.stats()
         #expect(try server.requests("ok") == n)
-        #expect(stats.agents == ["maprender/\(maprenderVersion) (static map renderer) (test; tiles@example.org)"])
+        #expect(stats.agents == ["maprender/\(MapRenderVersion.current) (static map renderer) (test; tiles@example.org)"])
         // The same service again (a batch): from memory, still no requests.
         let service = TileService(options: options(server))
         _ = try service.basemap(viewport: view, scale: 1, sources: [server.url("ok")])

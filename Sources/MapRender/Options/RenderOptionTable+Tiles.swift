@@ -9,8 +9,8 @@ extension RenderOptionTable {
             s.base.tiles.sources = try v.strings()
             for t in s.base.tiles.sources { _ = try TileSourceSpec.parse(t, options: s.base.tiles) }
         },
-        RenderOption("tile-size", .value(valueName: "px"), default: "256",
-                     "Tile size of URL templates, tile folders and files: 256 or 512 (presets know their own).") { v, s, _ in
+        RenderOption("tile-size", .value(valueName: "px"),
+                     "Tile size of URL templates, tile folders and files: 256 (when not given) or 512; presets know their own.") { v, s, _ in
             let n = try v.integer(256...512)
             guard n == 256 || n == 512 else { throw v.fail("--tile-size must be 256 or 512, got \(n)") }
             s.base.tiles.tileSize = n

@@ -23,14 +23,25 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // Cache prefetch hints for the clustering's hot loop (no Swift spelling).
         .target(name: "CPrefetch"),
+        // SQLite for MBTiles through the system library (Debian: libsqlite3-dev) rather than GRDB.swift:
+        // three read-only queries need no query builder, and MBTiles tools are all tested against it.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Tile decoding (libpng, libjpeg-turbo, libwebp) and gzip PMTiles directories (zlib), in C
+        // for libpng's and libjpeg's longjmp error handling (Debian: libpng-dev libjpeg62-turbo-dev
+        // libwebp-dev zlib1g-dev).
+        .target(name: "CTileCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
+                                                      .linkedLibrary("webp"), .linkedLibrary("z")]),
         // Swift + Foundation: input, model, projection, clustering, layout, scene.
         .target(name: "MapRenderCore", dependencies: ["CPrefetch"]),
         // Draws a Scene with Cairo; measures text with Pango.
         .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG"]),
+        // Raster tile basemaps: folder, MBTiles, PMTiles and HTTP sources, disk cache, decoding.
+        // HTTP through Foundation's URLSession (FoundationNetworking on Linux): it ships with Swift.
+        .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CTileCodecs"]),
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",
-            dependencies: ["MapRenderCore", "MapRenderCairo", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", .product(name: "Yams", package: "Yams")]
         ),
         // Thin CLI.
         .executableTarget(
@@ -47,6 +58,8 @@ let package = Package(
         .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore", "TestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "MapRenderTilesTests", dependencies: ["MapRenderTiles", "MapRender", "TestSupport"],
+                    exclude: ["Fixtures"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "TestSupport"]),
     ]

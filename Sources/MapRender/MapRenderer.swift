@@ -32,24 +32,32 @@ public enum MapRenderer {
         var warnings = input.warnings
         lap("read")
 
-        let plan = MapPlanner.plan(points: input.points, style: request.style, options: request.planOptions,
+        var plan = MapPlanner.plan(points: input.points, style: request.style, options: request.planOptions,
                                    opacity: request.filter == nil ? request.pointOpacity : nil,
                                    scale: request.filter == nil ? request.pointScale : nil, lap: lap)
+        plan = TileStage.snap(plan, request, style: request.style)
         if input.points.count == 0, case .fit = request.view {
             warnings.append("no points to draw; showing the whole world")
         }
 
+        // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
+        let tiles = try TileStage.run(request, viewport: plan.viewport)
+        warnings += tiles?.warnings ?? []
+        lap("tiles")
+
         let text = PangoText()
-        let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
-                                    data: plan.data, plan: plan.marks, basemaps: basemaps, options: request.layout,
-                                    measurer: CachingTextMeasurer(text))
+        var scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
+                                    data: plan.data, plan: plan.marks, basemaps: basemaps,
+                                    options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
+        scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         lap("layout")
 
         let data = try CairoRenderer(text: text).render(scene, format: request.format)
         lap("render")
 
-        let summary = RenderSummary(request: request, report: input.report, plan: plan, scene: scene,
+        var summary = RenderSummary(request: request, report: input.report, plan: plan, scene: scene,
                                     timings: timings, bytes: data.count)
+        summary.tiles = tiles?.stats
         return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
     }
 

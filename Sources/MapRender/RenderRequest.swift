@@ -1,4 +1,5 @@
 import MapRenderCore
+import MapRenderTiles
 
 /// Everything one map needs. The CLI builds one from its options; Swift programs build one directly.
 public struct RenderRequest: Sendable {
@@ -32,6 +33,8 @@ public struct RenderRequest: Sendable {
     /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
     public var filter: StyleExpression?
     public var format: OutputFormat = .png
+    /// Raster tile basemaps (`--tiles`) and how they are fetched; drawn under `basemaps`.
+    public var tiles = TileOptions()
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import MapRenderCore
+import MapRenderTiles
 
 /// What a render did, written by `--summary` as JSON.
 public struct RenderSummary: Sendable, Codable {
@@ -50,6 +51,8 @@ public struct RenderSummary: Sendable, Codable {
     public var output: String?
     public var format: String
     public var bytes: Int
+    /// Raster tiles (`--tiles`): requested, fromCache, fetched, missing, failed.
+    public var tiles: TileStats?
 
     public init(input: Input, pointsDrawn: Int, clusters: Clusters, view: View, marks: [String: Int],
                 timings: [String: Double], output: String?, format: String, bytes: Int) {

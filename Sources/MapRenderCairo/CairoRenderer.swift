@@ -63,6 +63,7 @@ public final class CairoRenderer {
         cairo_scale(cr, s, s)
         scene.background.setSource(cr)
         cairo_paint(cr)
+        let rasters = RasterPainter()
         for item in scene.items {
             switch item {
             case .shapes(let b): drawShapes(b, cr)
@@ -84,6 +85,7 @@ public final class CairoRenderer {
             case .scaleBar(let b): drawScaleBar(b, cr)
             case .legend(let l): drawLegend(l, cr)
             case .legs(let l): drawLegs(l, cr)
+            case .raster(let r): rasters.draw(r, on: cr)
             case .textBox(let t):
                 cairo_rectangle(cr, t.box.x, t.box.y, t.box.width, t.box.height)
                 t.background.setSource(cr)

@@ -18,6 +18,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(parsing: .unconditional, help: .table("bbox")) var bbox: String?
 
     @OptionGroup(title: "Clustering") var cluster: ClusterOptionGroup
+    @OptionGroup(title: "Raster tiles") var tiles: TileOptionGroup
 
     @Flag(help: .table("no-cluster")) var noCluster = false
     @Option(parsing: .unconditional, help: .table("spread-tolerance")) var spreadTolerance: String?

@@ -19,7 +19,7 @@ public enum RenderOptionTable {
     /// Largest width and height, CSS px.
     public static let sizeLimit = 16384
 
-    public static let options: [RenderOption] = input + map + clustering
+    public static let options: [RenderOption] = input + map + clustering + tiles
 
     /// The entry with this long option name (`no-cluster`) or manifest key (`cluster`).
     public static func option(named name: String) -> RenderOption? {

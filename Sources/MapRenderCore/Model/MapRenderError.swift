@@ -11,6 +11,8 @@ public struct MapRenderError: Error, CustomStringConvertible, Sendable, Equatabl
         case style
         /// The output could not be written.
         case output
+        /// Map tiles that could not be had, with `--tiles-strict`.
+        case unavailable
         /// A bug: something that should not happen.
         case `internal`
     }
@@ -31,6 +33,7 @@ public struct MapRenderError: Error, CustomStringConvertible, Sendable, Equatabl
         case .usage: return 64        // EX_USAGE
         case .inputMalformed: return 65 // EX_DATAERR
         case .inputUnreadable: return 66 // EX_NOINPUT
+        case .unavailable: return 69  // EX_UNAVAILABLE
         case .internal: return 70     // EX_SOFTWARE
         case .output: return 73       // EX_CANTCREAT
         case .style: return 78        // EX_CONFIG

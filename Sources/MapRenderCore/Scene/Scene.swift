@@ -30,6 +30,7 @@ public struct Scene: Sendable {
             case .textBox: c["attribution", default: 0] += 1
             case .bubbles(let b): c["bubble", default: 0] += b.bubbles.count
             case .legs(let l): c["leg", default: 0] += l.count
+            case .raster: c["tile", default: 0] += 1
             }
         }
         return c
@@ -58,6 +59,28 @@ public enum SceneItem: Sendable {
     case legend(LegendMark)
     /// Leader lines from a shared true position to each spread pin, and a dot at that position.
     case legs(LegBatch)
+    /// A raster image (a basemap tile) stretched over a rectangle.
+    case raster(RasterMark)
+}
+
+/// Decoded pixels: straight (not premultiplied) RGBA, 8 bits per channel, rows packed.
+/// A class so that one tile drawn at several places (world copies) is one image to the backend.
+public final class RasterImage: Sendable {
+    public let width: Int, height: Int
+    public let rgba: [UInt8]
+    /// Names the image (a tile's source and z/x/y) in messages; not drawn.
+    public let name: String
+    public init(width: Int, height: Int, rgba: [UInt8], name: String) {
+        precondition(rgba.count == width * height * 4, "RGBA buffer size does not match \(width)x\(height)")
+        self.width = width; self.height = height; self.rgba = rgba; self.name = name
+    }
+}
+
+/// A raster image stretched over `rect` (CSS px), resampled with a smooth filter.
+public struct RasterMark: Sendable {
+    public var image: RasterImage
+    public var rect: Rect
+    public init(image: RasterImage, rect: Rect) { self.image = image; self.rect = rect }
 }
 
 /// A callout: box and pointer (CSS px) with the text laid out from `textOrigin`, wrapped at `maxWidth`.

@@ -26,6 +26,11 @@ import MapRenderCore
         "text-scale": (["1.5"], "1.5"), "cluster-radius": (["60"], "60"), "min-points": (["3"], "3"), "max-zoom": (["9"], "9"),
         "cluster-sum": (["pop"], #"["pop"]"#), "cluster-max": (["pop", "area"], #"["pop", "area"]"#),
         "cluster-min": (["pop"], #""pop""#), "cluster-mean": (["pop"], #""pop""#),
+        "tiles": (["osm", "carto-dark"], #"["osm", "carto-dark"]"#), "tile-size": (["512"], "512"),
+        "tiles-subdomains": (["abcd"], #""abcd""#), "tiles-attribution": (["© t"], #""© t""#),
+        "integer-zoom": (["true"], "true"), "tile-cache": (["/tmp/tc"], #""/tmp/tc""#),
+        "user-agent": (["me@example.org"], #""me@example.org""#), "tile-connections": (["1"], "1"),
+        "offline": (["true"], "true"), "tiles-strict": (["true"], "true"),
     ]
 
     /// The command line's spelling of a sample: flags are given or not, `--no-cluster` for `cluster: false`.

@@ -1,0 +1,16 @@
+#ifndef MR_TILE_CODECS_H
+#define MR_TILE_CODECS_H
+#include <stddef.h>
+
+/// Decodes a PNG, JPEG or WebP tile (sniffed from its first bytes) into straight RGBA, 8 bits per
+/// channel, rows packed. On success returns 0 and sets *out (malloc'd: free with mr_tile_free),
+/// *width and *height. On failure returns non-zero and writes a short reason into `error`.
+int mr_tile_decode(const unsigned char *data, size_t length, unsigned char **out, int *width, int *height,
+                   char *error, size_t error_size);
+
+void mr_tile_free(void *p);
+
+/// Inflates gzip (or zlib) data. Returns 0 and a malloc'd buffer in *out (free with mr_tile_free).
+int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, size_t *out_length);
+
+#endif

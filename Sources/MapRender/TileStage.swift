@@ -1,0 +1,37 @@
+import MapRenderCore
+import MapRenderTiles
+
+/// The pipeline's hook for raster tile basemaps (`--tiles`): after the view, before drawing.
+enum TileStage {
+    /// `--integer-zoom`: the planned view snapped to a whole zoom (tile edges on device pixels),
+    /// and the marks planned again for it.
+    static func snap(_ plan: MapPlan, _ r: RenderRequest, style: Style) -> MapPlan {
+        guard r.tiles.integerZoom, !r.tiles.sources.isEmpty else { return plan }
+        let v = TileCoverage.integerZoom(plan.viewport, scale: r.scale)
+        guard v != plan.viewport else { return plan }
+        var out = plan
+        out.viewport = v
+        out.marks = MapPlanner.marks(data: plan.data, viewport: v, options: r.planOptions, style: style)
+        return out
+    }
+
+    /// The view's tiles, through the process-wide service for these options (a batch shares it);
+    /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
+    static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
+        guard !r.tiles.sources.isEmpty else { return nil }
+        var options = r.tiles
+        options.product = MapRenderVersion.userAgent
+        try options.validate()
+        let tiles = try TileService.shared(for: options).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
+        if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
+        return tiles
+    }
+
+    /// The attribution line: the user's, then each tile source's, joined with " | ".
+    static func layout(_ options: LayoutOptions, tiles: TileBasemap?) -> LayoutOptions {
+        guard let t = tiles, !t.attributions.isEmpty else { return options }
+        var o = options
+        o.attribution = ([options.attribution].compactMap { $0 }.filter { !$0.isEmpty } + t.attributions).joined(separator: " | ")
+        return o
+    }
+}

@@ -1,0 +1,211 @@
+import CTileCodecs
+import Foundation
+import MapRenderCore
+
+/// Reads byte ranges of a file or URL.
+protocol RangeReader: Sendable {
+    var name: String { get }
+    /// Exactly `length` bytes from `offset` (fewer only at the end of the data).
+    func read(offset: UInt64, length: UInt64) throws -> Data
+}
+
+/// A local file read with `pread`: many threads at once, no shared file position.
+final class FileRangeReader: RangeReader, @unchecked Sendable {
+    let name: String
+    private let fd: Int32
+    init(path: String) throws {
+        name = path
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw MapRenderError(.inputUnreadable, "--tiles: cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+    deinit { close(fd) }
+    func read(offset: UInt64, length: UInt64) throws -> Data {
+        var d = Data(count: Int(length))
+        let n = d.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(length), off_t(offset)) }
+        guard n >= 0 else { throw MapRenderError(.inputUnreadable, "\(name): read failed: \(String(cString: strerror(errno)))") }
+        d.count = n
+        return d
+    }
+}
+
+/// PMTiles v3 (github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md): a 127-byte header, a root
+/// directory and leaf directories of varint-coded entries keyed by Hilbert tile ids, with run
+/// lengths, optionally gzip-compressed; tile data addressed by offset and length.
+final class PMTilesSource: TileSource, @unchecked Sendable {
+    struct Header: Equatable {
+        var rootOffset: UInt64, rootLength: UInt64
+        var metadataOffset: UInt64, metadataLength: UInt64
+        var leafOffset: UInt64, leafLength: UInt64
+        var dataOffset: UInt64, dataLength: UInt64
+        var internalCompression: UInt8, tileCompression: UInt8, tileType: UInt8
+        var minZoom: Int, maxZoom: Int
+        var bounds: GeoBounds
+    }
+    struct Entry: Equatable {
+        var tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32
+    }
+
+    let name: String
+    let header: Header
+    private let reader: RangeReader
+    private let root: [Entry]
+    private(set) var attribution: String?
+    private var leaves: [UInt64: [Entry]] = [:]
+    private let lock = NSLock()
+    var minZoom: Int { header.minZoom }
+    var maxZoom: Int { header.maxZoom }
+    var hasRetina: Bool { false }
+
+    init(reader: RangeReader) throws {
+        self.reader = reader
+        name = reader.name
+        let head = try reader.read(offset: 0, length: 16384)
+        header = try Self.parseHeader(head, name: name)
+        guard [2, 3, 4].contains(header.tileType) else {
+            let kind = [0: "unknown", 1: "vector (MVT)", 5: "AVIF"][Int(header.tileType)] ?? "type \(header.tileType)"
+            throw MapRenderError(.inputMalformed, "--tiles: \(name) holds \(kind) tiles; maprender draws PNG, JPEG and WebP")
+        }
+        guard header.tileCompression <= 1 else {
+            throw MapRenderError(.inputMalformed, "--tiles: \(name): compressed raster tiles (compression \(header.tileCompression)) are not supported")
+        }
+        let rootBytes: Data
+        if header.rootOffset + header.rootLength <= UInt64(head.count) {
+            rootBytes = head.subdata(in: Int(header.rootOffset)..<Int(header.rootOffset + header.rootLength))
+        } else {
+            rootBytes = try reader.read(offset: header.rootOffset, length: header.rootLength)
+        }
+        root = try Self.parseDirectory(Self.decompress(rootBytes, header.internalCompression, name: name), name: name)
+        if header.metadataLength > 0 && header.metadataLength < 1 << 24,
+           let m = try? Self.decompress(reader.read(offset: header.metadataOffset, length: header.metadataLength),
+                                        header.internalCompression, name: name),
+           let json = try? JSONSerialization.jsonObject(with: m) as? [String: Any],
+           let a = json["attribution"] as? String, !a.isEmpty {
+            attribution = a
+        }
+    }
+
+    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+        guard TileBounds.intersects(t, header.bounds) else { return .missing }
+        let id = Self.tileID(t)
+        do {
+            var dir = root
+            for _ in 0..<4 {  // the spec allows at most 3 levels of leaves
+                guard let e = Self.find(id, in: dir) else { return .missing }
+                if e.runLength > 0 {
+                    let d = try reader.read(offset: header.dataOffset + e.offset, length: UInt64(e.length))
+                    return d.isEmpty ? .missing : .data(d, fromCache: false)
+                }
+                dir = try leaf(offset: header.leafOffset + e.offset, length: UInt64(e.length))
+            }
+            return .failed("\(name): directories nested too deep")
+        } catch {
+            return .failed("\(name): tile \(t): \(error)")
+        }
+    }
+
+    private func leaf(offset: UInt64, length: UInt64) throws -> [Entry] {
+        lock.lock()
+        if let l = leaves[offset] { lock.unlock(); return l }
+        lock.unlock()
+        let d = try Self.parseDirectory(Self.decompress(reader.read(offset: offset, length: length),
+                                                        header.internalCompression, name: name), name: name)
+        lock.lock(); leaves[offset] = d; lock.unlock()
+        return d
+    }
+
+    static func parseHeader(_ d: Data, name: String) throws -> Header {
+        guard d.count >= 127, d.prefix(7).elementsEqual("PMTiles".utf8) else {
+            throw MapRenderError(.inputMalformed, "--tiles: \(name) is not a PMTiles file")
+        }
+        let version = d[d.startIndex + 7]
+        guard version == 3 else {
+            throw MapRenderError(.inputMalformed, "--tiles: \(name) is PMTiles version \(version); maprender reads version 3")
+        }
+        let b = [UInt8](d.prefix(127))
+        func u64(_ i: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(b[i + $1]) << (8 * UInt64($1)) } }
+        func i32(_ i: Int) -> Double { Double(Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[i + $1]) << (8 * UInt32($1)) })) / 1e7 }
+        return Header(rootOffset: u64(8), rootLength: u64(16), metadataOffset: u64(24), metadataLength: u64(32),
+                      leafOffset: u64(40), leafLength: u64(48), dataOffset: u64(56), dataLength: u64(64),
+                      internalCompression: b[97], tileCompression: b[98], tileType: b[99],
+                      minZoom: Int(b[100]), maxZoom: Int(b[101]),
+                      bounds: GeoBounds(west: i32(102), south: i32(106), east: i32(110), north: i32(114)))
+    }
+
+    static func decompress(_ d: Data, _ compression: UInt8, name: String) throws -> Data {
+        switch compression {
+        case 0, 1: return d
+        case 2:
+            var out: UnsafeMutablePointer<UInt8>?
+            var n = 0
+            let rc = d.withUnsafeBytes { mr_gunzip($0.bindMemory(to: UInt8.self).baseAddress, d.count, &out, &n) }
+            guard rc == 0, let out else { throw MapRenderError(.inputMalformed, "--tiles: \(name): a gzip directory is corrupt") }
+            defer { mr_tile_free(out) }
+            return Data(bytes: out, count: n)
+        default:
+            throw MapRenderError(.inputMalformed, "--tiles: \(name): directory compression \(compression) (brotli or zstd) is not supported; write it with gzip")
+        }
+    }
+
+    /// Entries: count, then delta-coded tile ids, run lengths, lengths, offsets (0 = right after the previous).
+    static func parseDirectory(_ d: Data, name: String) throws -> [Entry] {
+        let b = [UInt8](d)
+        var i = 0
+        func varint() throws -> UInt64 {
+            var v: UInt64 = 0, shift: UInt64 = 0
+            while true {
+                guard i < b.count, shift < 64 else { throw MapRenderError(.inputMalformed, "--tiles: \(name): a directory is truncated") }
+                let byte = b[i]; i += 1
+                v |= UInt64(byte & 0x7f) << shift
+                if byte < 0x80 { return v }
+                shift += 7
+            }
+        }
+        let n = Int(try varint())
+        guard n <= b.count else { throw MapRenderError(.inputMalformed, "--tiles: \(name): a directory is corrupt") }
+        var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: n)
+        var last: UInt64 = 0
+        for k in 0..<n { last &+= try varint(); entries[k].tileID = last }
+        for k in 0..<n { entries[k].runLength = UInt32(truncatingIfNeeded: try varint()) }
+        for k in 0..<n { entries[k].length = UInt32(truncatingIfNeeded: try varint()) }
+        for k in 0..<n {
+            let v = try varint()
+            if v == 0 && k > 0 { entries[k].offset = entries[k - 1].offset + UInt64(entries[k - 1].length) }
+            else { entries[k].offset = v &- 1 }
+        }
+        return entries
+    }
+
+    /// The entry holding `id`: the last with tileID ≤ id, if its run reaches id (or it is a leaf pointer).
+    static func find(_ id: UInt64, in dir: [Entry]) -> Entry? {
+        var lo = 0, hi = dir.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if dir[mid].tileID == id { return dir[mid] }
+            if dir[mid].tileID < id { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        guard hi >= 0 else { return nil }
+        let e = dir[hi]
+        if e.runLength == 0 { return e }
+        return id - e.tileID < UInt64(e.runLength) ? e : nil
+    }
+
+    /// The PMTiles tile id: tiles of all lower zooms first, then the position on the Hilbert curve.
+    static func tileID(_ t: TileID) -> UInt64 {
+        let z = UInt64(t.z)
+        let acc: UInt64 = ((1 << (2 * z)) - 1) / 3
+        let n = UInt64(1) << z
+        var x = UInt64(t.x), y = UInt64(t.y), d: UInt64 = 0
+        var s = n / 2
+        while s > 0 {
+            let rx: UInt64 = (x & s) > 0 ? 1 : 0
+            let ry: UInt64 = (y & s) > 0 ? 1 : 0
+            d += s * s * ((3 * rx) ^ ry)
+            if ry == 0 {
+                if rx == 1 { x = n - 1 - x; y = n - 1 - y }
+                swap(&x, &y)
+            }
+            s /= 2
+        }
+        return acc + d
+    }
+}

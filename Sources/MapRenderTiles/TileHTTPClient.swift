@@ -1,0 +1,191 @@
+import Foundation
+import MapRenderCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// HTTP for tiles, the way tile servers ask (the OSMF tile usage policy):
+/// - a User-Agent naming maprender and its version (plus the user's contact);
+/// - at most `connectionsPerHost` requests in flight per host;
+/// - retries with exponential backoff on 429 and 5xx, waiting what Retry-After says (capped at 60 s);
+/// - a timeout per request;
+/// - a disk cache honouring Cache-Control, Expires and ETag/Last-Modified revalidation.
+///
+/// Foundation's URLSession (FoundationNetworking, libcurl underneath on Linux): it ships with
+/// Swift, does HTTP/1.1 and HTTP/2 with TLS, and a synchronous tile stage needs no event loop.
+final class TileHTTPClient: @unchecked Sendable {
+    enum Outcome {
+        case ok(Data, fromCache: Bool, revalidated: Bool)
+        case notFound
+        case failed(String)
+    }
+
+    let options: TileOptions
+    let cache: TileDiskCache
+    private let session: URLSession
+    private var hostSlots: [String: DispatchSemaphore] = [:]
+    private let lock = NSLock()
+    /// Requests sent to servers (tests count them).
+    private(set) var requestsSent = 0
+
+    init(options: TileOptions) {
+        self.options = options
+        cache = TileDiskCache(directory: options.resolvedCacheDirectory)
+        let config = URLSessionConfiguration.ephemeral
+        config.httpMaximumConnectionsPerHost = options.connectionsPerHost
+        config.timeoutIntervalForRequest = options.timeout
+        config.timeoutIntervalForResource = options.timeout
+        config.requestCachePolicy = .reloadIgnoringLocalCacheData
+        config.urlCache = nil
+        config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
+        session = URLSession(configuration: config)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    private func slot(_ host: String) -> DispatchSemaphore {
+        lock.lock(); defer { lock.unlock() }
+        if let s = hostSlots[host] { return s }
+        let s = DispatchSemaphore(value: options.connectionsPerHost)
+        hostSlots[host] = s
+        return s
+    }
+
+    /// Fetches `url` (bytes `range` of it when given), through the cache. Blocks the calling thread.
+    func get(_ url: String, range: ClosedRange<UInt64>? = nil) -> Outcome {
+        guard let u = URL(string: url), let host = u.host else { return .failed("\(url): not a valid URL") }
+        let key = range.map { "\(url)#bytes=\($0.lowerBound)-\($0.upperBound)" } ?? url
+        let cached = cache.read(key: key, host: host)
+        let now = Date()
+        if let c = cached, options.offline || c.entry.expires > now.timeIntervalSince1970 {
+            return .ok(Data(c.data), fromCache: true, revalidated: false)
+        }
+        if options.offline { return .failed("\(url): not in the tile cache (--offline)") }
+
+        var request = URLRequest(url: u, timeoutInterval: options.timeout)
+        request.setValue(options.fullUserAgent, forHTTPHeaderField: "User-Agent")
+        if let r = range { request.setValue("bytes=\(r.lowerBound)-\(r.upperBound)", forHTTPHeaderField: "Range") }
+        if let c = cached {
+            if let e = c.entry.etag { request.setValue(e, forHTTPHeaderField: "If-None-Match") }
+            if let m = c.entry.lastModified { request.setValue(m, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        var attempt = 0
+        while true {
+            let (data, response, error) = send(request, host: host)
+            if let error {
+                return .failed("\(url): \(Self.describe(error))")
+            }
+            guard let http = response as? HTTPURLResponse else { return .failed("\(url): no HTTP response") }
+            var headers: [String: String] = [:]
+            for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
+            switch http.statusCode {
+            case 200, 206:
+                let body = data ?? Data()
+                if let exp = TileDiskCache.expiry(headers: headers, now: Date()) {
+                    cache.write(.init(key: key, expires: exp, etag: headers["etag"], lastModified: headers["last-modified"]),
+                                data: body, host: host)
+                }
+                return .ok(body, fromCache: false, revalidated: false)
+            case 304:
+                guard let c = cached else { return .failed("\(url): 304 Not Modified without a cached tile") }
+                var entry = c.entry
+                entry.expires = TileDiskCache.expiry(headers: headers, now: Date()) ?? Date().timeIntervalSince1970
+                if let e = headers["etag"] { entry.etag = e }
+                cache.write(entry, data: Data(c.data), host: host)
+                return .ok(Data(c.data), fromCache: true, revalidated: true)
+            case 204, 404, 410:
+                return .notFound
+            case 429, 500...599:
+                guard attempt < options.retries else {
+                    return .failed("\(url): HTTP \(http.statusCode) after \(attempt + 1) attempts")
+                }
+                let wait = headers["retry-after"].flatMap(Self.retryAfter) ?? 0.5 * pow(2, Double(attempt))
+                Thread.sleep(forTimeInterval: min(60, max(0, wait)))
+                attempt += 1
+            default:
+                return .failed("\(url): HTTP \(http.statusCode)")
+            }
+        }
+    }
+
+    /// One request, holding one of the host's connection slots while it is in flight.
+    private func send(_ request: URLRequest, host: String) -> (Data?, URLResponse?, Error?) {
+        let slot = slot(host)
+        slot.wait()
+        defer { slot.signal() }
+        lock.lock(); requestsSent += 1; lock.unlock()
+        let done = DispatchSemaphore(value: 0)
+        let box = Box<(Data?, URLResponse?, Error?)>((nil, nil, nil))
+        let task = session.dataTask(with: request) { d, r, e in
+            box.value = (d, r, e)
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        return box.value
+    }
+
+    static func retryAfter(_ v: String) -> Double? {
+        if let s = Double(v.trimmingCharacters(in: .whitespaces)) { return s }
+        return TileDiskCache.httpDate(v).map { $0.timeIntervalSinceNow }
+    }
+
+    static func describe(_ error: Error) -> String {
+        let e = error as NSError
+        if e.domain == NSURLErrorDomain && e.code == NSURLErrorTimedOut { return "timed out" }
+        return e.localizedDescription
+    }
+}
+
+/// A tile server with a URL template.
+final class URLTileSource: TileSource, @unchecked Sendable {
+    let name: String
+    let template: TileURLTemplate
+    let minZoom: Int, maxZoom: Int
+    let attribution: String?
+    let client: TileHTTPClient
+    var hasRetina: Bool { template.hasRetina }
+
+    init(spec: TileSourceSpec, template: TileURLTemplate, client: TileHTTPClient) {
+        name = spec.text; self.template = template; self.client = client
+        minZoom = spec.minZoom; maxZoom = spec.maxZoom; attribution = spec.attribution
+    }
+
+    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+        switch client.get(template.url(t, retina: retina)) {
+        case .ok(let d, let fromCache, _): return .data(d, fromCache: fromCache)
+        case .notFound: return .missing
+        case .failed(let why): return .failed(why)
+        }
+    }
+}
+
+/// A PMTiles archive over HTTP: each directory and tile one Range request, each cached on disk.
+final class HTTPRangeReader: RangeReader, @unchecked Sendable {
+    let name: String
+    let client: TileHTTPClient
+    init(url: String, client: TileHTTPClient) { name = url; self.client = client }
+    func read(offset: UInt64, length: UInt64) throws -> Data {
+        guard length > 0 else { return Data() }
+        switch client.get(name, range: offset...(offset + length - 1)) {
+        case .ok(let d, _, _):
+            if d.count <= Int(length) { return d }
+            // A server that ignores Range sends the whole file.
+            if d.count >= Int(offset + length) { return d.subdata(in: Int(offset)..<Int(offset + length)) }
+            return d.prefix(Int(length))
+        case .notFound: throw TileReadError("\(name): 404 Not Found")
+        case .failed(let why): throw TileReadError(why)
+        }
+    }
+}
+
+struct TileReadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A value handed from a completion handler to the thread waiting for it (a semaphore orders the two).
+final class Box<T>: @unchecked Sendable {
+    var value: T
+    init(_ v: T) { value = v }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MapRenderCore
+
+/// What fetching one tile gave.
+public enum TileFetch: Sendable {
+    /// Encoded image bytes; `fromCache` when no request reached the server (or it answered 304).
+    case data(Data, fromCache: Bool)
+    /// No such tile (404, not in the file, outside the source's bounds): the background shows.
+    case missing
+    /// The tile could not be had (server error, timeout, offline and not cached); the reason, one line.
+    case failed(String)
+}
+
+/// A tileset: a folder, an MBTiles or PMTiles file, or a tile server. Safe to use from many threads.
+protocol TileSource: AnyObject, Sendable {
+    var name: String { get }
+    var minZoom: Int { get }
+    var maxZoom: Int { get }
+    /// The source's attribution (its metadata or preset); nil when it has none.
+    var attribution: String? { get }
+    /// Whether it serves `@2x` tiles (templates with `{r}`).
+    var hasRetina: Bool { get }
+    func fetch(_ tile: TileID, retina: Bool) -> TileFetch
+}
+
+/// A folder laid out as `z/x/y.png` (or .jpg, .jpeg, .webp).
+final class FolderTileSource: TileSource, @unchecked Sendable {
+    let root: String
+    let name: String
+    let minZoom: Int, maxZoom: Int
+    var attribution: String? { nil }
+    var hasRetina: Bool { false }
+    static let extensions = ["png", "jpg", "jpeg", "webp"]
+
+    init(path: String) throws {
+        root = path; name = path
+        let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap { Int($0) }.sorted()
+        guard let lo = zooms.first, let hi = zooms.last else {
+            throw MapRenderError(.inputMalformed, "--tiles: folder \(path) has no zoom folders (expected z/x/y.png)")
+        }
+        minZoom = lo; maxZoom = hi
+    }
+
+    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+        for ext in Self.extensions {
+            let p = "\(root)/\(t.z)/\(t.x)/\(t.y).\(ext)"
+            if let d = FileManager.default.contents(atPath: p) { return .data(d, fromCache: false) }
+        }
+        return .missing
+    }
+}

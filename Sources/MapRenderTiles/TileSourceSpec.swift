@@ -1,0 +1,170 @@
+import Foundation
+import MapRenderCore
+
+/// How tiles are found and fetched: `--tiles`, `--tile-size`, `--tile-cache`, ... (one per render;
+/// a batch shares the fetcher and cache of equal options).
+public struct TileOptions: Sendable, Equatable {
+    /// `--tiles SOURCE` (repeatable): a preset name, a URL template, a tile folder, an .mbtiles or .pmtiles file.
+    public var sources: [String] = []
+    /// Tile size in pixels of URL templates (presets and files carry their own): 256 or 512.
+    public var tileSize: Int?
+    /// `{s}` values (`--tiles-subdomains abc`).
+    public var subdomains: String?
+    /// Replaces the sources' attribution.
+    public var attribution: String?
+    /// Snap the fitted view to a whole zoom for pixel-crisp tiles.
+    public var integerZoom = false
+    /// Disk cache folder; default `$XDG_CACHE_HOME/maprender/tiles` (or `~/.cache/maprender/tiles`).
+    public var cacheDirectory: String?
+    /// Added to the User-Agent (a contact: URL or e-mail).
+    public var userAgent: String?
+    /// The product at the start of the User-Agent: `maprender/VERSION` (set by the pipeline).
+    public var product = "maprender"
+    /// Concurrent connections per host.
+    public var connectionsPerHost = 2
+    /// Use the disk cache only.
+    public var offline = false
+    /// Missing or failed tiles are an error, not a warning.
+    public var strict = false
+    /// Seconds before one HTTP request gives up.
+    public var timeout = 15.0
+    /// Retries after 429 and 5xx answers (with backoff, honouring Retry-After).
+    public var retries = 3
+
+    public init() {}
+
+    /// The cache folder these options use.
+    public var resolvedCacheDirectory: String {
+        if let d = cacheDirectory { return d }
+        let env = ProcessInfo.processInfo.environment
+        if let x = env["XDG_CACHE_HOME"], !x.isEmpty { return x + "/maprender/tiles" }
+        return (env["HOME"] ?? NSTemporaryDirectory()) + "/.cache/maprender/tiles"
+    }
+
+    public var fullUserAgent: String {
+        let base = "\(product) (static map renderer)"
+        if let u = userAgent, !u.isEmpty { return base + " " + u }
+        return base
+    }
+
+    public func validate() throws {
+        if let s = tileSize, s != 256 && s != 512 { throw MapRenderError(.usage, "--tile-size must be 256 or 512, got \(s)") }
+        guard (1...16).contains(connectionsPerHost) else {
+            throw MapRenderError(.usage, "--tile-connections must be in 1...16, got \(connectionsPerHost)")
+        }
+        guard timeout > 0 else { throw MapRenderError(.usage, "tile timeout must be positive, got \(timeout)") }
+        if let s = subdomains, s.isEmpty { throw MapRenderError(.usage, "--tiles-subdomains must not be empty") }
+        for s in sources { _ = try TileSourceSpec.parse(s, options: self) }
+    }
+}
+
+/// One `--tiles` value, resolved.
+public struct TileSourceSpec: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case template(TileURLTemplate)
+        case folder(String)
+        case mbtiles(String)
+        case pmtiles(String)
+        case pmtilesURL(String)
+    }
+    public var kind: Kind
+    public var text: String
+    public var tileSize: Int
+    public var minZoom = 0
+    public var maxZoom = 22
+    public var attribution: String?
+
+    /// Parses `text`: a preset name, an http(s) URL template or .pmtiles URL, a folder, or a file.
+    public static func parse(_ text: String, options: TileOptions) throws -> TileSourceSpec {
+        let size = options.tileSize ?? 256
+        if let p = TilePreset.named(text) {
+            var t = try TileURLTemplate(p.url, subdomains: p.subdomains)
+            if let s = options.subdomains { t.subdomains = s.map(String.init) }
+            return TileSourceSpec(kind: .template(t), text: text, tileSize: p.tileSize, minZoom: 0,
+                                  maxZoom: p.maxZoom, attribution: p.attribution)
+        }
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            if URL(string: text)?.path.lowercased().hasSuffix(".pmtiles") == true {
+                return TileSourceSpec(kind: .pmtilesURL(text), text: text, tileSize: size)
+            }
+            let t = try TileURLTemplate(text, subdomains: options.subdomains.map { $0.map(String.init) })
+            return TileSourceSpec(kind: .template(t), text: text, tileSize: size)
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: text, isDirectory: &isDir) else {
+            let presets = TilePreset.all.map(\.name).joined(separator: ", ")
+            throw MapRenderError(.inputUnreadable,
+                                 "--tiles: '\(text)' is not a preset (\(presets)), an http(s) URL, or an existing folder or file")
+        }
+        if isDir.boolValue { return TileSourceSpec(kind: .folder(text), text: text, tileSize: size) }
+        if lower.hasSuffix(".mbtiles") { return TileSourceSpec(kind: .mbtiles(text), text: text, tileSize: size) }
+        if lower.hasSuffix(".pmtiles") { return TileSourceSpec(kind: .pmtiles(text), text: text, tileSize: size) }
+        throw MapRenderError(.usage, "--tiles: '\(text)' is a file but not .mbtiles or .pmtiles")
+    }
+}
+
+/// A tile URL template: `{z}`, `{x}`, `{y}`, `{-y}` (TMS rows), `{s}` (a subdomain), `{r}` (`@2x`).
+public struct TileURLTemplate: Sendable, Equatable {
+    public var template: String
+    public var subdomains: [String]
+
+    public init(_ template: String, subdomains: [String]? = nil) throws {
+        guard template.contains("{z}") else {
+            throw MapRenderError(.usage, "--tiles: URL template '\(template)' has no {z}")
+        }
+        guard template.contains("{x}"), template.contains("{y}") || template.contains("{-y}") else {
+            throw MapRenderError(.usage, "--tiles: URL template '\(template)' needs {x} and {y} (or {-y})")
+        }
+        self.template = template
+        self.subdomains = subdomains ?? (template.contains("{s}") ? ["a", "b", "c"] : [])
+    }
+
+    /// Whether the template has `{r}`: the server has `@2x` tiles.
+    public var hasRetina: Bool { template.contains("{r}") }
+
+    /// The URL of one tile. The subdomain depends only on the tile, so a tile is always cached under one URL.
+    public func url(_ t: TileID, retina: Bool) -> String {
+        var s = template
+        s = s.replacingOccurrences(of: "{z}", with: String(t.z))
+        s = s.replacingOccurrences(of: "{x}", with: String(t.x))
+        s = s.replacingOccurrences(of: "{y}", with: String(t.y))
+        s = s.replacingOccurrences(of: "{-y}", with: String((1 << t.z) - 1 - t.y))
+        s = s.replacingOccurrences(of: "{r}", with: retina ? "@2x" : "")
+        if !subdomains.isEmpty { s = s.replacingOccurrences(of: "{s}", with: subdomains[(t.x + t.y) % subdomains.count]) }
+        return s
+    }
+}
+
+/// Named tile services, with the terms under which they may be used.
+public struct TilePreset: Sendable {
+    public var name: String
+    public var url: String
+    public var subdomains: [String]?
+    public var attribution: String
+    public var maxZoom: Int
+    public var tileSize: Int
+    /// Where the terms of use are, in short.
+    public var terms: String
+
+    public static let all: [TilePreset] = [
+        TilePreset(name: "osm", url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png", subdomains: nil,
+                   attribution: "© OpenStreetMap contributors", maxZoom: 19, tileSize: 256,
+                   terms: "OSMF Tile Usage Policy (operations.osmfoundation.org/policies/tiles): light use, no bulk downloads, identify your app, cache tiles"),
+        TilePreset(name: "carto-light", url: "https://{s}.basemaps.cartocdn.com/light_all/{z}/{x}/{y}{r}.png",
+                   subdomains: ["a", "b", "c", "d"], attribution: "© OpenStreetMap contributors © CARTO",
+                   maxZoom: 20, tileSize: 256,
+                   terms: "CARTO basemaps (github.com/CartoDB/basemap-styles): free for non-commercial use up to 75,000 views a month; commercial use needs a CARTO licence"),
+        TilePreset(name: "carto-dark", url: "https://{s}.basemaps.cartocdn.com/dark_all/{z}/{x}/{y}{r}.png",
+                   subdomains: ["a", "b", "c", "d"], attribution: "© OpenStreetMap contributors © CARTO",
+                   maxZoom: 20, tileSize: 256,
+                   terms: "as carto-light"),
+        TilePreset(name: "opentopomap", url: "https://{s}.tile.opentopomap.org/{z}/{x}/{y}.png",
+                   subdomains: ["a", "b", "c"],
+                   attribution: "© OpenStreetMap contributors, SRTM | © OpenTopoMap (CC-BY-SA)",
+                   maxZoom: 17, tileSize: 256,
+                   terms: "CC-BY-SA map style (opentopomap.org/about): fair use, no bulk downloads"),
+    ]
+
+    public static func named(_ name: String) -> TilePreset? { all.first { $0.name == name.lowercased() } }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import MapRenderCairo
+import Testing
+import TestSupport
+@testable import MapRender
+
+/// Maps on raster tiles, end to end. The tiles are maprender's own Natural Earth basemap cut into
+/// a pyramid (scripts/make-tile-fixtures), so a map on tiles must look like the same map drawn
+/// from the GeoJSON: that comparison, not only the goldens, is the check that tiles land right.
+@Suite struct TileMapTests {
+    static let fixtures = TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures")
+    static let geojson = TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")
+
+    func request(_ tiles: String, view: ViewSpec, width: Double = 640, height: Double = 400) -> RenderRequest {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/populated_places.geojson")]
+        r.view = view
+        r.width = width; r.height = height
+        r.clustering = nil
+        r.style.marker.shape = .circle
+        r.style.marker.size = 6
+        r.tiles.sources = [Self.fixtures + "/" + tiles]
+        r.tiles.cacheDirectory = NSTemporaryDirectory() + "maprender-tile-map-tests"
+        return r
+    }
+
+    /// The share of pixels that differ between the map on tiles and the map drawn from the GeoJSON.
+    func differenceFromVector(_ r: RenderRequest) throws -> Double {
+        var vector = r
+        vector.tiles.sources = []
+        vector.basemaps = [Self.geojson]
+        vector.layout.attribution = TileStage.layout(r.layout, tiles: try TileStage.run(r, viewport: try MapRenderer.render(r).viewport))
+            .attribution
+        let a = try PNGCodec.decode(data: try MapRenderer.render(r).data)
+        let b = try PNGCodec.decode(data: try MapRenderer.render(vector).data)
+        let d = try ImageDiff.compare(a, b, options: .init(threshold: 0.1)).differentFraction
+        print("tiles vs GeoJSON basemap: \(r.tiles.sources[0]) differs in \(d * 100)% of pixels")
+        return d
+    }
+
+    @Test func worldOnMBTilesLooksLikeTheVectorBasemap() throws {
+        let r = request("ne.mbtiles", view: .center(lat: 30, lon: 10, zoom: 1.6))
+        let result = try MapRenderer.render(r)
+        let tiles = try #require(result.summary.tiles)
+        #expect(tiles.requested > 0 && tiles.fetched == tiles.requested && tiles.missing == 0)
+        #expect(result.scene.markCounts["tile"] == result.scene.items.prefix { if case .raster = $0 { true } else { false } }.count)
+        #expect(result.scene.labels.isEmpty)
+        try Snapshot.assertMatches(result.data, named: "world-mbtiles", format: .png, maxDifferentPixels: 50)
+        let d = try differenceFromVector(r)
+        #expect(d < 0.04, "tiles differ from the GeoJSON basemap in \(d * 100)% of pixels")
+        // The check can fail: tiles one column off differ far more.
+        var shifted = r
+        shifted.view = .center(lat: 30, lon: 10 + 360.0 / 8, zoom: 1.6)
+        var vector = r
+        vector.tiles.sources = []; vector.basemaps = [Self.geojson]
+        let off = try ImageDiff.compare(try PNGCodec.decode(data: try MapRenderer.render(shifted).data),
+                                        try PNGCodec.decode(data: try MapRenderer.render(vector).data)).differentFraction
+        #expect(off > 3 * d)
+    }
+
+    @Test func acrossTheAntimeridianFromPMTiles() throws {
+        let r = request("ne-leaves.pmtiles", view: .center(lat: -20, lon: 179, zoom: 2.3))
+        let result = try MapRenderer.render(r)
+        #expect(result.summary.tiles?.failed == 0 && result.summary.tiles?.missing == 0)
+        try Snapshot.assertMatches(result.data, named: "antimeridian-pmtiles", format: .png, maxDifferentPixels: 50)
+        let d = try differenceFromVector(r)
+        #expect(d < 0.04, "tiles differ from the GeoJSON basemap in \(d * 100)% of pixels")
+    }
+
+    @Test func scaleTwoUsesTheNextZoom() throws {
+        var r = request("folder", view: .center(lat: 45, lon: -30, zoom: 0.8), width: 320, height: 200)
+        r.scale = 2
+        let result = try MapRenderer.render(r)
+        let z = result.scene.items.compactMap { if case .raster(let m) = $0 { m.image.name } else { nil } }
+        // 256-px tiles: ⌈0.8⌉ + 1 = 2 at scale 1, one zoom more at scale 2 (the folder has no @2x tiles).
+        #expect(!z.isEmpty && z.allSatisfy { $0.contains(" tile 3/") })
+        r.scale = 1
+        let one = try MapRenderer.render(r)
+        #expect(one.scene.items.contains { if case .raster(let m) = $0 { m.image.name.contains(" tile 2/") } else { false } })
+        try Snapshot.assertMatches(result.data, named: "scale2-folder", format: .png, maxDifferentPixels: 50)
+    }
+
+    @Test func svgEmbedsEachTileOnceAndMatchesThePNG() throws {
+        var r = request("ne.pmtiles", view: .center(lat: 0, lon: 0, zoom: 0.2), width: 900, height: 420)
+        r.format = .svg
+        let result = try MapRenderer.render(r)
+        let svg = String(decoding: result.data, as: UTF8.self)
+        let distinct = Set(result.scene.items.compactMap { if case .raster(let m) = $0 { ObjectIdentifier(m.image) } else { nil } })
+        let placed = result.scene.markCounts["tile"] ?? 0
+        #expect(placed > distinct.count)  // world copies: some tiles drawn twice
+        #expect(svg.components(separatedBy: "data:image/png;base64").count - 1 == distinct.count)
+        // Deterministic bytes.
+        #expect(try MapRenderer.render(r).data == result.data)
+        try Snapshot.assertMatches(result.data, named: "world-copies-pmtiles", format: .svg)
+        // librsvg draws the SVG like Cairo draws the PNG.
+        r.format = .png
+        let png = try MapRenderer.render(r).data
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-svg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try result.data.write(to: dir.appendingPathComponent("m.svg"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["rsvg-convert", "-o", dir.appendingPathComponent("m.png").path, dir.appendingPathComponent("m.svg").path]
+        try p.run(); p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let viaRsvg = try PNGCodec.decode(path: dir.appendingPathComponent("m.png").path)
+        let diff = try ImageDiff.compare(try PNGCodec.decode(data: png), viaRsvg).differentFraction
+        #expect(diff < 0.03, "rsvg-convert's picture differs in \(diff * 100)% of pixels")
+    }
+
+    @Test func strictMakesMissingTilesAnError() throws {
+        // Zoom 6 is past the fixtures' maximum (3): overzoomed, nothing missing. A bounds check
+        // instead: the MBTiles bounds end at 85.05°, so nothing is missing at the poles either;
+        // a folder with a hole is the honest case.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-hole-\(UUID().uuidString)")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/folder", toPath: dir.path)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.removeItem(atPath: dir.path + "/3/4/2.png")
+        var r = request("folder", view: .center(lat: 45, lon: 10, zoom: 2))
+        r.tiles.sources = [dir.path]
+        let result = try MapRenderer.render(r)
+        #expect(result.summary.tiles?.missing == 1)
+        #expect(result.warnings.contains { $0.hasPrefix("tiles: 1 missing, 0 failed of ") })
+        r.tiles.strict = true
+        #expect { try MapRenderer.render(r) } throws: { e in
+            (e as? MapRenderError)?.kind == .unavailable && (e as! MapRenderError).exitCode == 69
+        }
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""A tile server on 127.0.0.1 for the tile tests. Prints its port, then serves until killed.
+
+Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
+  ok        200 with Cache-Control: max-age=3600 and an ETag
+  plain     200 with no caching headers (the client keeps it 7 days)
+  etag      200 with Cache-Control: no-cache and an ETag; 304 when If-None-Match matches
+  missing   404
+  flaky429  429 with Retry-After: 1 on the first request of each tile, then 200
+  flaky500  500 on the first two requests of each tile, then 200
+  down      500 always
+  slow      sleeps 3 s before answering
+  bad       200 with bytes that are not an image
+  hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
+/ne.pmtiles serves the PMTiles fixture with Range requests (206).
+/stats returns JSON: requests per path, the most requests in flight at once, user agents seen.
+"""
+import json, os, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FIX = os.path.dirname(os.path.abspath(__file__))
+lock = threading.Lock()
+counts, agents = {}, set()
+state = {"inflight": 0, "max_inflight": 0}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, code, body=b"", headers=()):
+        self.send_response(code)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        if self.path == "/stats":
+            with lock:
+                body = json.dumps({"counts": counts, "maxInFlight": state["max_inflight"],
+                                   "agents": sorted(agents)}).encode()
+            return self.send(200, body, [("Content-Type", "application/json")])
+        with lock:
+            n = counts.get(self.path, 0) + 1
+            counts[self.path] = n
+            agents.add(self.headers.get("User-Agent", ""))
+            state["inflight"] += 1
+            state["max_inflight"] = max(state["max_inflight"], state["inflight"])
+        try:
+            self.answer(n)
+        finally:
+            with lock:
+                state["inflight"] -= 1
+
+    def answer(self, n):
+        if self.path == "/ne.pmtiles":
+            data = open(os.path.join(FIX, "ne.pmtiles"), "rb").read()
+            rng = self.headers.get("Range", "")
+            if rng.startswith("bytes="):
+                a, b = rng[6:].split("-")
+                part = data[int(a):int(b) + 1]
+                return self.send(206, part, [("Content-Range", f"bytes {a}-{int(a) + len(part) - 1}/{len(data)}")])
+            return self.send(200, data)
+        parts = self.path.strip("/").split("/")
+        if len(parts) != 4:
+            return self.send(404)
+        mode, z, x, y = parts
+        path = os.path.join(FIX, "folder", z, x, y)
+        if not os.path.exists(path):
+            return self.send(404)
+        body = open(path, "rb").read()
+        etag = '"%s-%s-%s"' % (z, x, y.split(".")[0])
+        if mode == "ok":
+            return self.send(200, body, [("Cache-Control", "max-age=3600"), ("ETag", etag)])
+        if mode == "plain":
+            return self.send(200, body)
+        if mode == "etag":
+            if self.headers.get("If-None-Match") == etag:
+                return self.send(304, b"", [("ETag", etag), ("Cache-Control", "no-cache")])
+            return self.send(200, body, [("Cache-Control", "no-cache"), ("ETag", etag)])
+        if mode == "missing":
+            return self.send(404)
+        if mode == "flaky429":
+            if n == 1:
+                return self.send(429, b"slow down", [("Retry-After", "1")])
+            return self.send(200, body)
+        if mode == "flaky500":
+            if n <= 2:
+                return self.send(500, b"oops")
+            return self.send(200, body)
+        if mode == "down":
+            return self.send(500, b"down")
+        if mode == "slow":
+            time.sleep(3)
+            return self.send(200, body)
+        if mode == "bad":
+            return self.send(200, b"<html>not a tile</html>")
+        if mode == "hold":
+            time.sleep(0.3)
+            return self.send(200, body)
+        return self.send(404)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()

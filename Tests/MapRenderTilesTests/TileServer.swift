@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+
+/// The loopback tile server (Fixtures/tile_server.py), one per test, stopped on deinit.
+final class TileServer {
+    let process = Process()
+    let port: Int
+    let cache: String
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TileFixtures.path("tile_server.py")]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        while true {
+            let b = out.fileHandleForReading.readData(ofLength: 1)
+            if b.isEmpty || b[b.startIndex] == 0x0A { break }
+            line.append(b)
+        }
+        guard let p = Int(String(decoding: line, as: UTF8.self)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadUnknown)
+        }
+        port = p
+        cache = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-tilecache-\(UUID().uuidString)").path
+    }
+
+    deinit {
+        // SIGKILL: the test runner's threads block SIGTERM, and a child inherits that mask.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: cache)
+    }
+
+    func url(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)/{z}/{x}/{y}.png" }
+
+    struct Stats: Decodable { var counts: [String: Int]; var maxInFlight: Int; var agents: [String] }
+
+    func stats() throws -> Stats {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var body = Data()
+        URLSession.shared.dataTask(with: URL(string: "http://127.0.0.1:\(port)/stats")!) { d, _, _ in
+            body = d ?? Data(); done.signal()
+        }.resume()
+        done.wait()
+        return try JSONDecoder().decode(Stats.self, from: body)
+    }
+
+    func requests(_ mode: String) throws -> Int {
+        try stats().counts.filter { $0.key.hasPrefix("/\(mode)/") }.values.reduce(0, +)
+    }
+}

@@ -30,8 +30,7 @@ enum LabelLayout {
             for b in bubbles {
                 guard let rep = b.representative,
                       let text = data.points.properties.value(column: col, row: rep).displayText, !text.isEmpty else { continue }
-                let r = style.cluster.step(for: b.count).radius
-                let box = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+                let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
                 let value = priorityCol.flatMap { data.points.properties.value(column: $0, row: rep).numberValue } ?? 0
                 labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: value))
                 texts.append(text)

@@ -1,6 +1,8 @@
 # Debian packages maprender needs to build and to render text in Latin, Greek, Cyrillic, Arabic,
 # Hebrew, Devanagari and CJK (Chinese, Japanese, Korean Hangul) scripts. Sourced by scripts/setup and scripts/test.
 MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva)
+# The tests open the animated SVG in a real browser (headless Chromium) and compare it with the PNG frames.
+MAPRENDER_PACKAGES+=(chromium)
 
 install_missing_packages() {
   local missing=()

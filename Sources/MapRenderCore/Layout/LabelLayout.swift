@@ -8,12 +8,15 @@ enum LabelLayout {
     struct Output {
         var items: [SceneItem]
         var dropped: Int
+        /// Per point index, the side its plain label took.
+        var sides: [Int: LabelSide] = [:]
     }
 
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
-                      measurer: TextMeasuring) -> Output {
+                      measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
+                      opacity: [Int: Double] = [:]) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let priorityCol = options.labelPriority.flatMap { data.points.properties.columnIndex($0) }
         let ls = style.label
@@ -24,6 +27,8 @@ enum LabelLayout {
         // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
         // dense map are blocked anyway, and shaping text is the expensive part of layout.
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        // Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
+        var owners: [Int] = [], alphas: [Double] = []
         // Cluster labels first: a bubble named after its most important point (with ranked labels)
         // is placed before every point label.
         if !callout {
@@ -34,11 +39,16 @@ enum LabelLayout {
                 let value = priorityCol.flatMap { data.points.properties.value(column: $0, row: rep).numberValue } ?? 0
                 labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: value))
                 texts.append(text)
+                owners.append(-1); alphas.append(1)
             }
         }
         let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
+            // A label fades with its marker (an animation frame): nothing to draw below half a step.
+            let alpha = opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+            guard alpha > 0 else { continue }
+            owners.append(i); alphas.append(alpha)
             let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
             let priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
             if callout {
@@ -91,10 +101,13 @@ enum LabelLayout {
         var raster = ObstacleRaster(width: v.width, height: v.height)
         for o in obstacles { raster.add(o) }
         raster.finish()
+        var sides: [Int: LabelSide] = [:]
         var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
         for j in order {
             var label = labels[j]
+            // A hinted side (the side the label had in the previous animation frame) is tried first.
+            let hint = owners[j] >= 0 ? hints[owners[j]] : nil
             if !options.allowOverlap {
                 label.size = probe
                 guard LabelPlacer.Position.allCases.contains(where: { free(LabelPlacer.box($0, for: label, gap: gap)) }) else {
@@ -105,21 +118,25 @@ enum LabelLayout {
             // The halo reaches beyond the text: reserve it so halos do not overlap either.
             let text = measurer.measure(texts[j], font: font)
             label.size = TextSize(width: text.width + 2 * h, height: text.height + 2 * h)
-            let box: Rect?
+            var placed: (box: Rect, side: LabelSide)?
             if options.allowOverlap {
-                box = LabelPlacer.box(.right, for: label, gap: gap)
+                let side = hint ?? .right
+                placed = (LabelPlacer.box(side, for: label, gap: gap), side)
             } else {
-                box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
-                    .first(where: free)
+                let sides = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+                placed = sides.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
             }
-            guard let b = box else {
+            guard let (b, side) = placed else {
                 dropped += 1
                 continue
             }
             placedLabels.insert(b)
-            items.append(.label(LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
-                                          x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)))
+            var mark = LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
+                                 x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)
+            mark.opacity = alphas[j]
+            items.append(.label(mark))
+            if owners[j] >= 0 { sides[owners[j]] = side }
         }
-        return Output(items: items, dropped: dropped)
+        return Output(items: items, dropped: dropped, sides: sides)
     }
 }

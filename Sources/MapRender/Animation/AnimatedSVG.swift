@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCairo
 import MapRenderCore
 
 /// One SVG file animated with SMIL: the still map (background, basemap, attribution) as Cairo
@@ -33,6 +34,9 @@ struct AnimatedSVG {
     private var bubbles: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
     private var labels: [String: (track: Track, mark: LabelMark)] = [:]
+    /// Measures text as the layout did, for SVG baselines.
+    private let pango = PangoText()
+    private var baselines: [String: Double] = [:]
 
     init(base: RenderRequest, fps: Double, frameCount: Int) {
         self.base = base
@@ -64,11 +68,19 @@ struct AnimatedSVG {
         }
         for l in scene.labels {
             var entry = labels[l.text] ?? (Track(frames: frameCount), l)
-            // SVG places text by its baseline; Pango's logical box puts it about 80% down.
-            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + l.height * 0.8)
+            // SVG places text by its baseline: where Pango's layout puts it in the label's box.
+            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + baseline(l.text, l.font))
             entry.track.size[k] = 1; entry.track.opacity[k] = Float(l.opacity)
             labels[l.text] = entry
         }
+    }
+
+    /// Where Pango puts the baseline of a label's text below its box's top (labels share one font).
+    private mutating func baseline(_ text: String, _ font: FontSpec) -> Double {
+        if let b = baselines[text] { return b }
+        let b = pango.baseline(text, font: font)
+        baselines[text] = b
+        return b
     }
 
     /// The document: `background` (an SVG from Cairo) with the animated marks added on top.
@@ -99,15 +111,20 @@ struct AnimatedSVG {
                 out += "<animate attributeName=\"fill\" calcMode=\"discrete\" values=\"\(fills.joined(separator: ";"))\" \(timing)/>"
             }
             out += "</circle>\n"
-            // The count: one text per count this bubble takes, visible while it has it.
-            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(cs.textSize * base.layout.textScale))\" font-weight=\"bold\""
+            // The count: one text per count this bubble takes, visible while it has it, centred as
+            // the layout centres Pango's box of it (its baseline that far below the box's top).
+            let fontSpec = FontSpec(family: cs.font, size: cs.textSize * base.layout.textScale, weight: .bold)
+            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(fontSpec.size))\" font-weight=\"bold\""
             for c in Set(t.count).sorted() where c > 0 {
+                let label = ClusterItem.abbreviate(Int(c))
+                let drop = Float(pango.baseline(label, font: fontSpec) - pango.measure(label, font: fontSpec, maxWidth: nil).height / 2)
+                let ys = t.y.map { $0 + drop }
                 let shown = zip(t.count, t.text).map { $0 == c && $1 ? "1" : "0" }
-                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" text-anchor=\"middle\" dominant-baseline=\"central\" \(font)"
+                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(ys[0]))\" text-anchor=\"middle\" \(font)"
                 out += " fill=\"\(svgColor(cs.textColor).0)\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
                     out += animate("x", t.x.map(num), timing)
-                    out += animate("y", t.y.map(num), timing)
+                    out += animate("y", ys.map(num), timing)
                     out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
                 }
                 out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"

@@ -11,7 +11,10 @@ struct FrameDrawing {
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
-        ProjectedPoints(points: plan.points, style: base.style, opacity: plan.opacity, scale: plan.scale)
+        // All 1 (a frame at rest, mostly): no factors, as a still map.
+        ProjectedPoints(points: plan.points, style: base.style,
+                        opacity: plan.opacity.contains { $0 < 1 } ? plan.opacity : nil,
+                        scale: plan.scale.contains { $0 < 1 } ? plan.scale : nil)
     }
 
     /// The frame's scene, and the side each point's label took (hints for the next frame).

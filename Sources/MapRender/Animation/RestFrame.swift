@@ -50,9 +50,10 @@ struct RestFrame: Sendable {
         let planned = (0..<n).filter { s.opacity[$0] >= 0.5 }
         let all = planned.count == n
         let points = all ? s.points : s.points.selecting(planned)
-        let opacity = all ? s.opacity : planned.map { s.opacity[$0] }
+        // Planning reads marker sizes (spread rings make room for them), not opacities.
         let scale = all ? s.scale : planned.map { s.scale[$0] }
-        let data = ProjectedPoints(points: points, style: base.style, opacity: opacity, scale: scale)
+        let data = ProjectedPoints(points: points, style: base.style,
+                                   scale: scale.contains { $0 < 1 } ? scale : nil)
         let options = base.planOptions
         let (subMarks, clusters) = MapPlanner.marksAndClusters(data: data, viewport: v, options: options, style: base.style)
         var marks = subMarks

@@ -15,8 +15,8 @@ import TestSupport
 ///
 /// Tolerance: at most 0.6 % of the pixels may differ. The browser draws the same geometry with its
 /// own rasteriser (edges anti-aliased differently) and draws bubble counts and labels as SVG
-/// `<text>` with its own shaping and hinting, placed by the baseline the SVG gives (about 80 % down
-/// Pango's box): measured 0.08–0.24 % here. A missing or misplaced marker, bubble or label (at
+/// `<text>` with its own shaping and hinting (at the baseline Pango puts in the layout's box):
+/// measured 0.07–0.24 % here. A missing or misplaced marker, bubble or label (at
 /// this size one label is about 0.3 % of the image) or a bubble at the wrong radius shows: labels
 /// 3 px too high make 0.9–1.2 %.
 @Suite struct AnimatedSVGBrowserTests {

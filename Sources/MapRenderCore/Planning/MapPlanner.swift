@@ -45,7 +45,7 @@ public enum MapPlanner {
     /// `marks`, and the clusters they come from (an animation frame needs each bubble's members).
     public static func marksAndClusters(data: ProjectedPoints, viewport: Viewport, options: PlanOptions,
                                         style: Style) -> (marks: MarkPlan, clusters: ViewClusters?) {
-        let clustered = ViewClusters.make(points: data.points, clustering: options.clustering,
+        let clustered = ViewClusters.make(points: data.points, projected: (data.x, data.y), clustering: options.clustering,
                                           aggregates: options.aggregates, viewport: viewport)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.

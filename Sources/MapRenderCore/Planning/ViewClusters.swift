@@ -12,13 +12,15 @@ public struct ViewClusters: Sendable {
     public static let bubbleMargin = 40.0
 
     /// nil when clustering is off, there are no points, or the view is above the cluster max zoom.
-    public static func make(points: PointSet, clustering: ClusterOptions?, aggregates: [ClusterAggregate],
+    /// - Parameter projected: the points in world units when already projected (planning's `ProjectedPoints`).
+    public static func make(points: PointSet, projected: (x: [Double], y: [Double])? = nil,
+                            clustering: ClusterOptions?, aggregates: [ClusterAggregate],
                             viewport: Viewport) -> ViewClusters? {
         guard let opts = clustering, points.count > 0 else { return nil }
         let zoom = Int(max(0, viewport.zoom).rounded(.down))
         guard zoom <= opts.maxZoom else { return nil }
         // One view needs only its own zoom and the links down to the points.
-        let index = ClusterIndex(points: points, options: opts, aggregates: aggregates,
+        let index = ClusterIndex(points: points, projected: projected, options: opts, aggregates: aggregates,
                                  downTo: max(opts.minZoom, zoom), retainAllZooms: false)
         let items = index.clusters(in: viewport.bounds(margin: opts.radius + bubbleMargin), zoom: viewport.zoom)
         return ViewClusters(items: items, index: index)

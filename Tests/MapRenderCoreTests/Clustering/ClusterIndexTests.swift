@@ -25,7 +25,7 @@ import TestSupport
             let a = F.stored(0, 0), b = F.stored(0.001, 0), c = F.stored(0, 0.001)
             #expect(cluster.x == (a.x + b.x + c.x) / 3)
             #expect(cluster.y == (a.y + b.y + c.y) / 3)
-            #expect(cluster.lon == ClusterIndex.xLng(cluster.x) && cluster.lat == ClusterIndex.yLat(cluster.y))
+            #expect(cluster.lon == WebMercator.lon(x: cluster.x) && cluster.lat == WebMercator.lat(y: cluster.y))
             let point = try #require(items.first { !$0.isCluster })
             #expect(point.pointIndex == 3 && point.id == 3 && point.count == 1)
             #expect(point.lon == 100 && point.lat == 50)

@@ -48,6 +48,6 @@ enum ClusterFixtures {
 
     /// The Mercator x and y supercluster stores for a point (rounded to Float).
     static func stored(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
-        (Double(Float(ClusterIndex.lngX(lon))), Double(Float(ClusterIndex.latY(lat))))
+        (Double(Float(WebMercator.x(lon: lon))), Double(Float(WebMercator.y(lat: lat))))
     }
 }

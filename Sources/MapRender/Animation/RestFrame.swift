@@ -61,32 +61,40 @@ struct RestFrame: Sendable {
 
         var marker = [Int32](repeating: -1, count: n)
         for (m, i) in marks.markerPoint.enumerated() { marker[i] = Int32(m) }
-        var bubble = [Int32](repeating: -1, count: n)
-        var groupBubbles: [Int] = []
-        for (b, item) in marks.bubbles.enumerated() {
-            guard let id = item.clusterID else { groupBubbles.append(b); continue }
-            for i in clusters?.index.members(of: id) ?? [] { bubble[all ? i : planned[i]] = Int32(b) }
-        }
-        if !groupBubbles.isEmpty {
-            // A colocated group too large to spread: its singles are in no marker and no cluster.
-            let singles: [Int] = clusters.map { $0.items.compactMap(\.pointIndex) } ?? Array(0..<points.count)
-            for j in singles {
-                let i = all ? j : planned[j]
-                guard marker[i] < 0, bubble[i] < 0 else { continue }
-                let p = v.pixel(x: data.x[j], y: data.y[j])
-                let nearest = groupBubbles.min { a, b in
-                    let da = hypot(marks.bubbles[a].x - p.x, marks.bubbles[a].y - p.y)
-                    let db = hypot(marks.bubbles[b].x - p.x, marks.bubbles[b].y - p.y)
-                    return da != db ? da < db : a < b
-                }!
-                bubble[i] = Int32(nearest)
-            }
-        }
+        let bubble = membership(marks, clusters: clusters, marker: marker, data: data, viewport: v,
+                                frameIndex: { all ? $0 : planned[$0] }, count: n)
         var faint = [Bool](repeating: false, count: n)
         if !all { for i in 0..<n where s.opacity[i] < 0.5 { faint[i] = true } }
         return RestFrame(index: k, time: timeline.times[k], atRest: timeline.isRest(frame: k), viewport: v,
                          centerX: views.unwrappedCenter[k], source: s, marks: marks, marker: marker,
                          bubble: bubble, faint: faint)
+    }
+
+    /// Per frame point: the bubble of `marks` it is in, or -1. A cluster's members come from the
+    /// index; a colocated group too large to spread (no cluster id) takes the singles that are in
+    /// no marker and no cluster, each to its nearest such bubble.
+    static func membership(_ marks: MarkPlan, clusters: ViewClusters?, marker: [Int32], data: ProjectedPoints,
+                           viewport v: Viewport, frameIndex: (Int) -> Int, count n: Int) -> [Int32] {
+        var bubble = [Int32](repeating: -1, count: n)
+        var groupBubbles: [Int] = []
+        for (b, item) in marks.bubbles.enumerated() {
+            guard let id = item.clusterID else { groupBubbles.append(b); continue }
+            for j in clusters?.index.members(of: id) ?? [] { bubble[frameIndex(j)] = Int32(b) }
+        }
+        guard !groupBubbles.isEmpty else { return bubble }
+        let singles: [Int] = clusters.map { $0.items.compactMap(\.pointIndex) } ?? Array(0..<data.points.count)
+        for j in singles {
+            let i = frameIndex(j)
+            guard marker[i] < 0, bubble[i] < 0 else { continue }
+            let p = v.pixel(x: data.x[j], y: data.y[j])
+            let nearest = groupBubbles.min { a, b in
+                let da = hypot(marks.bubbles[a].x - p.x, marks.bubbles[a].y - p.y)
+                let db = hypot(marks.bubbles[b].x - p.x, marks.bubbles[b].y - p.y)
+                return da != db ? da < db : a < b
+            }!
+            bubble[i] = Int32(nearest)
+        }
+        return bubble
     }
 
     /// Point indexes of a plan made for a subset (`planned[j]` is subset point j) → the frame's.

@@ -112,6 +112,36 @@ import TestSupport
         if r.base.clustering != nil { #expect(clustersSeen > 0, "seed \(seed): no bubble to test") }
     }
 
+    /// A colocated group too large to spread is a bubble without a cluster id (clustering off):
+    /// its points travel out of it as they leave the coordinate, and the keyframes are the still maps.
+    @Test func aGroupTooLargeToSpreadIsABubbleAtRest() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = (0..<70).map { Place(id: $0, lon: 11, lat: 45.5) }
+        let b = a.map { p in p.id < 12 ? Place(id: p.id, lon: 10.5 + 0.08 * Double(p.id), lat: 45.9) : p }
+        var paths: [String] = []
+        for (j, k) in [a, b].enumerated() {
+            let url = dir.appendingPathComponent("key\(j).geojson")
+            try Self.geoJSON(k).write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        var rng = SeededRandom(seed: 99)
+        var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
+        r.base = Self.base(&rng)
+        r.base.clustering = nil
+        r.framesPerTransition = 10
+        var rendered: [Int: Data] = [:]
+        try AnimationRenderer.render(r, onFrame: { k, d in if k % 10 == 0 { rendered[k] = d } })
+        let plans = try AnimationRenderer.plans(r)
+        #expect(plans[0].bubbles.map(\.count) == [70])
+        #expect(plans[10].bubbles.map(\.count) == [58])
+        #expect(plans[2].presence.contains { $0 > 0 && $0 < 1 })       // leaving it on the way
+        for (j, path) in paths.enumerated() {
+            var still = r.base
+            still.inputs = [path]
+            #expect(rendered[j * 10] == (try MapRenderer.render(still)).data, "keyframe \(j)")
+        }
+    }
+
     /// Tracks sampled on frame times (every 10 s): each track's first and last sample, and the first
     /// and last frame, are at rest.
     @Test(arguments: [11, 12, 13, 14])

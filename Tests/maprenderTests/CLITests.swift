@@ -42,7 +42,8 @@ import TestSupport
         return d
     }
 
-    func shared(_ name: String) -> String { Self.repo.deletingLastPathComponent().appendingPathComponent("shared/data/\(name)").path }
+    /// A shared dataset's vendored copy (`TestPaths.vendored`).
+    func shared(_ name: String) -> String { TestPaths.shared(name) }
 
     @Test func rendersTheReadmeCommand() throws {
         let d = try tempDir(); defer { try? FileManager.default.removeItem(at: d) }

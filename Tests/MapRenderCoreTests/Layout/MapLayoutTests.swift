@@ -103,4 +103,26 @@ import Testing
         #expect(abs(width - 4.0 / 360 * v.worldSize) < 0.5)
         #expect(abs((xsPx.max()! + xsPx.min()!) / 2 - 200) < 0.5)
     }
+
+    /// Layout draws a bubble as its plan says (radius, text, whether the text shows), so a plan
+    /// made without the style's steps (an animation frame's growing bubble) needs no patching.
+    @Test func bubblesAreDrawnAsPlanned() {
+        let data = ProjectedPoints(points: PointSet(), style: .default)
+        let v = ViewFitter.center(lat: 0, lon: 0, zoom: 3, width: 300, height: 200)
+        var marks = MarkPlan()
+        marks.bubbles = [
+            .init(x: 100, y: 100, count: 12, clusterID: 1, aggregates: [:], representative: nil, radius: 33, text: "12"),
+            .init(x: 200, y: 80, count: 7, clusterID: 2, aggregates: [:], representative: nil, radius: 5, text: "7",
+                  showsText: false),
+            .init(x: 150, y: 150, count: 3, clusterID: 3, aggregates: [:], representative: nil, radius: 0, text: "3"),
+        ]
+        let scene = MapLayout.scene(viewport: v, scale: 1, style: .default, data: data, plan: marks, basemaps: [],
+                                    options: LayoutOptions(), measurer: FakeTextMeasurer())
+        let drawn = scene.bubbles
+        // One without its count (growing or vanishing) under the others; a zero radius is not drawn.
+        #expect(drawn.map(\.radius) == [5, 33])
+        #expect(drawn.map(\.text) == ["", "12"])
+        #expect(drawn[1].textBox.width > 0 && drawn[0].textBox.width == 0)
+        #expect(drawn[1].fill == Style.default.cluster.step(for: 12).fill)
+    }
 }

@@ -19,8 +19,10 @@ enum AnimationTestData {
     static func loadPlaces() throws -> [Feature] {
         let loaded = try PointReader.read(path: places, options: InputOptions())
         let p = loaded.points
-        return (0..<p.count).map { i in
-            guard case .number(let id) = p.ids[i] else { fatalError("places have numeric ids") }
+        return try (0..<p.count).map { i in
+            guard i < p.ids.count, case .number(let id) = p.ids[i] else {
+                throw MapRenderError(.inputMalformed, "\(places): feature \(i) has no numeric id (the tests need the places' ids)")
+            }
             return Feature(id: Int(id), lon: p.lon[i], lat: p.lat[i], name: p.properties.value("name", row: i).displayText ?? "")
         }
     }

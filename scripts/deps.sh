@@ -4,6 +4,8 @@
 # and zlib for raster tiles, python3 for the tile tests' loopback server. Sourced by scripts/setup and scripts/test.
 MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva
   librsvg2-bin poppler-utils libjpeg62-turbo-dev libwebp-dev libsqlite3-dev zlib1g-dev python3)
+# The tests open the animated SVG in a real browser (headless Chromium) and compare it with the PNG frames.
+MAPRENDER_PACKAGES+=(chromium)
 
 install_missing_packages() {
   local missing=()

@@ -78,8 +78,22 @@ public final class CairoRenderer {
                     drawVectorMarkers(m, cr)
                 }
             case .label(let l):
+                if l.opacity < 1 {
+                    // A faded label: drawn into a group as large as the label (ink overhang and
+                    // halo included), then painted with its opacity.
+                    let m = l.haloWidth + l.height / 2
+                    cairo_save(cr)
+                    cairo_rectangle(cr, l.x - m, l.y - m, l.width + 2 * m, l.height + 2 * m)
+                    cairo_clip(cr)
+                    cairo_push_group(cr)
+                }
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                           x: l.x, y: l.y, on: cr)
+                if l.opacity < 1 {
+                    cairo_pop_group_to_source(cr)
+                    cairo_paint_with_alpha(cr, l.opacity)
+                    cairo_restore(cr)
+                }
             case .bubbles(let b): drawBubbles(b, cr)
             case .callout(let c): drawCallout(c, cr)
             case .scaleBar(let b): drawScaleBar(b, cr)

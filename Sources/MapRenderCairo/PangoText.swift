@@ -56,6 +56,14 @@ public final class PangoText: TextMeasuring {
                         height: Double(logical.height) / Double(PANGO_SCALE))
     }
 
+    /// How far below the top of `text`'s logical box its first baseline lies, CSS px (where an SVG
+    /// `<text>` must be placed to sit where Pango draws it).
+    public func baseline(_ text: String, font: FontSpec) -> Double {
+        let layout = makeLayout(text, font: font)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+    }
+
     /// Draws `text` with the top-left of its logical box at (x, y), halo first.
     func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
               x: Double, y: Double, maxWidth: Double? = nil, on cr: OpaquePointer) {

@@ -17,7 +17,8 @@ struct Animate: ParsableCommand {
           maprender animate tracks.csv --id id --time time --fps 10 --duration 20s -o frames/
 
         One view fits every frame (--follow moves it smoothly instead); each frame is clustered from \
-        its own positions, and points travel into and out of bubbles instead of popping.
+        its own positions, and points travel into and out of bubbles instead of popping; these effects \
+        are over by every keyframe (and a track's start and end), where a frame is the still map.
         Output: frames frame-00001.png ... in the -o folder (created if needed; frames of this format \
         numbered beyond this animation's, left by an earlier run, are removed; --format svg or pdf for \
         vector frames), or with --animated one APNG (-o anim.png) or SMIL SVG (-o anim.svg).
@@ -73,8 +74,8 @@ struct Animate: ParsableCommand {
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Frames rendered at once (default: the number of cores). The frames are the same for any value.", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .customLong("cluster-frames"), help: ArgumentHelp("Frames a point takes to travel into or out of a cluster bubble (default: a third of a second).", valueName: "n"))
-    var clusterFrames: Int?
+    @Option(name: .customLong("cluster-transition"), help: ArgumentHelp("How long a point takes to travel into or out of a cluster bubble, in map time. Keyframes: a share of the time between keyframes (default 0.33). Tracks: data time, 20s, 5m, 1h or seconds (default: a thirtieth of the span). Always over by the next keyframe.", valueName: "time"))
+    var clusterTransition: String?
 
     @OptionGroup(title: "Input")
     var input: InputOptionGroup
@@ -87,6 +88,14 @@ struct Animate: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "No progress and no warnings about skipped rows.")
     var quiet = false
+
+    /// `--cluster-transition` in map time: a share of a keyframe interval, or data seconds for tracks.
+    var parsedClusterTransition: Double? {
+        guard let c = clusterTransition else { return nil }
+        if isTracks { return AnimationDuration.parse(c) }
+        guard let v = Double(c), v > 0, v <= 1 else { return nil }
+        return v
+    }
 
     var isTracks: Bool {
         inputs.count == 1 && (time != nil || AnimationRequest.looksLikeTracks(path: inputs[0]))
@@ -109,7 +118,11 @@ struct Animate: ParsableCommand {
             if let t, TrackTime.parse(t) == nil { throw ValidationError("\(flag) must be ISO 8601 (2004-03-19T18:00:00Z) or seconds, got '\(t)'") }
         }
         if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1, got \(j)") }
-        if let c = clusterFrames, c < 1 { throw ValidationError("--cluster-frames must be at least 1, got \(c)") }
+        if let c = clusterTransition, parsedClusterTransition == nil {
+            throw ValidationError(isTracks
+                ? "--cluster-transition must be a duration of data time like 20s, 5m or 1h, got '\(c)'"
+                : "--cluster-transition must be a share of the time between keyframes, a number in (0, 1], got '\(c)'")
+        }
         let ext = OutputFormat(path: output)
         if animated {
             guard ext == .png || ext == .svg else { throw ValidationError("--animated writes one .png (APNG) or .svg (SMIL) file; -o must end in .png or .svg, got '\(output)'") }
@@ -155,7 +168,7 @@ struct Animate: ParsableCommand {
         r.hold = hold
         r.follow = follow
         if let j = jobs { r.jobs = j }
-        r.clusterTransitionFrames = clusterFrames
+        r.clusterTransition = parsedClusterTransition
         return r
     }
 

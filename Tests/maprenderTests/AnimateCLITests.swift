@@ -102,5 +102,11 @@ import Testing
         r = try cli.run(["animate", cli.shared("tracks.csv"), "--duration", "soon", "-o", d.path])
         #expect(r.status == 64)
         #expect(r.stderr.contains("--duration must look like 20s"), "\(r.stderr)")
+        r = try cli.run(["animate", places, places, "--cluster-transition", "2", "-o", d.path])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--cluster-transition must be a share of the time between keyframes"), "\(r.stderr)")
+        r = try cli.run(["animate", cli.shared("tracks.csv"), "--cluster-transition", "soon", "-o", d.path])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--cluster-transition must be a duration of data time"), "\(r.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCairo
 import MapRenderCore
 
 /// One SVG file animated with SMIL: the still map (background, basemap, attribution) as Cairo
@@ -18,11 +19,14 @@ struct AnimatedSVG {
         var x: [Float], y: [Float], size: [Float], opacity: [Float]
         var symbol: MarkerSymbol?
         var count: [Int32]
+        /// Bubbles: whether the count shows in each frame.
+        var text: [Bool]
 
         init(frames: Int) {
             x = Array(repeating: .nan, count: frames)
             y = x; size = x; opacity = x
             count = Array(repeating: 0, count: frames)
+            text = Array(repeating: false, count: frames)
         }
     }
 
@@ -30,6 +34,9 @@ struct AnimatedSVG {
     private var bubbles: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
     private var labels: [String: (track: Track, mark: LabelMark)] = [:]
+    /// Measures text as the layout did, for SVG baselines.
+    private let pango = PangoText()
+    private var baselines: [String: Double] = [:]
 
     init(base: RenderRequest, fps: Double, frameCount: Int) {
         self.base = base
@@ -37,34 +44,43 @@ struct AnimatedSVG {
         self.frameCount = frameCount
     }
 
-    mutating func add(_ plan: FramePlan) {
+    /// Adds a frame: its markers and bubbles from the plan, its labels as layout placed them.
+    mutating func add(_ plan: FramePlan, scene: Scene) {
         let k = plan.index
-        let v = plan.viewport
         let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
-        for i in plan.drawn {
+        let marks = plan.marks
+        for (m, i) in marks.markerPoint.enumerated() {
             let key = plan.keys[i]
             var t = markers[key] ?? Track(frames: frameCount)
             if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
-            let p = v.pixel(x: plan.shownX[i], y: plan.shownY[i])
-            t.x[k] = Float(p.x); t.y[k] = Float(p.y)
+            t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
             t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
             markers[key] = t
         }
-        for b in plan.bubbles where b.radius > 0 {
-            var t = bubbles[b.track] ?? Track(frames: frameCount)
-            let p = v.pixel(x: b.x, y: b.y)
-            t.x[k] = Float(p.x); t.y[k] = Float(p.y)
-            t.size[k] = Float(b.radius); t.opacity[k] = 1
-            t.count[k] = Int32(clamping: b.count)
-            bubbles[b.track] = t
+        for (b, bubble) in marks.bubbles.enumerated() {
+            let track = plan.bubbles[b].track
+            var t = bubbles[track] ?? Track(frames: frameCount)
+            t.x[k] = Float(bubble.x); t.y[k] = Float(bubble.y)
+            t.size[k] = Float(bubble.radius); t.opacity[k] = 1
+            t.count[k] = Int32(clamping: bubble.count)
+            t.text[k] = bubble.showsText
+            bubbles[track] = t
         }
-        for l in plan.labels ?? [] {
+        for l in scene.labels {
             var entry = labels[l.text] ?? (Track(frames: frameCount), l)
-            // SVG places text by its baseline; Pango's logical box puts it about 80% down.
-            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + l.height * 0.8)
-            entry.track.size[k] = 1; entry.track.opacity[k] = 1
+            // SVG places text by its baseline: where Pango's layout puts it in the label's box.
+            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + baseline(l.text, l.font))
+            entry.track.size[k] = 1; entry.track.opacity[k] = Float(l.opacity)
             labels[l.text] = entry
         }
+    }
+
+    /// Where Pango puts the baseline of a label's text below its box's top (labels share one font).
+    private mutating func baseline(_ text: String, _ font: FontSpec) -> Double {
+        if let b = baselines[text] { return b }
+        let b = pango.baseline(text, font: font)
+        baselines[text] = b
+        return b
     }
 
     /// The document: `background` (an SVG from Cairo) with the animated marks added on top.
@@ -80,7 +96,9 @@ struct AnimatedSVG {
         let cs = base.style.cluster
         let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
         for key in bubbles.keys.sorted() {
-            let t = filled(bubbles[key]!)
+            var t = filled(bubbles[key]!)
+            // Present frames are opaque; absent ones have radius 0: a bubble shrinks away, never fades.
+            t.opacity = Array(repeating: 1, count: frameCount)
             let fills = t.count.map { svgColor(cs.step(for: Int($0)).fill).0 }
             out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(fills[0])\""
             out += " stroke=\"\(strokeRGB)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(cs.strokeWidth))\""
@@ -93,15 +111,20 @@ struct AnimatedSVG {
                 out += "<animate attributeName=\"fill\" calcMode=\"discrete\" values=\"\(fills.joined(separator: ";"))\" \(timing)/>"
             }
             out += "</circle>\n"
-            // The count: one text per count this bubble takes, visible while it has it.
-            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(cs.textSize * base.layout.textScale))\" font-weight=\"bold\""
+            // The count: one text per count this bubble takes, visible while it has it, centred as
+            // the layout centres Pango's box of it (its baseline that far below the box's top).
+            let fontSpec = FontSpec(family: cs.font, size: cs.textSize * base.layout.textScale, weight: .bold)
+            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(fontSpec.size))\" font-weight=\"bold\""
             for c in Set(t.count).sorted() where c > 0 {
-                let shown = zip(t.count, t.opacity).map { $0 == c && $1 > 0.6 ? "1" : "0" }
-                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" text-anchor=\"middle\" dominant-baseline=\"central\" \(font)"
+                let label = ClusterItem.abbreviate(Int(c))
+                let drop = Float(pango.baseline(label, font: fontSpec) - pango.measure(label, font: fontSpec, maxWidth: nil).height / 2)
+                let ys = t.y.map { $0 + drop }
+                let shown = zip(t.count, t.text).map { $0 == c && $1 ? "1" : "0" }
+                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(ys[0]))\" text-anchor=\"middle\" \(font)"
                 out += " fill=\"\(svgColor(cs.textColor).0)\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
                     out += animate("x", t.x.map(num), timing)
-                    out += animate("y", t.y.map(num), timing)
+                    out += animate("y", ys.map(num), timing)
                     out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
                 }
                 out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
@@ -131,7 +154,7 @@ struct AnimatedSVG {
             if frameCount > 1 {
                 out += animate("x", t.x.map(num), timing)
                 out += animate("y", t.y.map(num), timing)
-                out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(t.opacity.map(num).joined(separator: ";"))\" \(timing)/>"
+                out += animate("opacity", t.opacity.map(num), timing)
             }
             out += xml(key) + "</text>\n"
         }
@@ -158,7 +181,8 @@ struct AnimatedSVG {
         "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(timing)/>"
     }
 
-    /// Absent frames: invisible, at the nearest present position (no flying in from elsewhere).
+    /// Absent frames: at the nearest present position, with size 0 (a bubble that shrank away ends
+    /// at radius 0, a marker that travelled into a bubble at scale 0) and opacity 0.
     private func filled(_ track: Track) -> Track {
         var t = track
         let n = frameCount
@@ -167,8 +191,10 @@ struct AnimatedSVG {
         for k in 0..<n {
             if t.x[k].isNaN {
                 let from = k < firstPresent ? firstPresent : last
-                t.x[k] = t.x[from]; t.y[k] = t.y[from]; t.size[k] = t.size[from]; t.count[k] = t.count[from]
+                t.x[k] = t.x[from]; t.y[k] = t.y[from]; t.count[k] = t.count[from]
+                t.size[k] = 0
                 t.opacity[k] = 0
+                t.text[k] = false
             } else {
                 last = k
             }

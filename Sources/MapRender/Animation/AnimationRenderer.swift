@@ -29,8 +29,9 @@ public struct AnimationResult: Sendable, Encodable {
     public var mode: String
     public var frames: Int
     public var fps: Double
-    /// Frames a point takes to travel into or out of a bubble.
-    public var clusterTransitionFrames: Int
+    /// Map time a point takes to travel into or out of a bubble (keyframes: share of the time
+    /// between keyframes; tracks: seconds of data time).
+    public var clusterTransition: Double
     /// Files written (the frames, or the one animation file).
     public var outputs: [String]
     /// The first frame's view: [longitude, latitude] centre and zoom (every frame's, unless following).
@@ -60,10 +61,10 @@ public struct AnimationProgress: Sendable {
 /// any number of jobs.
 ///
 /// The pipeline, per chunk of frames:
-/// 1. (parallel) each frame's positions from the source, clustered on their own;
-/// 2. (in order) continuity: where markers and bubbles are shown (`ClusterContinuity`), and plain
-///    labels placed with the previous frame's positions as hints (`LabelContinuity`);
-/// 3. (parallel) layout, drawing, encoding and writing each frame.
+/// 1. (parallel) each frame planned from its own positions as a still map would be (`RestFrame`);
+/// 2. (in order) continuity: the effects in progress added to each plan (`ClusterContinuity`);
+/// 3. (parallel) layout (`MapLayout`, as a still map), drawing and encoding;
+/// 4. (in order) the frames handed to the output (`FrameSink`).
 /// The view of every frame is fixed before that (`AnimationView`). Memory is bounded by the
 /// chunk size, not by the number of frames (except for APNG and animated SVG, which hold their
 /// result).
@@ -83,7 +84,21 @@ public enum AnimationRenderer {
     static func plans(_ request: AnimationRequest) throws -> [FramePlan] {
         var session = try Session(request)
         var out: [FramePlan] = []
-        try session.forEachChunk { plans in out += plans }
+        try session.forEachChunk { plans, _ in out += plans }
+        return out
+    }
+
+    /// Every frame's plan and scene, in order (tests: labels and marks, without drawing).
+    static func scenes(_ request: AnimationRequest) throws -> [(plan: FramePlan, scene: Scene)] {
+        var session = try Session(request)
+        let drawing = session.drawing
+        let measurer = CachingTextMeasurer(PangoText())
+        var out: [(plan: FramePlan, scene: Scene)] = []
+        try session.forEachChunk { plans, scenes in
+            for (i, p) in plans.enumerated() {
+                out.append((p, scenes?[i] ?? drawing.layout(p, measurer: measurer).scene))
+            }
+        }
         return out
     }
 
@@ -92,18 +107,23 @@ public enum AnimationRenderer {
         let request: AnimationRequest
         let source: AnimationSource
         let views: AnimationView.Views
+        let timeline: FrameTimeline
         let drawing: FrameDrawing
         let jobs: Int
         var continuity: ClusterContinuity
-        var labels: LabelContinuity?
+        /// Plain labels: the side each key's label took in the previous frame (nil: no plain labels).
+        var labelSides: [Int: LabelSide]?
+        let labelMeasurer = CachingTextMeasurer(PangoText())
         var timings: [String: Double] = [:]
         private var clock = DispatchTime.now().uptimeNanoseconds
-        let labelText = PangoText()
 
         init(_ request: AnimationRequest) throws {
             try MapRenderer.validate(Self.validationRequest(request.base))
             guard request.jobs >= 1 else { throw MapRenderError(.usage, "jobs must be at least 1, got \(request.jobs)") }
             if let f = request.fps, !(f > 0 && f.isFinite) { throw MapRenderError(.usage, "fps must be positive, got \(f)") }
+            if let c = request.clusterTransition, !(c > 0 && c.isFinite) {
+                throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")
+            }
             self.request = request
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
@@ -116,11 +136,9 @@ public enum AnimationRenderer {
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
             drawing = FrameDrawing(base: request.base, basemaps: basemaps)
-            continuity = ClusterContinuity(keyCount: source.keyCount, settleFrames: request.settleFrames,
-                                           cluster: request.base.style.cluster)
-            if LabelContinuity.applies(to: request.base) {
-                labels = LabelContinuity(base: request.base, measurer: CachingTextMeasurer(labelText))
-            }
+            timeline = source.timeline(transition: request.clusterTransition)
+            continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
+            if request.base.layout.labelField != nil && request.base.layout.labelStyle == .plain { labelSides = [:] }
         }
 
         /// `validate` wants an input; the animation brings its own.
@@ -139,28 +157,61 @@ public enum AnimationRenderer {
         /// Frames per chunk: enough to keep every thread busy; memory grows with it.
         var chunkSize: Int { max(8, 4 * jobs) }
 
-        /// Plans the frames chunk by chunk, in order, handing each chunk's plans to `body`.
-        mutating func forEachChunk(_ body: ([FramePlan]) throws -> Void) throws {
+        /// Plans the frames chunk by chunk, in order, handing each chunk's plans to `body`, with
+        /// their scenes when labels keep their side (laid out in order: each frame's label sides
+        /// are the next one's hints), else nil (laid out in parallel by the caller).
+        mutating func forEachChunk(_ body: ([FramePlan], [Scene]?) throws -> Void) throws {
             var first = 0
             let total = source.frameCount
             while first < total {
                 let range = first..<min(total, first + chunkSize)
-                let src = source, vw = views, base = request.base
-                let clustered = try FramePool.map(count: range.count, jobs: jobs) { i in
-                    ClusteredFrame.make(range.lowerBound + i, source: src, views: vw, base: base)
+                let src = source, vw = views, tl = timeline, base = request.base
+                let rest = try FramePool.map(count: range.count, jobs: jobs) { i in
+                    RestFrame.make(range.lowerBound + i, source: src, views: vw, timeline: tl, base: base)
                 }
                 lap("cluster")
                 var plans: [FramePlan] = []
-                plans.reserveCapacity(clustered.count)
-                for f in clustered {
-                    var plan = continuity.plan(f)
-                    labels?.place(&plan, drawing: drawing)
-                    plans.append(plan)
-                }
+                plans.reserveCapacity(rest.count)
+                for f in rest { plans.append(continuity.plan(f)) }
                 lap("plan")
-                try body(plans)
+                var scenes: [Scene]?
+                if labelSides != nil {
+                    scenes = []
+                    for k in plans.indices {
+                        // Between rest times a label tries the side it had first; at rest it is
+                        // placed as on a still map.
+                        if !plans[k].atRest {
+                            for (point, key) in plans[k].keys.enumerated() {
+                                if let side = labelSides![key] { plans[k].marks.labelHints[point] = side }
+                            }
+                        }
+                        let (scene, sides) = drawing.layout(plans[k], measurer: labelMeasurer)
+                        labelSides = [:]
+                        for (point, side) in sides { labelSides![plans[k].keys[point]] = side }
+                        scenes!.append(scene)
+                    }
+                    lap("layout")
+                }
+                try body(plans, scenes)
                 clock = DispatchTime.now().uptimeNanoseconds
                 first = range.upperBound
+            }
+        }
+
+        /// The output the request asks for.
+        func makeSink() throws -> FrameSink {
+            let total = source.frameCount
+            switch request.output {
+            case .frames(let folder, let format):
+                return try FrameFolderSink(folder: folder, count: total, format: format)
+            case .apng(let path):
+                return APNGSink(path: path, base: request.base, loops: request.loops, fps: request.effectiveFPS)
+            case .animatedSVG(let path):
+                let drawing = self.drawing, view = views.viewports.first!
+                return AnimatedSVGSink(path: path, base: request.base, fps: request.effectiveFPS, frameCount: total,
+                                       background: { try drawing.render(background: view, text: PangoText()) })
+            case .inMemory:
+                return CallerSink()
             }
         }
 
@@ -168,71 +219,42 @@ public enum AnimationRenderer {
                           onFrame: ((Int, Data) throws -> Void)?) throws -> AnimationResult {
             let total = source.frameCount
             let format = request.frameFormat
-            var outputs: [String] = []
-            var apng: APNGWriter?
-            var svg: AnimatedSVG?
-            var framePaths: ((Int) -> String)?
-            switch request.output {
-            case .frames(let folder, let f):
-                try FrameFiles.prepare(folder: folder, count: total, format: f)
-                framePaths = { FrameFiles.path(folder: folder, frame: $0, count: total, format: f) }
-            case .apng:
-                let px = Int((request.base.width * request.base.scale).rounded(.up))
-                let py = Int((request.base.height * request.base.scale).rounded(.up))
-                apng = APNGWriter(width: px, height: py, loops: request.loops)
-            case .animatedSVG:
-                svg = AnimatedSVG(base: request.base, fps: request.effectiveFPS, frameCount: total)
-            case .inMemory:
-                break
-            }
+            var sink = try makeSink()
             let counter = ProgressCounter(total: total, report: progress)
             let jobs = self.jobs
             let texts = (0..<jobs).map { _ in PangoText() }
             let drawing = self.drawing
-            let delay = Self.delay(fps: request.effectiveFPS)
+            let wantsBytes = sink.wantsBytes
+            let store = sink
             var renderNanos: UInt64 = 0
-            try forEachChunk { plans in
+            try forEachChunk { plans, scenes in
                 let started = DispatchTime.now().uptimeNanoseconds
                 defer { renderNanos += DispatchTime.now().uptimeNanoseconds - started }
-                if svg != nil {
-                    for p in plans {
-                        svg!.add(p)
-                        counter.frameDone()
-                    }
-                    return
-                }
-                let datas = try FramePool.map(count: plans.count, jobs: jobs, worker: { texts[$0] }) { text, i -> Data in
+                let frames = try FramePool.map(count: plans.count, jobs: jobs, worker: { texts[$0] }) { text, i -> (Scene, Data?) in
                     let plan = plans[i]
-                    let data = try drawing.render(plan, format: format, text: text)
-                    if let path = framePaths?(plan.index) { try AtomicFile.write(data, to: path) }
+                    let scene = scenes?[i] ?? drawing.layout(plan, measurer: CachingTextMeasurer(text)).scene
+                    var data: Data?
+                    if wantsBytes {
+                        let bytes = try drawing.render(scene, format: format, text: text)
+                        try store.store(bytes, frame: plan.index)
+                        data = bytes
+                    }
                     counter.frameDone()
-                    return data
+                    return (scene, data)
                 }
-                for (i, data) in datas.enumerated() {
-                    if apng != nil { try apng!.add(framePNG: data, delayNumerator: delay.0, delayDenominator: delay.1) }
-                    try onFrame?(plans[i].index, data)
+                for (i, frame) in frames.enumerated() {
+                    try sink.append(plans[i], scene: frame.0, data: frame.1)
+                    if let data = frame.1 { try onFrame?(plans[i].index, data) }
                 }
             }
             timings["render"] = Double(renderNanos) / 1e6
             clock = DispatchTime.now().uptimeNanoseconds
-            switch request.output {
-            case .frames:
-                outputs = (0..<total).map { framePaths!($0) }
-            case .apng(let path):
-                try AtomicFile.write(apng!.finish(), to: path)
-                outputs = [path]
-            case .animatedSVG(let path):
-                let background = try drawing.render(background: views.viewports.first!, text: texts[0])
-                try AtomicFile.write(svg!.document(background: background), to: path)
-                outputs = [path]
-            case .inMemory:
-                break
-            }
+            let outputs = try sink.finish()
             lap("write")
             let v = views.viewports.first!
             return AnimationResult(
                 mode: { if case .tracks = source.kind { return "tracks" } else { return "keyframes" } }(),
-                frames: total, fps: request.effectiveFPS, clusterTransitionFrames: request.settleFrames,
+                frames: total, fps: request.effectiveFPS, clusterTransition: timeline.transition,
                 outputs: outputs, center: [Self.lon(v.centerX), v.centerLatitude], zoom: v.zoom,
                 follow: request.follow && { if case .fit = request.base.view { return true } else { return false } }(),
                 size: [request.base.width, request.base.height],
@@ -247,13 +269,6 @@ public enum AnimationRenderer {
         }
 
         static func lon(_ x: Double) -> Double { Longitude.fold(WebMercator.lon(x: x)) }
-
-        /// An APNG frame delay of 1/fps s as a fraction that fits 16 bits.
-        static func delay(fps: Double) -> (UInt16, UInt16) {
-            if fps == fps.rounded(), fps >= 1, fps <= 65535 { return (1, UInt16(fps)) }
-            let ms = min(max((1000 / fps).rounded(), 1), 65535)
-            return (UInt16(ms), 1000)
-        }
     }
 
     /// Counts finished frames for the progress callback.

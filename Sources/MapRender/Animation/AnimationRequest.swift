@@ -44,8 +44,8 @@ public struct AnimationRequest: Sendable {
     /// keyframe at t = 1. Each keyframe is therefore shown exactly once (no repeated endpoints):
     /// keyframe j is frame j · N + 1 (1-based).
     public var framesPerTransition = 30
-    /// Frames per second of the result (APNG delays, SVG duration, and the length of cluster
-    /// transitions). nil: 10 for tracks; `framesPerTransition` for keyframes (a transition lasts 1 s).
+    /// Frames per second of the result (APNG delays, SVG duration). nil: 10 for tracks;
+    /// `framesPerTransition` for keyframes (a transition lasts 1 s).
     public var fps: Double?
     /// Tracks: seconds of animation the data's time span is squeezed into (default 10 s), giving
     /// round(duration × fps) frames…
@@ -64,9 +64,12 @@ public struct AnimationRequest: Sendable {
     public var follow = false
     /// Frames rendered at once (default: the number of cores). The frames do not depend on it.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// Frames a point takes to travel into or out of a cluster bubble, and a bubble to grow,
-    /// shrink or move to a new centre. nil: a third of a second at `fps` (at least 2).
-    public var clusterTransitionFrames: Int?
+    /// How long a point takes to travel into or out of a cluster bubble, and a bubble to grow,
+    /// shrink or move to a new centre, in map time: keyframes, a share of the time between two
+    /// keyframes (default 1/3); tracks, seconds of the data's time (default a thirtieth of the
+    /// span shown). Cut short at the next keyframe (or a track's start or end), so frames there
+    /// show the data at rest, exactly as a still map, at any frame count or rate.
+    public var clusterTransition: Double?
     /// Loops of an APNG (0: forever).
     public var loops = 0
 
@@ -91,10 +94,6 @@ public struct AnimationRequest: Sendable {
         }
     }
 
-    var settleFrames: Int {
-        if let n = clusterTransitionFrames { return max(1, n) }
-        return max(2, Int((effectiveFPS / 3).rounded()))
-    }
 }
 
 /// Durations as `--duration` takes them: `20s`, `1.5m`, `2m30s`, `1h`, `250ms`, or plain seconds (`12.5`).

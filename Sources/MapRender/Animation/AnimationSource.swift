@@ -44,6 +44,28 @@ struct AnimationSource: Sendable {
         }
     }
 
+    /// Map time of every frame, the rest times, and how long cluster effects last (`transition`,
+    /// map time; nil: a third of the time between keyframes, or a thirtieth of the tracks' span).
+    ///
+    /// Keyframes rest at every keyframe; tracks at the first and last frame and wherever a track
+    /// starts or ends (its first and last sample).
+    func timeline(transition: Double?) -> FrameTimeline {
+        switch kind {
+        case .keyframes(let s):
+            return .keyframes(frameCount: frameCount, framesPerTransition: s.framesPerTransition,
+                              transition: transition ?? 1.0 / 3)
+        case .tracks(let s):
+            let times = s.reader.frameTimes
+            guard let first = times.first, let last = times.last else {
+                return FrameTimeline(times: times, rest: [], transition: 1)
+            }
+            var rest = [first, last]
+            for t in s.reader.firstTime + s.reader.lastTime where t >= first && t <= last { rest.append(t) }
+            let span = last - first
+            return FrameTimeline(times: times, rest: rest, transition: transition ?? (span > 0 ? span / 30 : 1))
+        }
+    }
+
     /// The frame with its stable keys and a point set carrying the needed properties.
     func frame(_ k: Int) -> SourceFrame {
         switch kind {
@@ -75,7 +97,11 @@ struct AnimationSource: Sendable {
         }
 
         func frame(_ k: Int) -> SourceFrame {
-            let (j, _) = timing(k)
+            let (j, t) = timing(k)
+            // At a keyframe the frame is that keyframe's file as read: its rows in its order, its
+            // coordinates unchanged, so it plans exactly as a still map of the file does.
+            if t == 0 { return keyframe(j, atEnd: false) }
+            if t == 1 { return keyframe(j, atEnd: true) }
             let s = state(k)
             let a = sets[j], b = sets[j + 1]
             // Transition order: entries with a B row first, then the deleted ones (A rows only).
@@ -101,6 +127,23 @@ struct AnimationSource: Sendable {
             let trKeys = keys[j]
             return SourceFrame(x: s.x, y: s.y, opacity: s.opacity, scale: s.scale,
                                keys: s.item.map { trKeys[$0] }, points: points)
+        }
+
+        /// Keyframe j (`atEnd`: keyframe j + 1) as transition j sees it.
+        func keyframe(_ j: Int, atEnd: Bool) -> SourceFrame {
+            let tr = transitions[j]
+            let set = atEnd ? sets[j + 1] : sets[j]
+            let rows = atEnd ? tr.rowB : tr.rowA
+            // Every row of the keyframe is one entry of the transition, projected there.
+            var key = [Int](repeating: -1, count: set.count)
+            var x = [Double](repeating: 0, count: set.count), y = x
+            for e in 0..<tr.count where rows[e] >= 0 {
+                let i = rows[e]
+                key[i] = keys[j][e]
+                (x[i], y[i]) = atEnd ? (tr.toX[e], tr.toY[e]) : (tr.fromX[e], tr.fromY[e])
+            }
+            let ones = [Double](repeating: 1, count: set.count)
+            return SourceFrame(x: x, y: y, opacity: ones, scale: ones, keys: key, points: set)
         }
     }
 

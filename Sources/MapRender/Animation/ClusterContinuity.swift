@@ -1,8 +1,9 @@
 import Foundation
 import MapRenderCore
 
-/// What one frame draws once continuity is applied: where each point is shown, how large and
-/// how opaque, and the bubbles with the radius they have in this frame.
+/// What one frame draws once continuity is applied: the still map's plan of the frame's points
+/// (`RestFrame`) with the effects in progress added — points travelling into or out of bubbles,
+/// bubbles growing, shrinking or moving, bubbles that are gone shrinking away.
 struct FramePlan: Sendable {
     struct Bubble: Sendable, Equatable {
         /// World units (x unwrapped near the view's centre).
@@ -12,7 +13,6 @@ struct FramePlan: Sendable {
         /// The radius its count has in the style (the size it grows or shrinks towards).
         var targetRadius: Double
         var count: Int
-        var aggregates: [String: Double]
         /// A bubble that no longer exists, shrinking away (towards the bubble that took its points).
         var ghost: Bool
         /// The same number in every frame for one bubble's life (ghost frames included).
@@ -20,6 +20,8 @@ struct FramePlan: Sendable {
     }
 
     var index: Int
+    /// Whether this frame is at a rest time (then `marks` is the still map's plan, unchanged).
+    var atRest: Bool
     var viewport: Viewport
     var points: PointSet
     var keys: [Int]
@@ -31,51 +33,49 @@ struct FramePlan: Sendable {
     var presence: [Double]
     /// The track of the bubble each point is in (`Bubble.track`), or -1 when it stands alone.
     var group: [Int]
-    /// Final per-point factors for the marker (the source's fade × presence).
+    /// Final per-point factors for the marker and its label (the source's fade × presence).
     var opacity: [Double]
     var scale: [Double]
-    /// Points drawn as markers, in point order.
-    var drawn: [Int]
-    var bubbles: [Bubble]
-    /// Labels placed with the previous frame's positions as hints (plain labels only); nil when
-    /// the layout places labels itself.
-    var labels: [LabelMark]?
-    var labelsDropped = 0
+    /// The same bubbles as `marks.bubbles`, in the same order, with their tracks.
+    var bubbles: [FramePlan.Bubble]
+    /// What layout draws: markers at their shown positions, bubbles at their shown size.
+    var marks: MarkPlan
+
+    /// Points drawn as markers, in plan order.
+    var drawn: [Int] { marks.markerPoint }
 }
 
-/// Keeps markers and bubbles continuous from frame to frame while every frame is clustered anew.
+/// Keeps markers and bubbles continuous from frame to frame while every frame is planned anew.
 ///
-/// Each frame's clusters come from its own positions; this pass, run over the frames in order,
-/// decides what is *shown*:
-/// - A point's target is its own position when it stands alone, its bubble's shown centre when it
-///   is inside one. When that changes between two frames (it joins a bubble, leaves one, or its
-///   bubble is replaced by another), the point starts from where it was shown and reaches the
-///   target in `settleFrames` frames, the remaining offset shrinking linearly. Its presence
-///   (marker size and opacity) goes the same way from 1 to 0 (travelling into a bubble) or from
-///   0 to 1 (released from the bubble's centre).
+/// Each frame's plan comes from its own positions (`RestFrame`); this pass, run over the frames in
+/// order, decides what is *shown*:
+/// - A point's target is where the plan draws it, or its bubble's shown centre when it is inside
+///   one. When that changes between two frames (it joins a bubble, leaves one, or its bubble is
+///   replaced by another), the point starts from where it was shown and reaches the target as
+///   the effect runs, the remaining offset shrinking linearly. Its presence (marker size and
+///   opacity) goes the same way from 1 to 0 (travelling into a bubble) or from 0 to 1.
 /// - Bubbles are matched to the previous frame's by shared points: a bubble continues the one it
 ///   shares most points with (that one's best match wins when two claim it). A bubble whose
 ///   points changed starts from the previous bubble's shown centre and radius and settles the
 ///   same way; a bubble split off another starts at that one's centre with radius 0; a new bubble
 ///   grows from radius 0 (except in the first frame). A bubble left unmatched (merged into
-///   another, or dissolved into points) stays as a ghost for `settleFrames` frames, shrinking to
-///   nothing while it moves to the bubble that took most of its points.
+///   another, or dissolved into points) stays as a ghost, shrinking to nothing while it moves to
+///   the bubble that took most of its points.
 ///
-/// So between two frames a shown position moves at most by its target's step plus
-/// (its offset when the change began) / `settleFrames`, and presence and radius change by at
-/// most 1 / `settleFrames` of their range.
+/// Effects are timed in map time (`FrameTimeline`): one that begins between two frames runs from
+/// the earlier frame's time for `timeline.transition`, and is cut to end at the next rest time.
+/// So a frame at a rest time shows its plan exactly, whatever the frame count or rate.
 ///
 /// - Complexity: O(points + bubbles) per frame, memory O(ids).
 struct ClusterContinuity {
-    let settleFrames: Int
-    let cluster: Style.Cluster
+    let timeline: FrameTimeline
 
     private struct PointState {
         var frame = -1
         var x = 0.0, y = 0.0, presence = 0.0
         var group = -1
         var offX = 0.0, offY = 0.0, offPresence = 0.0
-        var step = 0
+        var clock = EffectClock.settled
     }
 
     private struct BubbleState {
@@ -83,7 +83,7 @@ struct ClusterContinuity {
         var count: Int
         var hash: UInt64
         var offX: Double, offY: Double, offR: Double
-        var step: Int
+        var clock: EffectClock
     }
 
     private struct Ghost {
@@ -92,43 +92,65 @@ struct ClusterContinuity {
         var x: Double, y: Double
         var heir: Int?
         var count: Int
-        var aggregates: [String: Double]
-        var step: Int
+        var clock: EffectClock
+    }
+
+    /// How this frame's bubbles relate to the previous frame's.
+    private struct Matching {
+        var members: [[Int]]
+        /// The previous bubble (track) each bubble shares most points with.
+        var predecessor: [Int?]
+        /// Per previous track: the bubble that continues it.
+        var claim: [Int: (bubble: Int, overlap: Int)] = [:]
+        /// Per previous track: the bubble that took most of its points.
+        var heirOf: [Int: (bubble: Int, overlap: Int)] = [:]
+    }
+
+    /// This frame's live bubbles: track and shown state (world units), plus their plans.
+    private struct LiveBubbles {
+        var track: [Int]
+        var shown: [(x: Double, y: Double, r: Double, settled: Bool)]
     }
 
     private var points: [PointState]
     private var bubbles: [Int: BubbleState] = [:]
     private var ghosts: [Ghost] = []
     private var nextTrack = 0
-    private var lastFrame = -1
+    private var previous: (index: Int, time: Double)?
 
-    init(keyCount: Int, settleFrames: Int, cluster: Style.Cluster) {
-        self.settleFrames = max(1, settleFrames)
-        self.cluster = cluster
+    init(keyCount: Int, timeline: FrameTimeline) {
+        self.timeline = timeline
         points = Array(repeating: PointState(), count: keyCount)
     }
 
-    /// The remaining share of an offset `step` frames after it began.
-    private func remaining(_ step: Int) -> Double {
-        step >= settleFrames ? 0 : 1 - Double(step) / Double(settleFrames)
+    /// Plans frame `f`, which must follow the previously planned one.
+    mutating func plan(_ f: RestFrame) -> FramePlan {
+        precondition(f.index == (previous?.index ?? -1) + 1, "frames must be planned in order")
+        // An effect that begins now began when the previous frame was shown.
+        let clock = previous.map { EffectClock(start: $0.time, end: timeline.end(ofTransitionFrom: $0.time)) } ?? .settled
+        let matching = match(f)
+        let live = continueBubbles(f, matching, clock: clock)
+        let ghostPlans = advanceGhosts(f, matching, live, clock: clock)
+        previous = (f.index, f.time)
+        return movePoints(f, live, ghosts: ghostPlans, clock: clock)
     }
 
-    /// Plans frame `f`, which must follow the previously planned one.
-    mutating func plan(_ f: ClusteredFrame) -> FramePlan {
-        precondition(f.index == lastFrame + 1, "frames must be planned in order")
-        let k = f.index
-        let first = k == 0
-        lastFrame = k
-        let n = f.count
-        let keys = f.source.keys
+    /// The share of an effect still to run in frame `f` (none at a rest time).
+    private func remaining(_ c: EffectClock, _ f: RestFrame) -> Double {
+        f.atRest ? 0 : c.remaining(at: f.time)
+    }
 
-        // Members of each bubble, and which previous bubbles they come from.
-        var members = [[Int]](repeating: [], count: f.bubbles.count)
-        for i in 0..<n where f.membership[i] >= 0 { members[Int(f.membership[i])].append(i) }
-        var predecessor = [Int?](repeating: nil, count: f.bubbles.count)
-        var claim: [Int: (bubble: Int, overlap: Int)] = [:]
-        var heirOf: [Int: (bubble: Int, overlap: Int)] = [:]
-        for b in f.bubbles.indices {
+    private func radius(_ f: RestFrame, _ b: Int) -> Double { f.marks.bubbles[b].radius }
+
+    // MARK: Bubbles
+
+    private func match(_ f: RestFrame) -> Matching {
+        let k = f.index
+        let keys = f.source.keys
+        var members = [[Int]](repeating: [], count: f.marks.bubbles.count)
+        for i in 0..<f.count where f.bubble[i] >= 0 { members[Int(f.bubble[i])].append(i) }
+        var m = Matching(members: members, predecessor: [Int?](repeating: nil, count: members.count))
+        for b in members.indices {
             var shared: [Int: Int] = [:]
             for i in members[b] {
                 let p = points[keys[i]]
@@ -137,126 +159,139 @@ struct ClusterContinuity {
             var best: (track: Int, overlap: Int)?
             for (t, c) in shared {
                 if best == nil || c > best!.overlap || (c == best!.overlap && t < best!.track) { best = (t, c) }
-                if let h = heirOf[t] {
-                    if c > h.overlap { heirOf[t] = (b, c) }
+                if let h = m.heirOf[t] {
+                    if c > h.overlap || (c == h.overlap && b < h.bubble) { m.heirOf[t] = (b, c) }
                 } else {
-                    heirOf[t] = (b, c)
+                    m.heirOf[t] = (b, c)
                 }
             }
             guard let best else { continue }
-            predecessor[b] = best.track
-            if let c = claim[best.track] {
-                if best.overlap > c.overlap { claim[best.track] = (b, best.overlap) }
+            m.predecessor[b] = best.track
+            if let c = m.claim[best.track] {
+                if best.overlap > c.overlap { m.claim[best.track] = (b, best.overlap) }
             } else {
-                claim[best.track] = (b, best.overlap)
+                m.claim[best.track] = (b, best.overlap)
             }
         }
+        return m
+    }
 
-        // Bubbles: continue, restart from the predecessor, split off, or grow in.
-        var track = [Int](repeating: -1, count: f.bubbles.count)
-        var shownBubble = [(x: Double, y: Double, r: Double)](repeating: (0, 0, 0), count: f.bubbles.count)
+    /// Continue, restart from the predecessor, split off, or grow in.
+    private mutating func continueBubbles(_ f: RestFrame, _ m: Matching, clock: EffectClock) -> LiveBubbles {
+        let keys = f.source.keys
+        var live = LiveBubbles(track: [Int](repeating: -1, count: m.members.count), shown: [])
         var newStates: [Int: BubbleState] = [:]
-        var planned: [FramePlan.Bubble] = []
-        for (b, bubble) in f.bubbles.enumerated() {
-            let target = cluster.step(for: bubble.count).radius
+        for (b, bubble) in f.marks.bubbles.enumerated() {
+            let target = bubble.radius
+            let at = f.world(px: bubble.x, py: bubble.y)
             var hash: UInt64 = 0
-            for i in members[b] { hash = hash &+ AnimationMath.mix(keys[i]) }
-            var s = BubbleState(x: bubble.x, y: bubble.y, radius: target, count: bubble.count, hash: hash,
-                                offX: 0, offY: 0, offR: 0, step: settleFrames)
-            if let t = predecessor[b], let prev = bubbles[t] {
-                if claim[t]?.bubble == b {
-                    track[b] = t
+            for i in m.members[b] { hash = hash &+ AnimationMath.mix(keys[i]) }
+            var s = BubbleState(x: at.x, y: at.y, radius: target, count: bubble.count, hash: hash,
+                                offX: 0, offY: 0, offR: 0, clock: .settled)
+            if let t = m.predecessor[b], let prev = bubbles[t] {
+                if m.claim[t]?.bubble == b {
+                    live.track[b] = t
                     if prev.hash == hash && prev.count == bubble.count {
                         s.offX = prev.offX; s.offY = prev.offY; s.offR = prev.offR
-                        s.step = min(prev.step + 1, settleFrames)
+                        s.clock = prev.clock
                     } else {
-                        s.offX = prev.x - bubble.x; s.offY = prev.y - bubble.y; s.offR = prev.radius - target
-                        s.step = 1
+                        s.offX = prev.x - at.x; s.offY = prev.y - at.y; s.offR = prev.radius - target
+                        s.clock = clock
                     }
                 } else {
                     // Split off `t`: leaves its centre, growing.
-                    s.offX = prev.x - bubble.x; s.offY = prev.y - bubble.y; s.offR = -target
-                    s.step = 1
+                    s.offX = prev.x - at.x; s.offY = prev.y - at.y; s.offR = -target
+                    s.clock = clock
                 }
-            } else if !first {
+            } else if previous != nil {
                 s.offR = -target
-                s.step = 1
+                s.clock = clock
             }
-            if track[b] < 0 {
-                track[b] = nextTrack
+            if live.track[b] < 0 {
+                live.track[b] = nextTrack
                 nextTrack += 1
             }
-            let w = remaining(s.step)
-            let shown = (x: bubble.x + s.offX * w, y: bubble.y + s.offY * w, r: max(0, target + s.offR * w))
-            shownBubble[b] = shown
-            let state = BubbleState(x: shown.x, y: shown.y, radius: shown.r, count: s.count, hash: s.hash,
-                                    offX: s.offX, offY: s.offY, offR: s.offR, step: s.step)
-            newStates[track[b]] = state
-            planned.append(.init(x: shown.x, y: shown.y, radius: shown.r, targetRadius: target, count: bubble.count,
-                                 aggregates: bubble.aggregates, ghost: false, track: track[b]))
+            let w = remaining(s.clock, f)
+            let shown = (x: at.x + s.offX * w, y: at.y + s.offY * w, r: max(0, target + s.offR * w), settled: w == 0)
+            live.shown.append(shown)
+            newStates[live.track[b]] = BubbleState(x: shown.x, y: shown.y, radius: shown.r, count: s.count, hash: s.hash,
+                                                   offX: s.offX, offY: s.offY, offR: s.offR, clock: s.clock)
         }
+        bubbles.merge(newStates) { _, new in new }
+        return live
+    }
 
-        // Ghosts: previous bubbles nobody continued shrink away towards their heir.
+    /// Previous bubbles nobody continued shrink away towards their heir; returns the ghosts shown.
+    private mutating func advanceGhosts(_ f: RestFrame, _ m: Matching, _ live: LiveBubbles,
+                                        clock: EffectClock) -> [FramePlan.Bubble] {
         var trackIndex: [Int: Int] = [:]
-        for b in track.indices { trackIndex[track[b]] = b }
-        var nextGhosts: [Ghost] = []
-        for var g in ghosts {
-            g.step += 1
-            if g.step < settleFrames { nextGhosts.append(g) }
-        }
-        for t in bubbles.keys.sorted() where claim[t] == nil {
+        for b in live.track.indices { trackIndex[live.track[b]] = b }
+        var next = ghosts.filter { remaining($0.clock, f) > 0 }
+        for t in bubbles.keys.sorted() where trackIndex[t] == nil {
             let prev = bubbles[t]!
-            let heir = heirOf[t].map { track[$0.bubble] }
-            nextGhosts.append(Ghost(track: t, x0: prev.x, y0: prev.y, r0: prev.radius, x: prev.x, y: prev.y,
-                                    heir: heir, count: prev.count, aggregates: [:], step: 1))
+            let heir = m.heirOf[t].map { live.track[$0.bubble] }
+            next.append(Ghost(track: t, x0: prev.x, y0: prev.y, r0: prev.radius, x: prev.x, y: prev.y,
+                              heir: heir, count: prev.count, clock: clock))
+            bubbles[t] = nil
         }
-        var ghostPlans: [FramePlan.Bubble] = []
-        for i in nextGhosts.indices {
-            var g = nextGhosts[i]
-            let done = 1 - remaining(g.step)
+        var shown: [FramePlan.Bubble] = []
+        var kept: [Ghost] = []
+        for var g in next {
+            let w = remaining(g.clock, f)
+            guard w > 0 else { continue }
             if let h = g.heir, let b = trackIndex[h] {
-                g.x = g.x0 + (shownBubble[b].x - g.x0) * done
-                g.y = g.y0 + (shownBubble[b].y - g.y0) * done
+                g.x = live.shown[b].x + (g.x0 - live.shown[b].x) * w
+                g.y = live.shown[b].y + (g.y0 - live.shown[b].y) * w
             }
-            nextGhosts[i] = g
-            let r = g.r0 * (1 - done)
+            kept.append(g)
+            let r = g.r0 * w
             if r > 0 {
-                ghostPlans.append(.init(x: g.x, y: g.y, radius: r, targetRadius: cluster.step(for: g.count).radius,
-                                        count: g.count, aggregates: g.aggregates, ghost: true, track: g.track))
+                shown.append(.init(x: g.x, y: g.y, radius: r, targetRadius: g.r0, count: g.count, ghost: true, track: g.track))
             }
         }
-        ghosts = nextGhosts
-        bubbles = newStates
+        ghosts = kept
+        return shown
+    }
 
-        // Points.
+    // MARK: Points
+
+    private mutating func movePoints(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble],
+                                     clock: EffectClock) -> FramePlan {
+        let k = f.index
+        let n = f.count
+        let s = f.source
         var shownX = [Double](repeating: 0, count: n), shownY = [Double](repeating: 0, count: n)
         var presence = [Double](repeating: 0, count: n)
         var groups = [Int](repeating: -1, count: n)
         var opacity = [Double](repeating: 0, count: n), scale = [Double](repeating: 0, count: n)
-        var drawn: [Int] = []
-        drawn.reserveCapacity(n)
+        var settled = [Bool](repeating: true, count: n)
         for i in 0..<n {
-            let key = keys[i]
+            let key = s.keys[i]
             var p = points[key]
-            let b = Int(f.membership[i])
             let tx: Double, ty: Double, tp: Double, group: Int
-            if b >= 0 {
-                (tx, ty, tp, group) = (shownBubble[b].x, shownBubble[b].y, 0, track[b])
+            if f.marker[i] >= 0 {
+                let m = Int(f.marker[i])
+                (tx, ty) = f.world(px: f.marks.markerX[m], py: f.marks.markerY[m])
+                (tp, group) = (1, -1)
+            } else if f.bubble[i] >= 0 {
+                let b = Int(f.bubble[i])
+                (tx, ty, tp, group) = (live.shown[b].x, live.shown[b].y, 0, live.track[b])
+            } else if f.faint[i] {
+                (tx, ty, tp, group) = (f.centerX + AnimationMath.shortDelta(from: f.centerX, to: s.x[i]), s.y[i], 1, -1)
             } else {
-                (tx, ty, tp, group) = (f.ux[i], f.source.y[i], 1, -1)
+                continue      // outside the view's clusters: not drawn, forgotten
             }
-            if p.frame == k - 1 && !first {
+            if p.frame == k - 1 && k > 0 {
                 if group != p.group {
                     p.offX = p.x - tx; p.offY = p.y - ty; p.offPresence = p.presence - tp
-                    p.step = 1
-                } else {
-                    p.step = min(p.step + 1, settleFrames)
+                    p.clock = clock
                 }
             } else {
                 p.offX = 0; p.offY = 0; p.offPresence = 0
-                p.step = settleFrames
+                p.clock = .settled
             }
-            let w = remaining(p.step)
+            let w = remaining(p.clock, f)
+            settled[i] = w == 0
             p.x = tx + p.offX * w
             p.y = ty + p.offY * w
             p.presence = min(1, max(0, tp + p.offPresence * w))
@@ -264,14 +299,54 @@ struct ClusterContinuity {
             p.frame = k
             points[key] = p
             shownX[i] = p.x; shownY[i] = p.y; presence[i] = p.presence; groups[i] = group
-            opacity[i] = f.source.opacity[i] * p.presence
-            scale[i] = f.source.scale[i] * p.presence
-            // Quantised to 1/16 when drawn: below half a step nothing would show.
-            if opacity[i] >= 1.0 / 32 && scale[i] > 0 { drawn.append(i) }
+            opacity[i] = s.opacity[i] * p.presence
+            scale[i] = s.scale[i] * p.presence
         }
 
-        return FramePlan(index: k, viewport: f.viewport, points: f.source.points, keys: keys,
-                         shownX: shownX, shownY: shownY, presence: presence, group: groups, opacity: opacity, scale: scale,
-                         drawn: drawn, bubbles: ghostPlans + planned, labels: nil)
+        var plan = FramePlan(index: k, atRest: f.atRest, viewport: f.viewport, points: s.points, keys: s.keys,
+                             shownX: shownX, shownY: shownY, presence: presence, group: groups,
+                             opacity: opacity, scale: scale, bubbles: [], marks: f.marks)
+        shownMarks(f, live, ghosts: ghostPlans, settled: settled, into: &plan)
+        return plan
+    }
+
+    /// The still map's plan with what is in progress: shown positions and sizes, travelling and
+    /// faint markers after the plan's own, ghosts after the live bubbles.
+    private func shownMarks(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble],
+                            settled: [Bool], into plan: inout FramePlan) {
+        let (shownX, shownY, opacity, scale) = (plan.shownX, plan.shownY, plan.opacity, plan.scale)
+        var marks = f.marks
+        for (m, i) in f.marks.markerPoint.enumerated() where !settled[i] {
+            let p = f.pixel(x: shownX[i], y: shownY[i])
+            marks.markerX[m] = p.x; marks.markerY[m] = p.y
+        }
+        for i in 0..<f.count where f.marker[i] < 0 && (f.bubble[i] >= 0 || f.faint[i]) {
+            // Quantised to 1/16 when drawn: below half a step nothing would show.
+            guard opacity[i] >= 1.0 / 32 && scale[i] > 0 else { continue }
+            let p = f.pixel(x: shownX[i], y: shownY[i])
+            marks.markerPoint.append(i); marks.markerX.append(p.x); marks.markerY.append(p.y)
+        }
+        var planned: [FramePlan.Bubble] = []
+        for (b, bubble) in f.marks.bubbles.enumerated() {
+            let shown = live.shown[b]
+            planned.append(.init(x: shown.x, y: shown.y, radius: shown.r, targetRadius: bubble.radius,
+                                 count: bubble.count, ghost: false, track: live.track[b]))
+            guard !shown.settled else { continue }
+            let p = f.pixel(x: shown.x, y: shown.y)
+            marks.bubbles[b].x = p.x; marks.bubbles[b].y = p.y
+            marks.bubbles[b].radius = shown.r
+            // The count shows once a growing bubble has reached 60 % of its size.
+            marks.bubbles[b].showsText = bubble.showsText && shown.r >= 0.6 * bubble.radius
+        }
+        for g in ghostPlans {
+            let p = f.pixel(x: g.x, y: g.y)
+            marks.bubbles.append(MarkPlan.Bubble(x: p.x, y: p.y, count: g.count, clusterID: nil, aggregates: [:],
+                                                 representative: nil, radius: g.radius, text: "", showsText: false))
+        }
+        marks.bubbles.removeAll { $0.radius <= 0 }
+        // A fading point's label fades with its marker.
+        for i in marks.markerPoint where opacity[i] < 1 { marks.labelOpacity[i] = opacity[i] }
+        plan.marks = marks
+        plan.bubbles = (planned + ghostPlans).filter { $0.radius > 0 }
     }
 }

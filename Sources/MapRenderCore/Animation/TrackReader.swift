@@ -31,6 +31,9 @@ public struct TrackReader: Sendable {
     public private(set) var storedSamples = 0
     /// Valid rows seen, before coalescing.
     public private(set) var samplesRead = 0
+    /// Per track index: the time of its first and of its last sample (where it starts and ends).
+    public private(set) var firstTime: [Double] = []
+    public private(set) var lastTime: [Double] = []
 
     private var interner = TrackIDInterner()
     // Slots, track-major: track t, frame k at t * frameCount + k. An empty "before" slot has
@@ -153,6 +156,8 @@ public struct TrackReader: Sendable {
 
     private mutating func addTrackSlots() {
         let n = frameCount
+        firstTime.append(.infinity)
+        lastTime.append(-.infinity)
         beforeT.append(contentsOf: repeatElement(-.infinity, count: n))
         beforeX.append(contentsOf: repeatElement(0, count: n))
         beforeY.append(contentsOf: repeatElement(0, count: n))
@@ -169,6 +174,8 @@ public struct TrackReader: Sendable {
     /// the last frame with time ≤ t.
     private mutating func add(track: Int, time t: Double, x: Double, y: Double) {
         samplesRead += 1
+        firstTime[track] = min(firstTime[track], t)
+        lastTime[track] = max(lastTime[track], t)
         let n = frameCount
         let base = track * n
         let first = Self.firstIndex(in: frameTimes, notBelow: t)

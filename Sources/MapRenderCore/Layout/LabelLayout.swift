@@ -10,6 +10,8 @@ enum LabelLayout {
     struct Output {
         var items: [SceneItem]
         var dropped: Int
+        /// Per point index, the side its plain label took.
+        var sides: [Int: LabelSide] = [:]
     }
 
     /// What both placements read: the label column, its ranking and the label style.
@@ -22,6 +24,10 @@ enum LabelLayout {
         var viewport: Viewport
         var obstacles: [Rect]
         var allowOverlap: Bool
+        /// Per point index: the side its label tries first (an animation frame keeps the previous
+        /// frame's side) and its opacity when below 1 (it fades with its marker).
+        var hints: [Int: LabelSide] = [:]
+        var opacity: [Int: Double] = [:]
 
         func text(_ row: Int) -> String? {
             guard let t = data.points.properties.value(column: column, row: row).displayText, !t.isEmpty else { return nil }
@@ -36,13 +42,16 @@ enum LabelLayout {
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
-                      measurer: TextMeasuring) -> Output {
+                      measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
+                      opacity: [Int: Double] = [:]) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let ls = style.label
-        let context = Context(data: data, column: col,
+        var context = Context(data: data, column: col,
                               priorityColumn: options.labelPriority.flatMap { data.points.properties.columnIndex($0) },
                               style: ls, font: FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight),
                               viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
+        context.hints = hints
+        context.opacity = opacity
         switch options.labelStyle {
         case .callout:
             return placeCallouts(drawn: drawn, batch: batch, context: context,
@@ -99,16 +108,23 @@ enum LabelLayout {
     static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context,
                            measurer: TextMeasuring) -> Output {
         var texts: [String] = [], labels: [LabelPlacer.Label] = []
+        // Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
+        var owners: [Int] = [], alphas: [Double] = []
         let unmeasured = TextSize(width: 0, height: 0)
         for b in bubbles {
             guard let rep = b.representative, let text = c.text(rep) else { continue }
             let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
             labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: c.priority(rep)))
             texts.append(text)
+            owners.append(-1); alphas.append(1)
         }
         let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
             guard let text = c.text(i) else { continue }
+            // Nothing to draw below half a step of the marker's quantised opacity.
+            let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+            guard alpha > 0 else { continue }
+            owners.append(i); alphas.append(alpha)
             let priority = c.priority(i)
             labels.append(.init(markBox: batch.box(at: k), anchorBox: batch.labelAnchor(at: k), size: unmeasured,
                                 priority: priority.isNaN ? -.infinity : priority))
@@ -130,8 +146,10 @@ enum LabelLayout {
         func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
         var items: [SceneItem] = []
         var dropped = 0
+        var sides: [Int: LabelSide] = [:]
         for j in order {
             var label = labels[j]
+            let hint = owners[j] >= 0 ? c.hints[owners[j]] : nil
             if !c.allowOverlap {
                 label.size = probe
                 guard LabelPlacer.Position.allCases.contains(where: { free(LabelPlacer.box($0, for: label, gap: gap)) }) else {
@@ -142,20 +160,26 @@ enum LabelLayout {
             // The halo reaches beyond the text: reserve it so halos do not overlap either.
             let text = measurer.measure(texts[j], font: c.font)
             label.size = TextSize(width: text.width + 2 * h, height: text.height + 2 * h)
-            let box: Rect?
+            // A hinted side is tried first.
+            var placed: (box: Rect, side: LabelSide)?
             if c.allowOverlap {
-                box = LabelPlacer.box(.right, for: label, gap: gap)
+                let side = hint ?? .right
+                placed = (LabelPlacer.box(side, for: label, gap: gap), side)
             } else {
-                box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }.first(where: free)
+                let sides = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+                placed = sides.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
             }
-            guard let b = box else {
+            guard let (b, side) = placed else {
                 dropped += 1
                 continue
             }
             placedLabels.insert(b)
-            items.append(.label(LabelMark(text: texts[j], font: c.font, color: ls.color, halo: ls.halo, haloWidth: h,
-                                          x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)))
+            var mark = LabelMark(text: texts[j], font: c.font, color: ls.color, halo: ls.halo, haloWidth: h,
+                                 x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)
+            mark.opacity = alphas[j]
+            items.append(.label(mark))
+            if owners[j] >= 0 { sides[owners[j]] = side }
         }
-        return Output(items: items, dropped: dropped)
+        return Output(items: items, dropped: dropped, sides: sides)
     }
 }

@@ -6,9 +6,19 @@ public enum MapLayout {
     public static func scene(viewport v: Viewport, scale: Double, style: Style,
                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                              options: LayoutOptions, measurer: TextMeasuring) -> Scene {
+        layout(viewport: v, scale: scale, style: style, data: data, plan: given, basemaps: basemaps,
+               options: options, measurer: measurer).scene
+    }
+
+    /// The scene, and per point index the side its plain label took (an animation hands these to
+    /// the next frame as `MarkPlan.labelHints`).
+    public static func layout(viewport v: Viewport, scale: Double, style: Style,
+                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
+                              options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {
         let plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions(), bubbles: style.cluster)
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
+        var sides: [Int: LabelSide] = [:]
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))
@@ -43,13 +53,14 @@ public enum MapLayout {
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
-                                           measurer: measurer)
+                                           measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity)
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
+            sides = placed.sides
         }
         scene.items += decorations
         if let a = attributionMark { scene.items.append(.textBox(a)) }
-        return scene
+        return (scene, sides)
     }
 
     /// Visible markers in draw order (north to south, so lower pins overlap upper ones; plan order
@@ -108,9 +119,11 @@ public enum MapLayout {
         let font = FontSpec(family: style.font, size: style.textSize * textScale, weight: .bold)
         var batch = BubbleBatch(stroke: style.stroke, strokeWidth: style.strokeWidth, opacity: style.opacity,
                                 font: font, textColor: style.textColor)
-        // Larger bubbles first, so small ones stay visible on top; ties north to south.
+        // Larger bubbles first, so small ones stay visible on top; ties north to south. Bubbles
+        // without their count (an animation's growing or vanishing ones) go under all others.
         let order = plan.bubbles.indices.sorted {
             let a = plan.bubbles[$0], b = plan.bubbles[$1]
+            if a.showsText != b.showsText { return !a.showsText }
             return a.count != b.count ? a.count > b.count : (a.y != b.y ? a.y < b.y : $0 < $1)
         }
         for i in order {

@@ -39,15 +39,22 @@ public enum MapPlanner {
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.
     public static func marks(data: ProjectedPoints, viewport: Viewport, options: PlanOptions, style: Style) -> MarkPlan {
+        marksAndClusters(data: data, viewport: viewport, options: options, style: style).marks
+    }
+
+    /// `marks`, and the clusters they come from (an animation frame needs each bubble's members).
+    public static func marksAndClusters(data: ProjectedPoints, viewport: Viewport, options: PlanOptions,
+                                        style: Style) -> (marks: MarkPlan, clusters: ViewClusters?) {
         let clustered = ViewClusters.make(points: data.points, projected: (data.x, data.y), clustering: options.clustering,
                                           aggregates: options.aggregates, viewport: viewport)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
         let priority = options.labelField == nil ? nil
             : options.labelPriority.flatMap { data.points.properties.columnIndex($0) }
-        return MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
-                                leaves: { id in index?.members(of: id) }, spread: options.spread,
-                                priority: priority, bubbles: style.cluster)
+        let marks = MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
+                                     leaves: { id in index?.members(of: id) }, spread: options.spread,
+                                     priority: priority, bubbles: style.cluster)
+        return (marks, clustered)
     }
 
     /// How far the plan's marks (markers with their extent, bubbles with half their stroke) reach

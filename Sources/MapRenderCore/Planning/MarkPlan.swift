@@ -60,6 +60,9 @@ public struct MarkPlan: Sendable {
     /// Per point index, the side its label should try first (an animation frame keeps the side of
     /// the frame before); empty for a still map.
     public var labelHints: [Int: LabelSide] = [:]
+    /// Per point index, its label's opacity when below 1 (an animation frame fades a label with its
+    /// marker); empty for a still map.
+    public var labelOpacity: [Int: Double] = [:]
 
     public init() {}
 

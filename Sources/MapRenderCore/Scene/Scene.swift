@@ -228,6 +228,8 @@ public struct LabelMark: Sendable, Equatable {
     public var y: Double
     public var width: Double
     public var height: Double
+    /// The whole label's opacity (an animation frame fades a label with its marker).
+    public var opacity: Double = 1
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

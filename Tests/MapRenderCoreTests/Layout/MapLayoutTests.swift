@@ -119,9 +119,10 @@ import Testing
         let scene = MapLayout.scene(viewport: v, scale: 1, style: .default, data: data, plan: marks, basemaps: [],
                                     options: LayoutOptions(), measurer: FakeTextMeasurer())
         let drawn = scene.bubbles
-        #expect(drawn.map(\.radius) == [33, 5])              // larger first; a zero radius is not drawn
-        #expect(drawn.map(\.text) == ["12", ""])
-        #expect(drawn[0].textBox.width > 0 && drawn[1].textBox.width == 0)
-        #expect(drawn[0].fill == Style.default.cluster.step(for: 12).fill)
+        // One without its count (growing or vanishing) under the others; a zero radius is not drawn.
+        #expect(drawn.map(\.radius) == [5, 33])
+        #expect(drawn.map(\.text) == ["", "12"])
+        #expect(drawn[1].textBox.width > 0 && drawn[0].textBox.width == 0)
+        #expect(drawn[1].fill == Style.default.cluster.step(for: 12).fill)
     }
 }

@@ -409,13 +409,13 @@ print("distributions: " + distributions.map { "\($0.name) (\($0.about))" }.joine
 if sections.contains("peers") {
     print("")
     print("== 1. side by side with the peers: \(mainN) points, 1024x768 ==")
-    print(pad("distribution", 12) + pad("workload", 44) + pad("maprender", 20) + pad("peer", 26) + pad("ratio", 8) + pad("target", 16) + "CPU ratio")
+    print(pad("distribution", 13) + pad("workload", 44) + pad("maprender", 20) + pad("peer", 26) + pad("ratio", 8) + pad("target", 16) + "CPU ratio")
     var peak = 0.0
     func row(_ d: String, _ w: String, _ m: Measured, _ peer: String, _ r: Double?, _ target: Double?, cpu: Double? = nil) {
         let mine = m.ok ? "\(secs(m.wall)) \(lpad(mb(m.peakMB), 7))" : "EXIT \(m.status)"
         let rt = r.map(ratio) ?? "-"
         let tg = target.map { "<= \(String(format: "%.2f", $0)) " + (r.map { verdict($0, target!) } ?? "") } ?? ""
-        print(pad(d, 12) + pad(w, 44) + pad(mine, 20) + pad(peer, 26) + pad(rt, 8) + pad(tg, 16) + (cpu.map(ratio) ?? ""))
+        print(pad(d, 13) + pad(w, 44) + pad(mine, 20) + pad(peer, 26) + pad(rt, 8) + pad(tg, 16) + (cpu.map(ratio) ?? ""))
     }
     for d in distributions {
         let csv = try dataFile(d, mainN)
@@ -449,12 +449,12 @@ if sections.contains("peers") {
             let index = j["index_s"] as? Double
             row(d.name, "clustered map / pysupercluster read+1 level", c, pc.ok ? "pysc \(secs(pc.wall))" : "pysc EXIT \(pc.status)", pc.ok ? c.wall / pc.wall : nil, 0.60, cpu: pc.ok ? c.cpu / pc.cpu : nil)
             let stage = (c.stages["cluster"] ?? .nan) / 1000
-            print(pad(d.name, 12) + pad("cluster stage (whole hierarchy) / index_s", 44) + pad(secs(stage), 20)
+            print(pad(d.name, 13) + pad("cluster stage (whole hierarchy) / index_s", 44) + pad(secs(stage), 20)
                   + pad(index.map { "index_s \(secs($0)) z\(j["zoom"] ?? "?")" } ?? "-", 26)
                   + pad(index.map { ratio(stage / $0) } ?? "-", 8) + "<= 1.00 " + (index.map { verdict(stage / $0, 1.0) } ?? ""))
         } else {
             row(d.name, "clustered map", c, "-", nil, nil)
-            print(pad(d.name, 12) + pad("cluster stage (whole hierarchy)", 44) + secs((c.stages["cluster"] ?? .nan) / 1000))
+            print(pad(d.name, 13) + pad("cluster stage (whole hierarchy)", 44) + secs((c.stages["cluster"] ?? .nan) / 1000))
         }
         if useMapnik {
             let mk = median(mapnikLabels)
@@ -462,7 +462,7 @@ if sections.contains("peers") {
         } else {
             row(d.name, "100k labelled --no-cluster", l, "-", nil, nil)
         }
-        print(pad(d.name, 12) + "stages (ms): pins " + stageText(p) + "; clustered " + stageText(c))
+        print(pad(d.name, 13) + "stages (ms): pins " + stageText(p) + "; clustered " + stageText(c))
     }
     // Real GeoNames cities, labelled.
     var labels: [Measured] = [], mapnikLabels: [Measured] = []
@@ -478,7 +478,7 @@ if sections.contains("peers") {
     } else {
         row("geonames", "34k cities labelled --no-cluster", l, "-", nil, nil)
     }
-    print(pad("all", 12) + pad("peak memory, largest of the runs above", 44) + pad(mb(peak), 20) + pad("", 26) + pad("", 8)
+    print(pad("all", 13) + pad("peak memory, largest of the runs above", 44) + pad(mb(peak), 20) + pad("", 26) + pad("", 8)
           + "<= 200 MB " + verdict(peak, 200))
 }
 

@@ -259,7 +259,8 @@ var workDir = ""
 
 /// Runs a process (stdout and stderr to files), waits with wait4 for its peak memory.
 func run(_ argv: [String], summary: String? = nil) -> Measured {
-    let out = "\(workDir)/run-stdout.txt", err = "\(workDir)/run-stderr.txt"
+    // Named after this process, so that two benchmarks may share a work folder.
+    let out = "\(workDir)/run-\(getpid())-stdout.txt", err = "\(workDir)/run-\(getpid())-stderr.txt"
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -294,7 +295,7 @@ func run(_ argv: [String], summary: String? = nil) -> Measured {
 var binary = ""
 /// maprender with `--summary` (for the commands that have one).
 func maprender(_ args: [String], summary: Bool = true) -> Measured {
-    let path = "\(workDir)/summary.json"
+    let path = "\(workDir)/summary-\(getpid()).json"
     return run([binary] + args + (summary ? ["--summary", path] : []), summary: summary ? path : nil)
 }
 

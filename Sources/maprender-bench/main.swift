@@ -1,8 +1,18 @@
-// maprender-bench: generates benchmark data and times the real `maprender` binary on it.
+// maprender-bench: generates benchmark data and times the real `maprender` binary on it, side by
+// side with the peers a user would pick instead (Mapnik, pysupercluster) when they are installed.
 //
-// Run through scripts/bench (release build). Prints, per input size, the wall time of the whole
-// process, its peak memory (from wait4's rusage), the per-stage times from `--summary`, and ratios.
+// Run through scripts/bench (release build). Every figure is the wall time (or peak memory, from
+// wait4's rusage) of a whole process; maprender and its peer run one after the other in the same
+// run on the same file, so their ratio is the figure that means something on a shared machine
+// (absolute seconds drift by ±30% with the load). Sections:
+//   1. peers: per distribution, 1M points at 1024x768, maprender against Mapnik and pysupercluster;
+//   2. scaling: 250k, 500k, 1M, 2M points, time per stage and command, ratio per doubling;
+//   3. `maprender cluster` on GeoNames cities (34k, and 170k made by jittering them);
+//   4. GeoJSON input against CSV input of the same points;
+//   5. (--big) 10M points.
 import Foundation
+
+// MARK: - Data
 
 /// SplitMix64: a small, fixed-seed generator so every run benchmarks the same data.
 struct SplitMix64 {
@@ -21,6 +31,30 @@ struct SplitMix64 {
     }
 }
 
+/// Writes CSV text in 4 MiB pieces.
+struct CSVFile {
+    let handle: FileHandle
+    var text = ""
+    init(_ path: String, header: String) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        guard let h = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
+        handle = h
+        text.reserveCapacity(1 << 23)
+        text += header + "\n"
+    }
+    mutating func add(_ line: String) {
+        text += line
+        text += "\n"
+        if text.utf8.count > 1 << 22 { handle.write(Data(text.utf8)); text.removeAll(keepingCapacity: true) }
+    }
+    mutating func close() throws {
+        handle.write(Data(text.utf8))
+        try handle.close()
+    }
+}
+
+func f5(_ d: Double) -> String { String(format: "%.5f", d) }
+
 /// Realistic clumps: points around real cities (Zipf-weighted), some scattered, 1% exact duplicates.
 let cities: [(Double, Double)] = [
     (35.68, 139.69), (28.61, 77.21), (31.23, 121.47), (-23.55, -46.63), (19.43, -99.13), (30.04, 31.24),
@@ -32,15 +66,10 @@ let cities: [(Double, Double)] = [
     (45.50, -73.57), (-12.05, -77.04), (4.71, -74.07), (64.15, -21.94),
 ]
 
-func generate(count n: Int, to path: String) throws {
+/// scripts/bench's own distribution (`id,name,lat,lon,value`).
+func generateClumps(count n: Int, to path: String) throws {
     var rng = SplitMix64(state: 20261122)
-    var out = "id,name,lat,lon,value\n"
-    out.reserveCapacity(min(n, 1 << 20) * 48)
-    guard let fh = FileHandle(forWritingAtPath: path) ?? {
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        return FileHandle(forWritingAtPath: path)
-    }() else { throw CocoaError(.fileWriteUnknown) }
-    try fh.truncate(atOffset: 0)
+    var out = try CSVFile(path, header: "id,name,lat,lon,value")
     var lastLat = 0.0, lastLon = 0.0
     for i in 0..<n {
         var lat: Double, lon: Double
@@ -58,81 +87,527 @@ func generate(count n: Int, to path: String) throws {
             if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         }
         lastLat = lat; lastLon = lon
-        out += "\(i + 1),p\(i + 1),\(String(format: "%.5f", lat)),\(String(format: "%.5f", lon)),\(Int(rng.uniform() * 1000))\n"
-        if out.utf8.count > 1 << 22 { fh.write(Data(out.utf8)); out.removeAll(keepingCapacity: true) }
+        out.add("\(i + 1),p\(i + 1),\(f5(lat)),\(f5(lon)),\(Int(rng.uniform() * 1000))")
     }
-    fh.write(Data(out.utf8))
-    try fh.close()
+    try out.close()
 }
 
-struct Measured { var wall: Double; var peakMB: Double; var stages: [String: Double]; var status: Int32 }
+/// Land polygons (outer and inner rings as flat lon/lat arrays) with a 1°x1° grid of candidates.
+struct Land {
+    var rings: [[[Double]]] = []          // polygon -> rings -> [lon0, lat0, lon1, lat1, ...]
+    var boxes: [(Double, Double, Double, Double)] = []
+    var grid = [[Int]](repeating: [], count: 360 * 180)
 
-/// Runs the binary, waits with wait4 to get its peak memory, and reads its --summary.
-func measure(_ binary: String, _ args: [String]) throws -> Measured {
-    let summary = NSTemporaryDirectory() + "bench-summary-\(getpid()).json"
-    let argv = [binary] + args + ["--summary", summary, "--quiet"]
+    /// Natural Earth countries without Antarctica (its Mercator extent is not a useful benchmark).
+    init(geojson path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let features = root["features"] as? [[String: Any]] else { throw CocoaError(.fileReadCorruptFile) }
+        for f in features {
+            let props = f["properties"] as? [String: Any] ?? [:]
+            if (props["ISO_A3"] as? String) == "ATA" || (props["NAME"] as? String) == "Antarctica" { continue }
+            guard let g = f["geometry"] as? [String: Any], let type = g["type"] as? String else { continue }
+            var polys: [[[[Double]]]] = []
+            if type == "Polygon", let c = g["coordinates"] as? [[[Double]]] { polys = [c] }
+            if type == "MultiPolygon", let c = g["coordinates"] as? [[[[Double]]]] { polys = c }
+            for p in polys {
+                let flat = p.map { ring in ring.flatMap { [$0[0], $0[1]] } }
+                var w = 180.0, s = 90.0, e = -180.0, n = -90.0
+                for k in stride(from: 0, to: flat[0].count, by: 2) {
+                    w = min(w, flat[0][k]); e = max(e, flat[0][k]); s = min(s, flat[0][k + 1]); n = max(n, flat[0][k + 1])
+                }
+                let id = rings.count
+                rings.append(flat)
+                boxes.append((w, s, e, n))
+                for gy in max(0, Int(floor(s + 90)))...min(179, Int(floor(n + 90))) {
+                    for gx in max(0, Int(floor(w + 180)))...min(359, Int(floor(e + 180))) { grid[gy * 360 + gx].append(id) }
+                }
+            }
+        }
+    }
+
+    func contains(lon: Double, lat: Double) -> Bool {
+        let gx = min(359, Int(lon + 180)), gy = min(179, Int(lat + 90))
+        for id in grid[gy * 360 + gx] {
+            let b = boxes[id]
+            guard lon >= b.0, lon <= b.2, lat >= b.1, lat <= b.3 else { continue }
+            var inside = false
+            for r in rings[id] {              // even-odd over all rings: holes cut out
+                var j = r.count - 2
+                for i in stride(from: 0, to: r.count, by: 2) {
+                    let xi = r[i], yi = r[i + 1], xj = r[j], yj = r[j + 1]
+                    if (yi > lat) != (yj > lat) && lon < (xj - xi) * (lat - yi) / (yj - yi) + xi { inside.toggle() }
+                    j = i
+                }
+            }
+            if inside { return true }
+        }
+        return false
+    }
+}
+
+/// Points uniform over land by area: uniform longitude and sin(latitude), kept when inside a
+/// country polygon.
+func generateLand(count n: Int, countries: String, to path: String) throws {
+    let land = try Land(geojson: countries)
+    var rng = SplitMix64(state: 777)
+    var out = try CSVFile(path, header: "id,name,lat,lon,value")
+    var i = 0
+    while i < n {
+        let lon = rng.uniform() * 360 - 180
+        let lat = asin(rng.uniform() * 2 - 1) * 180 / .pi
+        guard lat > -60, land.contains(lon: lon, lat: lat) else { continue }
+        i += 1
+        out.add("\(i),l\(i),\(f5(lat)),\(f5(lon)),\(Int(rng.uniform() * 1000))")
+    }
+    try out.close()
+}
+
+/// The first `n` rows of a CSV file (after its header).
+func headRows(_ n: Int, of source: String, to path: String) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: source))
+    var lines = 0, end = data.count
+    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        for i in 0..<raw.count where raw[i] == 10 {
+            lines += 1
+            if lines == n + 1 { end = i + 1; break }
+        }
+    }
+    try data.prefix(end).write(to: URL(fileURLWithPath: path))
+}
+
+/// GeoNames cities `id,name,country,lat,lon,population` copied `copies` times, every copy but the
+/// first moved by up to ±0.5° (most then stay apart at zoom 8, as distinct places do; names and other
+/// columns kept): a city file of `copies` × the size.
+func jitterCities(_ source: String, copies: Int, to path: String) throws {
+    let text = try String(contentsOfFile: source, encoding: .utf8)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+    let header = String(lines.removeFirst())
+    let cols = header.split(separator: ",").map(String.init)
+    guard let iLat = cols.firstIndex(of: "lat"), let iLon = cols.firstIndex(of: "lon"), let iId = cols.firstIndex(of: "id")
+    else { throw CocoaError(.fileReadCorruptFile) }
+    var rng = SplitMix64(state: 170_000)
+    var out = try CSVFile(path, header: header)
+    for copy in 0..<copies {
+        for line in lines {
+            var f = splitCSV(String(line))
+            guard f.count == cols.count, let lat = Double(f[iLat]), let lon = Double(f[iLon]) else { continue }
+            if copy > 0 {
+                f[iId] = "\(f[iId])-\(copy)"
+                f[iLat] = f5(min(max(lat + (rng.uniform() - 0.5) * 1.0, -85), 85))
+                var x = lon + (rng.uniform() - 0.5) * 1.0
+                if x > 180 { x -= 360 } else if x < -180 { x += 360 }
+                f[iLon] = f5(x)
+            }
+            out.add(f.map { $0.contains(",") || $0.contains("\"") ? "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : $0 }
+                      .joined(separator: ","))
+        }
+    }
+    try out.close()
+}
+
+func splitCSV(_ line: String) -> [String] {
+    var fields: [String] = [], cur = "", quoted = false
+    var it = line.makeIterator()
+    while let c = it.next() {
+        if quoted {
+            if c == "\"" { quoted = false } else { cur.append(c) }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            fields.append(cur); cur = ""
+        } else {
+            cur.append(c)
+        }
+    }
+    fields.append(cur)
+    return fields
+}
+
+/// The CSV's points as a GeoJSON FeatureCollection (properties id, name, value).
+func csvToGeoJSON(_ source: String, to path: String) throws {
+    let text = try String(contentsOfFile: source, encoding: .utf8)
+    var lines = text.split(separator: "\n")
+    lines.removeFirst()
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    guard let h = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
+    var out = "{\"type\":\"FeatureCollection\",\"features\":[\n"
+    for (k, line) in lines.enumerated() {
+        let f = line.split(separator: ",", omittingEmptySubsequences: false)
+        out += (k > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[3]),\(f[2])]},"
+            + "\"properties\":{\"id\":\(f[0]),\"name\":\"\(f[1])\",\"value\":\(f[4])}}"
+        if out.utf8.count > 1 << 22 { h.write(Data(out.utf8)); out.removeAll(keepingCapacity: true) }
+    }
+    out += "\n]}\n"
+    h.write(Data(out.utf8))
+    try h.close()
+}
+
+// MARK: - Running
+
+struct Measured {
+    var wall: Double, peakMB: Double, status: Int32
+    /// User + system CPU seconds (less sensitive than wall time to other processes on the machine).
+    var cpu = 0.0
+    var stages: [String: Double] = [:]
+    var zoom: Double?
+    var stdout = "", stderr = ""
+    var ok: Bool { status == 0 }
+}
+
+var workDir = ""
+
+/// Runs a process (stdout and stderr to files), waits with wait4 for its peak memory.
+func run(_ argv: [String], summary: String? = nil) -> Measured {
+    // Named after this process, so that two benchmarks may share a work folder.
+    let out = "\(workDir)/run-\(getpid())-stdout.txt", err = "\(workDir)/run-\(getpid())-stderr.txt"
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     var pid: pid_t = 0
     let cargs = argv.map { strdup($0) } + [nil]
     defer { cargs.forEach { free($0) } }
     let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, binary, nil, nil, cargs, environ) == 0 else { throw CocoaError(.executableLoad) }
+    guard posix_spawnp(&pid, argv[0], &actions, nil, cargs, environ) == 0 else {
+        return Measured(wall: 0, peakMB: 0, status: 127)
+    }
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    var stages: [String: Double] = [:]
-    if let d = FileManager.default.contents(atPath: summary),
-       let j = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
-       let t = j["timings"] as? [String: Double] { stages = t }
-    try? FileManager.default.removeItem(atPath: summary)
-    return Measured(wall: wall, peakMB: Double(usage.ru_maxrss) / 1024, stages: stages, status: (status >> 8) & 0xff)
+    var m = Measured(wall: wall, peakMB: Double(usage.ru_maxrss) / 1024,
+                     status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+    m.cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    m.stdout = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+    m.stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+    if let s = summary, let d = FileManager.default.contents(atPath: s),
+       let j = try? JSONSerialization.jsonObject(with: d) as? [String: Any] {
+        m.stages = j["timings"] as? [String: Double] ?? [:]
+        m.zoom = (j["view"] as? [String: Any])?["zoom"] as? Double
+    }
+    if let s = summary { try? FileManager.default.removeItem(atPath: s) }
+    return m
 }
 
-func fmt(_ s: Double) -> String { String(format: "%7.3f s", s) }
-
-let args = CommandLine.arguments
-guard args.count >= 3 else {
-    print("usage: maprender-bench MAPRENDER_BINARY WORKDIR [N ...]")
-    exit(2)
+var binary = ""
+/// maprender with `--summary` (for the commands that have one).
+func maprender(_ args: [String], summary: Bool = true) -> Measured {
+    let path = "\(workDir)/summary-\(getpid()).json"
+    return run([binary] + args + (summary ? ["--summary", path] : []), summary: summary ? path : nil)
 }
-let binary = args[1], work = args[2]
-let sizes = args.count > 3 ? args[3...].compactMap { Int($0) } : [1_000, 100_000, 1_000_000]
-try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 
-print("maprender benchmark: \(binary)")
-print("targets: parse 1M CSV rows <= 0.3 s; 1M unclustered markers to 1024x768 PNG end to end <= 1.5 s; peak <= 200 MB (#2)")
-print("         1M points: clustering stage <= 0.5 s; CSV to clustered PNG end to end <= 1.0 s; peak <= 200 MB (#3)")
-print("         labels: 1M clustered <= 2 s; 100k unclustered <= 1.5 s (#4)")
-print("")
+/// The median run (by wall time) of `repeats`.
+func median(_ runs: [Measured]) -> Measured {
+    runs.sorted { $0.wall < $1.wall }[runs.count / 2]
+}
+
+/// One JSON object from a peer's output (the last line that parses).
+func peerJSON(_ text: String) -> [String: Any] {
+    for line in text.split(separator: "\n").reversed() {
+        if let j = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { return j }
+    }
+    return [:]
+}
+
+// MARK: - Printing
+
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-print(pad("points", 10) + pad("run", 26) + pad("wall", 11) + pad("peak", 9) + "stages (ms)")
-var perPoint: [(Int, Double)] = []
-for n in sizes {
-    let csv = "\(work)/points-\(n).csv"
-    if !FileManager.default.fileExists(atPath: csv) { try generate(count: n, to: csv) }
-    let runs: [(String, [String])] = [
-        ("PNG pins, unclustered", [csv, "--no-cluster", "-o", "\(work)/out-\(n).png"]),
-        ("PNG circles, unclustered", [csv, "--no-cluster", "--marker", "circle", "-o", "\(work)/out-circle-\(n).png"]),
-        ("PNG clustered", [csv, "-o", "\(work)/out-clustered-\(n).png"]),
-        ("PNG clustered, labels", [csv, "--label", "name", "-o", "\(work)/out-clustered-labels-\(n).png"]),
-        ("PNG unclustered, labels", [csv, "--no-cluster", "--label", "name", "-o", "\(work)/out-labels-\(n).png"]),
-        ("SVG circles, unclustered", [csv, "--no-cluster", "--marker", "circle", "-o", "\(work)/out-\(n).svg"]),
-    ]
-    for (name, a) in runs {
-        if name.hasPrefix("SVG") && n > 100_000 { continue }  // a million-element SVG is not a use case
-        if name == "PNG unclustered, labels" && n > 100_000 { continue }  // the issue's target is 100k
-        let m = try measure(binary, a)
-        let stages = ["read", "project", "fit", "cluster", "layout", "render", "write"].compactMap { k in
-            m.stages[k].map { "\(k) \(String(format: "%.0f", $0))" }
-        }.joined(separator: ", ")
-        print(pad("\(n)", 10) + pad(name, 26) + pad(fmt(m.wall), 11) + pad(String(format: "%.0f MB", m.peakMB), 9)
-              + stages + (m.status == 0 ? "" : "  EXIT \(m.status)"))
-        if name == "PNG pins, unclustered" { perPoint.append((n, m.wall)) }
+func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+func secs(_ s: Double) -> String { String(format: "%.3f s", s) }
+func mb(_ m: Double) -> String { String(format: "%.0f MB", m) }
+func ratio(_ r: Double) -> String { String(format: "%.3f", r) }
+func verdict(_ value: Double, _ target: Double) -> String { value <= target ? "ok" : "MISSED" }
+
+// MARK: - Main
+
+var args = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+    let v = args[i + 1]
+    args.removeSubrange(i...(i + 1))
+    return v
+}
+func flag(_ name: String) -> Bool {
+    guard let i = args.firstIndex(of: name) else { return false }
+    args.remove(at: i)
+    return true
+}
+let usage = """
+usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson] [--big]
+         [--scaling-distributions clumps,gen_points,land]
+"""
+let shared = option("--shared")
+let samples = option("--samples") ?? "samples"
+let peerPython = option("--peer-python") ?? "python3"
+let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
+let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
+let mainN = Int(option("--n") ?? "") ?? 1_000_000
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson").split(separator: ",").map(String.init))
+let big = flag("--big")
+let scalingOnly = option("--scaling-distributions").map { Set($0.split(separator: ",").map(String.init)) }
+guard args.count == 2 else { print(usage); exit(2) }
+binary = args[0]
+workDir = args[1]
+try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
+setvbuf(stdout, nil, _IOLBF, 0)
+
+let countriesFile = "\(samples)/ne_110m_admin_0_countries.geojson"
+let citiesFile = "\(samples)/world_cities.csv"
+
+struct Distribution { let name: String; let about: String; let make: (Int, String) throws -> Void }
+var distributions: [Distribution] = [
+    Distribution(name: "clumps", about: "scripts/bench's own: 40 cities, Zipf weights, 4% scattered, 1% duplicates",
+                 make: { try generateClumps(count: $0, to: $1) }),
+]
+let genPoints = shared.map { "\($0)/gen_points.py" }
+if let g = genPoints, FileManager.default.fileExists(atPath: g) {
+    distributions.append(Distribution(name: "gen_points", about: "gen_points.py --seed 42: blobs with tight downtowns, 2% duplicates",
+                                      make: { n, path in
+        let m = run(["python3", g, "-n", "\(n)", "--seed", "42", "--csv", path])
+        if !m.ok { throw CocoaError(.executableLoad) }
+    }))
+}
+distributions.append(Distribution(name: "land", about: "uniform by area over Natural Earth's countries (no Antarctica)",
+                                  make: { try generateLand(count: $0, countries: countriesFile, to: $1) }))
+
+/// The CSV of a distribution and size, generated once (not timed).
+func dataFile(_ d: Distribution, _ n: Int) throws -> String {
+    let path = "\(workDir)/\(d.name)-\(n).csv"
+    if !FileManager.default.fileExists(atPath: path) {
+        try d.make(n, path + ".tmp")
+        try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
+    }
+    return path
+}
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+    .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces) } ?? "?"
+let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+let date = ISO8601DateFormatter().string(from: Date())
+print("maprender benchmark, \(date), \(cores) cores (\(cpu)), load average \(load)")
+print("binary: \(binary); median of \(repeats) run(s) per figure; wall time and peak RSS of whole processes")
+print("Ratios compare runs made one after the other in this run; absolute seconds drift with the machine's load.")
+
+// Peers available?
+let haveCluster = run([peerPython, "-c", "import pysupercluster, numpy"]).ok
+let haveMapnik = run([mapnikPython, "-c", "import mapnik"]).ok
+let peerCluster = shared.map { "\($0)/peer_cluster.py" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+let peerMapnik = shared.map { "\($0)/peer_mapnik.py" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+let useCluster = haveCluster && peerCluster != nil
+let useMapnik = haveMapnik && peerMapnik != nil
+if shared == nil { print("note: no ../shared/bench: no peers, no gen_points.py distribution") }
+if !useCluster { print("note: pysupercluster peer skipped (\(peerCluster == nil ? "no peer_cluster.py" : "\(peerPython) cannot import pysupercluster"))") }
+if !useMapnik { print("note: Mapnik peer skipped (\(peerMapnik == nil ? "no peer_mapnik.py" : "\(mapnikPython) cannot import mapnik"))") }
+print("distributions: " + distributions.map { "\($0.name) (\($0.about))" }.joined(separator: "; "))
+
+// MARK: 1. Peers
+
+if sections.contains("peers") {
+    print("")
+    print("== 1. side by side with the peers: \(mainN) points, 1024x768 ==")
+    print(pad("distribution", 13) + pad("workload", 44) + pad("maprender", 20) + pad("peer", 26) + pad("ratio", 8) + pad("target", 16) + "CPU ratio")
+    var peak = 0.0
+    func row(_ d: String, _ w: String, _ m: Measured, _ peer: String, _ r: Double?, _ target: Double?, cpu: Double? = nil) {
+        let mine = m.ok ? "\(secs(m.wall)) \(lpad(mb(m.peakMB), 7))" : "EXIT \(m.status)"
+        let rt = r.map(ratio) ?? "-"
+        let tg = target.map { "<= \(String(format: "%.2f", $0)) " + (r.map { verdict($0, target!) } ?? "") } ?? ""
+        print(pad(d, 13) + pad(w, 44) + pad(mine, 20) + pad(peer, 26) + pad(rt, 8) + pad(tg, 16) + (cpu.map(ratio) ?? ""))
+    }
+    for d in distributions {
+        let csv = try dataFile(d, mainN)
+        let csv100k = "\(workDir)/\(d.name)-\(mainN)-first100k.csv"
+        if !FileManager.default.fileExists(atPath: csv100k) { try headRows(100_000, of: csv, to: csv100k) }
+        var pins: [Measured] = [], mapnik: [Measured] = [], clustered: [Measured] = [], pysc: [Measured] = []
+        var labels: [Measured] = [], mapnikLabels: [Measured] = []
+        for _ in 0..<repeats {
+            pins.append(maprender([csv, "--no-cluster", "-o", "\(workDir)/pins.png", "--quiet"]))
+            if useMapnik { mapnik.append(run([mapnikPython, peerMapnik!, csv, "\(workDir)/mapnik.png", "-W", "1024", "-H", "768"])) }
+            let c = maprender([csv, "-o", "\(workDir)/clustered.png", "--quiet"])
+            clustered.append(c)
+            if useCluster {
+                let z = Int((c.zoom ?? 2).rounded(.down))
+                pysc.append(run([peerPython, peerCluster!, csv, "--zoom", "\(z)", "--single-level"]))
+            }
+            labels.append(maprender([csv100k, "--no-cluster", "--label", "name", "-o", "\(workDir)/labels.png", "--quiet"]))
+            if useMapnik { mapnikLabels.append(run([mapnikPython, peerMapnik!, csv100k, "\(workDir)/mapnik-labels.png", "-W", "1024", "-H", "768", "--labels"])) }
+        }
+        let p = median(pins), c = median(clustered), l = median(labels)
+        peak = max(peak, p.peakMB, c.peakMB, l.peakMB)
+        if useMapnik {
+            let mk = median(mapnik)
+            row(d.name, "pins --no-cluster / Mapnik markers", p, mk.ok ? "Mapnik \(secs(mk.wall))" : "Mapnik EXIT \(mk.status)", mk.ok ? p.wall / mk.wall : nil, 0.10, cpu: mk.ok ? p.cpu / mk.cpu : nil)
+        } else {
+            row(d.name, "pins --no-cluster", p, "-", nil, nil)
+        }
+        if useCluster {
+            let pc = median(pysc)
+            let j = peerJSON(pc.stdout)
+            let index = j["index_s"] as? Double
+            row(d.name, "clustered map / pysupercluster read+1 level", c, pc.ok ? "pysc \(secs(pc.wall))" : "pysc EXIT \(pc.status)", pc.ok ? c.wall / pc.wall : nil, 0.60, cpu: pc.ok ? c.cpu / pc.cpu : nil)
+            let stage = (c.stages["cluster"] ?? .nan) / 1000
+            print(pad(d.name, 13) + pad("cluster stage (whole hierarchy) / index_s", 44) + pad(secs(stage), 20)
+                  + pad(index.map { "index_s \(secs($0)) z\(j["zoom"] ?? "?")" } ?? "-", 26)
+                  + pad(index.map { ratio(stage / $0) } ?? "-", 8) + "<= 1.00 " + (index.map { verdict(stage / $0, 1.0) } ?? ""))
+        } else {
+            row(d.name, "clustered map", c, "-", nil, nil)
+            print(pad(d.name, 13) + pad("cluster stage (whole hierarchy)", 44) + secs((c.stages["cluster"] ?? .nan) / 1000))
+        }
+        if useMapnik {
+            let mk = median(mapnikLabels)
+            row(d.name, "100k labelled --no-cluster / Mapnik labels", l, mk.ok ? "Mapnik \(secs(mk.wall))" : "Mapnik EXIT \(mk.status)", mk.ok ? l.wall / mk.wall : nil, 0.05, cpu: mk.ok ? l.cpu / mk.cpu : nil)
+        } else {
+            row(d.name, "100k labelled --no-cluster", l, "-", nil, nil)
+        }
+        print(pad(d.name, 13) + "stages (ms): pins " + stageText(p) + "; clustered " + stageText(c))
+    }
+    // Real GeoNames cities, labelled.
+    var labels: [Measured] = [], mapnikLabels: [Measured] = []
+    for _ in 0..<repeats {
+        labels.append(maprender([citiesFile, "--no-cluster", "--label", "name", "-o", "\(workDir)/cities-labels.png", "--quiet"]))
+        if useMapnik { mapnikLabels.append(run([mapnikPython, peerMapnik!, citiesFile, "\(workDir)/mapnik-cities.png", "-W", "1024", "-H", "768", "--labels"])) }
+    }
+    let l = median(labels)
+    peak = max(peak, l.peakMB)
+    if useMapnik {
+        let mk = median(mapnikLabels)
+        row("geonames", "34k cities labelled / Mapnik labels", l, mk.ok ? "Mapnik \(secs(mk.wall))" : "Mapnik EXIT \(mk.status)", mk.ok ? l.wall / mk.wall : nil, 0.05, cpu: mk.ok ? l.cpu / mk.cpu : nil)
+    } else {
+        row("geonames", "34k cities labelled --no-cluster", l, "-", nil, nil)
+    }
+    print(pad("all", 13) + pad("peak memory, largest of the runs above", 44) + pad(mb(peak), 20) + pad("", 26) + pad("", 8)
+          + "<= 200 MB " + verdict(peak, 200))
+}
+
+func stageText(_ m: Measured) -> String {
+    ["read", "project", "fit", "cluster", "layout", "render", "write"].compactMap { k in
+        m.stages[k].map { "\(k) \(String(format: "%.0f", $0))" }
+    }.joined(separator: ", ")
+}
+
+// MARK: 2. Scaling
+
+if sections.contains("scaling") {
+    let sizes = [250_000, 500_000, 1_000_000, 2_000_000]
+    print("")
+    print("== 2. scaling: \(sizes.map { "\($0 / 1000)k" }.joined(separator: ", ")) points; ratio per doubling (target <= 2.2) ==")
+    for d in distributions where scalingOnly?.contains(d.name) ?? true {
+        // name -> size -> seconds
+        var table: [(String, [Double])] = []
+        func add(_ name: String, _ v: Double) {
+            if let i = table.firstIndex(where: { $0.0 == name }) { table[i].1.append(v) } else { table.append((name, [v])) }
+        }
+        var peaks: [Double] = []
+        for n in sizes {
+            let csv = try dataFile(d, n)
+            // Keyframe B: the same ids, every point moved by a small fixed offset (not timed).
+            let moved = "\(workDir)/\(d.name)-\(n)-moved.csv"
+            if !FileManager.default.fileExists(atPath: moved) {
+                let awk = run(["awk", "-F,", "-v", "OFS=,", "NR == 1 { print; next } { $3 = $3 * 0.98; $4 = $4 * 0.98; print }", csv])
+                try awk.stdout.write(toFile: moved, atomically: true, encoding: .utf8)
+            }
+            let manifest = "\(workDir)/batch-\(d.name)-\(n).json"
+            try """
+            { "defaults": { "input": "\(csv)", "size": "800x600" },
+              "jobs": [ { "output": "\(workDir)/batch-a.png" }, { "output": "\(workDir)/batch-b.png", "cluster": false },
+                        { "output": "\(workDir)/batch-c.png", "filter": [">", ["get", "value"], 500] },
+                        { "output": "\(workDir)/batch-d.png", "filter": ["<=", ["get", "value"], 500], "cluster": false } ] }
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+            let runs: [(String, () -> Measured)] = [
+                ("render pins --no-cluster", { maprender([csv, "--no-cluster", "-o", "\(workDir)/s-pins.png", "--quiet"]) }),
+                ("render clustered", { maprender([csv, "-o", "\(workDir)/s-clustered.png", "--quiet"]) }),
+                ("render clustered SVG", { maprender([csv, "-o", "\(workDir)/s-clustered.svg", "--quiet"]) }),
+                ("cluster --zoom 2", { maprender(["cluster", csv, "--zoom", "2", "-o", "\(workDir)/s-cluster.geojson"], summary: false) }),
+                ("cluster --zoom 16", { maprender(["cluster", csv, "--zoom", "16", "-o", "\(workDir)/s-cluster16.geojson"], summary: false) }),
+                ("inspect", { maprender(["inspect", csv], summary: false) }),
+                ("animate 2 keyframes, 10 frames", { maprender(["animate", csv, moved, "--frames", "9", "-o", "\(workDir)/s-frames", "--quiet"]) }),
+                ("batch 4 maps", { maprender(["batch", manifest, "--quiet", "--report", "\(workDir)/s-report.json"], summary: false) }),
+            ]
+            for (name, r) in runs {
+                let m = median((0..<repeats).map { _ in r() })
+                add(name, m.ok ? m.cpu : .nan)
+                peaks.append(m.peakMB)
+                if name.hasPrefix("render") {
+                    for k in ["read", "cluster", "layout", "render", "write"] { add("  \(name): \(k)", (m.stages[k] ?? .nan) / 1000) }
+                }
+                if name.hasPrefix("animate") {
+                    for (k, v) in m.stages.sorted(by: { $0.key < $1.key }) { add("  animate: \(k)", v / 1000) }
+                }
+            }
+            try? FileManager.default.removeItem(atPath: "\(workDir)/s-frames")
+        }
+        print("")
+        print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")
+        print("  per stage wall seconds from --summary; then the ratio of each doubling")
+        print(pad("stage", 44) + sizes.map { lpad("\($0 / 1000)k", 9) }.joined() + "   " + (1..<sizes.count).map { lpad("x\($0)", 6) }.joined() + "  worst")
+        for (name, v) in table {
+            guard v.count == sizes.count else { continue }
+            let r = (1..<v.count).map { v[$0] / v[$0 - 1] }
+            let worst = r.max() ?? .nan
+            // Stages under 0.1 s are too small to time on a shared machine: no verdict for them.
+            let small = v.last! < 0.1
+            print(pad(name, 44) + v.map { lpad(String(format: "%.3f", $0), 9) }.joined() + "   "
+                  + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  " + (small ? "(too small)" : verdict(worst, 2.2)))
+        }
+        print(pad("peak memory at \(sizes.last! / 1000)k, largest command", 44) + mb(peaks.suffix(8).max() ?? 0))
     }
 }
-if perPoint.count >= 2, let first = perPoint.first, let last = perPoint.last, last.0 > first.0 {
-    let us = (last.1 - first.1) / Double(last.0 - first.0) * 1e6
+
+// MARK: 3. cluster command on cities
+
+if sections.contains("cluster") {
     print("")
-    print(String(format: "marginal cost per point (pins, PNG): %.2f µs; ratio %d→%d points: %.1fx time for %.0fx points",
-                 us, first.0, last.0, last.1 / first.1, Double(last.0) / Double(first.0)))
+    print("== 3. maprender cluster --zoom 8 on GeoNames cities (output written to a file) ==")
+    let c170 = "\(workDir)/cities-170k.csv"
+    if !FileManager.default.fileExists(atPath: c170) { try jitterCities(citiesFile, copies: 5, to: c170) }
+    for (name, file, target) in [("34k cities (samples/world_cities.csv)", citiesFile, 0.3),
+                                 ("170k cities (world_cities.csv x5, jittered ±0.5°)", c170, 1.0)] {
+        let out = "\(workDir)/cities-z8.geojson"
+        let m = median((0..<repeats).map { _ in maprender(["cluster", file, "--zoom", "8", "-o", out], summary: false) })
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        print(pad(name, 52) + pad(m.ok ? secs(m.wall) : "EXIT \(m.status)", 11) + pad("cpu " + secs(m.cpu), 13) + pad(mb(m.peakMB), 8)
+              + pad(String(format: "%.1f MB out", Double(bytes) / 1e6), 14) + "target <= \(target) s " + verdict(m.wall, target))
+    }
+}
+
+// MARK: 4. GeoJSON input
+
+if sections.contains("geojson") {
+    print("")
+    print("== 4. GeoJSON input: \(mainN) point features against the same points as CSV (maprender inspect) ==")
+    let d = distributions.first { $0.name == "gen_points" } ?? distributions[0]
+    let csv = try dataFile(d, mainN)
+    let geojson = "\(workDir)/\(d.name)-\(mainN).geojson"
+    if !FileManager.default.fileExists(atPath: geojson) {
+        if d.name == "gen_points", let g = genPoints {
+            _ = run(["python3", g, "-n", "\(mainN)", "--seed", "42", "--geojson", geojson])
+        } else {
+            try csvToGeoJSON(csv, to: geojson)
+        }
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: geojson)[.size] as? Int) ?? 0
+    let g = median((0..<repeats).map { _ in maprender(["inspect", geojson], summary: false) })
+    let c = median((0..<repeats).map { _ in maprender(["inspect", csv], summary: false) })
+    print(pad("GeoJSON (\(d.name), \(size / 1_000_000) MB)", 40) + pad(g.ok ? secs(g.wall) : "EXIT \(g.status)", 11)
+          + pad("cpu " + secs(g.cpu), 13) + pad(mb(g.peakMB), 9)
+          + "target <= 1.0 s " + verdict(g.wall, 1.0) + ", <= 250 MB " + verdict(g.peakMB, 250))
+    print(pad("CSV, same points", 40) + pad(secs(c.wall), 11) + pad("cpu " + secs(c.cpu), 13) + pad(mb(c.peakMB), 9) + "GeoJSON / CSV: " + ratio(g.wall / c.wall))
+}
+
+// MARK: 5. 10M points
+
+if big {
+    print("")
+    print("== 5. 10M points (clumps) ==")
+    let csv = try dataFile(distributions[0], 10_000_000)
+    let c = maprender([csv, "-o", "\(workDir)/big-clustered.png", "--quiet"])
+    print(pad("CSV to clustered PNG", 40) + pad(secs(c.wall), 11) + pad(mb(c.peakMB), 9) + "target <= 8 s " + verdict(c.wall, 8)
+          + ", <= 1.5 GB " + verdict(c.peakMB, 1536) + "   " + stageText(c))
+    let p = maprender([csv, "--no-cluster", "-o", "\(workDir)/big-pins.png", "--quiet"])
+    print(pad("CSV to unclustered PNG (pins)", 40) + pad(secs(p.wall), 11) + pad(mb(p.peakMB), 9) + "target <= 10 s " + verdict(p.wall, 10)
+          + "   " + stageText(p))
 }

@@ -49,8 +49,9 @@ struct Cluster: ParsableCommand {
             } else {
                 items = index.clusters(zoom: zoom)
             }
-            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: settings.aggregates)
-            try AtomicFile.write(Data((text + "\n").utf8), to: output ?? "-")
+            var bytes = ClusterGeoJSON.featureCollectionBytes(items: items, points: loaded.points, aggregates: settings.aggregates)
+            bytes.append(UInt8(ascii: "\n"))
+            try AtomicFile.write(Data(bytes), to: output ?? "-")
         }
     }
 }

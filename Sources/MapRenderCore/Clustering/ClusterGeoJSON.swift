@@ -12,98 +12,148 @@ public enum ClusterGeoJSON {
     /// A FeatureCollection of the items, in their order.
     public static func featureCollection(items: [ClusterItem], points: PointSet,
                                          aggregates: [ClusterAggregate] = []) -> String {
-        var s = "{\"type\":\"FeatureCollection\",\"features\":["
+        String(decoding: featureCollectionBytes(items: items, points: points, aggregates: aggregates), as: UTF8.self)
+    }
+
+    /// The same FeatureCollection as UTF-8 bytes, built in one growing byte buffer (appends are
+    /// amortised O(1), so the cost is linear in the output size).
+    public static func featureCollectionBytes(items: [ClusterItem], points: PointSet,
+                                              aggregates: [ClusterAggregate] = []) -> [UInt8] {
+        var b: [UInt8] = []
+        b.reserveCapacity(64 + items.count * 160)
+        append("{\"type\":\"FeatureCollection\",\"features\":[", to: &b)
+        let names = Names(aggregates: aggregates)
         for (n, item) in items.enumerated() {
-            if n > 0 { s += "," }
-            feature(item, points: points, aggregates: aggregates, into: &s)
+            if n > 0 { b.append(UInt8(ascii: ",")) }
+            feature(item, points: points, names: names, into: &b)
         }
-        s += "]}"
-        return s
+        append("]}", to: &b)
+        return b
     }
 
     /// One item as a GeoJSON Feature. Aggregates are written in the order given (any others the
     /// item carries follow, sorted by name).
     public static func feature(_ item: ClusterItem, points: PointSet, aggregates: [ClusterAggregate] = [],
                                into s: inout String) {
+        var b: [UInt8] = []
+        feature(item, points: points, names: Names(aggregates: aggregates), into: &b)
+        s += String(decoding: b, as: UTF8.self)
+    }
+
+    /// The aggregates' property names, in the order given.
+    struct Names {
+        let named: [String]
+        init(aggregates: [ClusterAggregate]) { named = aggregates.map(\.propertyName) }
+    }
+
+    static func feature(_ item: ClusterItem, points: PointSet, names: Names, into b: inout [UInt8]) {
         if let p = item.pointIndex {
-            s += "{\"type\":\"Feature\","
+            append("{\"type\":\"Feature\",", to: &b)
             let id = points.id(at: p)
             if id != .missing {
-                s += "\"id\":"
-                value(id, into: &s)
-                s += ","
+                append("\"id\":", to: &b)
+                value(id, into: &b)
+                b.append(UInt8(ascii: ","))
             }
-            s += "\"properties\":{"
+            append("\"properties\":{", to: &b)
             var first = true
-            for (name, v) in points.properties.row(p) {
-                if !first { s += "," }
+            let table = points.properties
+            for c in table.names.indices {
+                let v = table.value(column: c, row: p)
+                if case .missing = v { continue }
+                if !first { b.append(UInt8(ascii: ",")) }
                 first = false
-                string(name, into: &s)
-                s += ":"
-                value(v, into: &s)
+                string(table.names[c], into: &b)
+                b.append(UInt8(ascii: ":"))
+                value(v, into: &b)
             }
-            s += "},\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-            s += number(points.lon[p]) + "," + number(points.lat[p]) + "]}}"
+            append("},\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &b)
+            append(number(points.lon[p]), to: &b)
+            b.append(UInt8(ascii: ","))
+            append(number(points.lat[p]), to: &b)
+            append("]}}", to: &b)
             return
         }
-        s += "{\"type\":\"Feature\",\"id\":\(item.id),\"properties\":{"
-        let named = aggregates.map(\.propertyName)
-        let names = named.filter { item.aggregates[$0] != nil }
-            + item.aggregates.keys.filter { !named.contains($0) }.sorted()
-        for name in names {
-            string(name, into: &s)
-            s += ":" + number(item.aggregates[name]!) + ","
+        append("{\"type\":\"Feature\",\"id\":", to: &b)
+        append(String(item.id), to: &b)
+        append(",\"properties\":{", to: &b)
+        if !item.aggregates.isEmpty {
+            let present = names.named.filter { item.aggregates[$0] != nil }
+            let others = item.aggregates.keys.filter { !names.named.contains($0) }.sorted()
+            for name in present + others {
+                string(name, into: &b)
+                b.append(UInt8(ascii: ":"))
+                append(number(item.aggregates[name]!), to: &b)
+                b.append(UInt8(ascii: ","))
+            }
         }
-        s += "\"cluster\":true,\"cluster_id\":\(item.id),\"point_count\":\(item.count),\"point_count_abbreviated\":"
-        if item.count >= 1000 { string(item.abbreviatedCount, into: &s) } else { s += String(item.count) }
-        s += "},\"geometry\":{\"type\":\"Point\",\"coordinates\":[" + number(item.lon) + "," + number(item.lat) + "]}}"
+        append("\"cluster\":true,\"cluster_id\":", to: &b)
+        append(String(item.id), to: &b)
+        append(",\"point_count\":", to: &b)
+        append(String(item.count), to: &b)
+        append(",\"point_count_abbreviated\":", to: &b)
+        if item.count >= 1000 { string(item.abbreviatedCount, into: &b) } else { append(String(item.count), to: &b) }
+        append("},\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &b)
+        append(number(item.lon), to: &b)
+        b.append(UInt8(ascii: ","))
+        append(number(item.lat), to: &b)
+        append("]}}", to: &b)
+    }
+
+    @inline(__always)
+    static func append(_ t: String, to b: inout [UInt8]) {
+        var t = t
+        t.withUTF8 { b.append(contentsOf: $0) }
     }
 
     /// A property value as JSON (`.missing` as `null`; `.json` inserted as it is).
-    static func value(_ v: PropertyValue, into s: inout String) {
+    static func value(_ v: PropertyValue, into b: inout [UInt8]) {
         switch v {
-        case .missing, .null: s += "null"
-        case .bool(let b): s += b ? "true" : "false"
-        case .number(let d): s += number(d)
-        case .string(let t): string(t, into: &s)
-        case .json(let t): s += t
+        case .missing, .null: append("null", to: &b)
+        case .bool(let t): append(t ? "true" : "false", to: &b)
+        case .number(let d): append(number(d), to: &b)
+        case .string(let t): string(t, into: &b)
+        case .json(let t): append(t, to: &b)
         }
     }
 
     /// A string as `JSON.stringify` writes it.
     static func string(_ t: String, into s: inout String) {
-        s += "\""
-        var run = t.unicodeScalars.startIndex
-        let scalars = t.unicodeScalars
-        var i = run
-        while i < scalars.endIndex {
-            let c = scalars[i]
-            let escape: String?
-            switch c {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            default:
-                if c.value < 0x20 {
-                    let hex = String(c.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
+        var b: [UInt8] = []
+        string(t, into: &b)
+        s += String(decoding: b, as: UTF8.self)
+    }
+
+    /// A string as `JSON.stringify` writes it, as UTF-8 bytes. Only ASCII bytes are escaped, so
+    /// the string's UTF-8 is copied in runs between escapes.
+    static func string(_ t: String, into b: inout [UInt8]) {
+        b.append(UInt8(ascii: "\""))
+        var t = t
+        t.withUTF8 { u in
+            var run = 0
+            for i in 0..<u.count {
+                let c = u[i]
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                b.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i]))
+                b.append(UInt8(ascii: "\\"))
+                switch c {
+                case UInt8(ascii: "\""): b.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): b.append(UInt8(ascii: "\\"))
+                case 0x08: b.append(UInt8(ascii: "b"))
+                case 0x0C: b.append(UInt8(ascii: "f"))
+                case 0x0A: b.append(UInt8(ascii: "n"))
+                case 0x0D: b.append(UInt8(ascii: "r"))
+                case 0x09: b.append(UInt8(ascii: "t"))
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    b.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(c >> 4)], hex[Int(c & 15)]])
                 }
+                run = i + 1
             }
-            if let e = escape {
-                s.unicodeScalars.append(contentsOf: scalars[run..<i])
-                s += e
-                run = scalars.index(after: i)
-            }
-            i = scalars.index(after: i)
+            b.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<u.count]))
         }
-        s.unicodeScalars.append(contentsOf: scalars[run..<scalars.endIndex])
-        s += "\""
+        b.append(UInt8(ascii: "\""))
     }
 
     /// A number as JavaScript's `String(n)` / `JSON.stringify` writes it: the shortest digits that

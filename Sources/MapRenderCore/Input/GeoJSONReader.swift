@@ -20,6 +20,9 @@ final class GeoJSONPointSink: GeoJSONSink {
     @exclusivity(unchecked) private var report: InputReport
     @exclusivity(unchecked) private var points = PointSet()
     let wantsProperties: Bool
+    /// The kept property names and the id field as UTF-8, so that other keys are skipped without
+    /// making a String of them (nil: every property is kept).
+    private let keepBytes: [[UInt8]]?
 
     // The current feature, reused from one feature to the next.
     @exclusivity(unchecked) private var lon: [Double] = []
@@ -28,6 +31,12 @@ final class GeoJSONPointSink: GeoJSONSink {
     @exclusivity(unchecked) private var properties: [(String, PropertyValue)] = []
     @exclusivity(unchecked) private var row: [(Int, PropertyValue)] = []
     @exclusivity(unchecked) private var skipsAtFeatureStart = 0
+    /// The previous feature's property keys by position (raw bytes, name, column): features of
+    /// one file mostly repeat the same keys, which then cost a byte comparison instead of a new
+    /// String and a hash lookup.
+    @exclusivity(unchecked) private var keyBytes: [[UInt8]] = []
+    @exclusivity(unchecked) private var keyNames: [String] = []
+    @exclusivity(unchecked) private var keyColumns: [Int] = []
     @exclusivity(unchecked) private var skips = 0
     /// Whether any feature so far had an id (`points.ids` stays empty until one does).
     @exclusivity(unchecked) private var hasIDs = false
@@ -37,6 +46,9 @@ final class GeoJSONPointSink: GeoJSONSink {
         report = InputReport(source: name)
         report.format = "geojson"
         wantsProperties = options.keepProperties != [] || options.idField != nil
+        keepBytes = options.keepProperties.map { keep in
+            (keep.sorted() + (options.idField.map { [$0] } ?? [])).map { Array($0.utf8) }
+        }
     }
 
     func finish() -> LoadedPoints {
@@ -65,7 +77,26 @@ final class GeoJSONPointSink: GeoJSONSink {
         try s.enterObject()
         var first = true
         while let raw = try s.nextMember(&first) {
-            let key = s.decode(raw)
+            if let keep = keepBytes, !raw.hasEscapes,
+               !keep.contains(where: { k in k.withUnsafeBufferPointer { s.equals(raw, bytes: $0) } }) {
+                try s.skipValue()       // neither kept nor the id field
+                continue
+            }
+            let key: String
+            let k = properties.count
+            if k < keyBytes.count, keyBytes[k].withUnsafeBufferPointer({ s.equals(raw, bytes: $0) }) {
+                key = keyNames[k]
+            } else {
+                key = s.decode(raw)
+                if !raw.hasEscapes {
+                    let bytes = Array(UnsafeBufferPointer(start: s.base + raw.start, count: raw.end - raw.start))
+                    if k < keyBytes.count {
+                        keyBytes[k] = bytes; keyNames[k] = key; keyColumns[k] = -1
+                    } else if k == keyBytes.count {
+                        keyBytes.append(bytes); keyNames.append(key); keyColumns.append(-1)
+                    }
+                }
+            }
             if let idField = options.idField, key == idField {
                 let value = try s.readPropertyValue()
                 if case .null = value {} else { id = value }
@@ -177,8 +208,15 @@ final class GeoJSONPointSink: GeoJSONSink {
             points.ids = [PropertyValue](repeating: .missing, count: points.count)
         }
         row.removeAll(keepingCapacity: true)
-        for (key, value) in properties {
-            row.append((points.properties.addColumn(key), value))
+        for (k, (key, value)) in properties.enumerated() {
+            let column: Int
+            if k < keyNames.count, keyColumns[k] >= 0, keyNames[k] == key {
+                column = keyColumns[k]
+            } else {
+                column = points.properties.addColumn(key)
+                if k < keyNames.count, keyNames[k] == key { keyColumns[k] = column }
+            }
+            row.append((column, value))
         }
         for k in lon.indices {
             points.lon.append(lon[k])

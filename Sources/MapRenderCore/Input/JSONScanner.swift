@@ -168,6 +168,19 @@ struct JSONScanner {
         pos += 1
         let start = pos
         var escapes = false
+        // Eight bytes at a time to the first quote or backslash (most strings have neither
+        // escapes nor many bytes; the byte loop below then finishes the string).
+        while pos + 8 <= count {
+            let w = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
+            let q = w ^ 0x2222_2222_2222_2222, b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+            let lows: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let hit = ((q &- lows) & ~q | (b &- lows) & ~b) & highs
+            if hit != 0 {
+                pos += hit.trailingZeroBitCount >> 3
+                break
+            }
+            pos += 8
+        }
         while pos < count {
             let c = base[pos]
             if c == UInt8(ascii: "\"") {
@@ -268,15 +281,24 @@ struct JSONScanner {
         return memcmp(base + raw.start, literal.utf8Start, n) == 0
     }
 
+    /// Whether a raw string without escapes is exactly these UTF-8 bytes.
+    @inline(__always)
+    func equals(_ raw: RawString, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !raw.hasEscapes && raw.end - raw.start == bytes.count
+            && (bytes.count == 0 || memcmp(base + raw.start, bytes.baseAddress!, bytes.count) == 0)
+    }
+
     // MARK: Numbers and literals
 
     /// Reads a number (JSON grammar, plus `NaN`, `Infinity` and `-Infinity` as Python writes them).
     mutating func readNumber() throws -> Double {
         skipWhitespace()
         let start = pos
-        if matchWord("NaN") { return .nan }
-        if matchWord("Infinity") { return .infinity }
-        if matchWord("-Infinity") { return -.infinity }
+        if pos < count, base[pos] == UInt8(ascii: "N") || base[pos] == UInt8(ascii: "I") || base[pos] == UInt8(ascii: "-") {
+            if matchWord("NaN") { return .nan }
+            if matchWord("Infinity") { return .infinity }
+            if matchWord("-Infinity") { return -.infinity }
+        }
         while pos < count {
             let c = base[pos]
             if (c >= 48 && c <= 57) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 @Suite struct ClusterGeoJSONTests {
@@ -25,6 +26,24 @@ import Testing
         var s = ""
         ClusterGeoJSON.string("a\"b\\c/d\n\t\r\u{08}\u{0C}\u{01}\u{1F}é😀\u{7F}", into: &s)
         #expect(s == "\"a\\\"b\\\\c/d\\n\\t\\r\\b\\f\\u0001\\u001fé😀\u{7F}\"")
+    }
+
+    /// Random strings of quotes, backslashes, control characters, ASCII and multi-byte scalars:
+    /// the escaped text holds no raw control byte and reads back as the same string.
+    @Test func escapedStringsReadBackAsWritten() throws {
+        var rng = SeededRandom(seed: 15)
+        let pool: [Unicode.Scalar] = ["\"", "\\", "/", "a", "Z", " ", "\u{7F}", "é", "Ţ", "😀", "\u{2028}"]
+            + (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
+        for _ in 0..<200 {
+            var t = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...40, using: &rng) { t.append(pool.randomElement(using: &rng)!) }
+            let original = String(t)
+            var bytes: [UInt8] = []
+            ClusterGeoJSON.string(original, into: &bytes)
+            #expect(!bytes.contains { $0 < 0x20 })
+            let back = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String
+            #expect(back == original)
+        }
     }
 
     @Test func clusterFeature() throws {

@@ -53,6 +53,9 @@ public enum MapRenderer {
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
         }
+        if points.count == 0 && request.points == nil && !request.allowEmpty {
+            throw emptyResult(request, report: report)
+        }
         let basemaps = try request.basemaps.map { try BasemapCache.shapes(path: $0) }
         lap("read")
 
@@ -125,6 +128,16 @@ public enum MapRenderer {
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
         return result
+    }
+
+    /// No point left to draw from the input files: an error, so a good map is not replaced by an empty one.
+    static func emptyResult(_ r: RenderRequest, report: InputReport) -> MapRenderError {
+        let files = r.inputs.joined(separator: ", ")
+        let why = report.filteredOut > 0 ? "--filter kept none of \(report.filteredOut) points"
+            : report.pointsRead == 0 && report.recordsRead > 0 ? "none of \(report.recordsRead) records has valid coordinates"
+            : "the input holds no points"
+        return MapRenderError(.inputMalformed,
+                              "\(files): no points to draw (\(why)); nothing written (--allow-empty writes an empty map)")
     }
 
     static func validate(_ r: RenderRequest) throws {

@@ -42,6 +42,9 @@ public struct RenderRequest: Sendable {
     /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
     public var filter: StyleExpression?
     public var format: OutputFormat = .png
+    /// Write a map even when no point is left after reading and filtering (`--allow-empty`).
+    /// Off, such a render of input files fails and the previous output stays as it was.
+    public var allowEmpty = false
 
     public init() {}
 

@@ -161,6 +161,8 @@ struct Animate: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
+            try OutputSafety.check(outputs: (animated ? [("--output", output)] : []) + (summary.map { [("--summary", $0)] } ?? []),
+                                   inputs: inputs.map { ("input", $0) } + map.filesRead)
             let printer = AnimationProgressPrinter(mode: quiet ? .quiet : .automatic)
             let result = try AnimationRenderer.render(try request(), progress: { printer.handle($0) })
             printer.finish(result)

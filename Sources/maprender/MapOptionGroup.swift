@@ -77,6 +77,9 @@ struct MapOptionGroup: ParsableArguments {
     @Option(name: .customLong("text-scale"), help: ArgumentHelp("Scale text independently of --scale.", valueName: "f"))
     var textScale = 1.0
 
+    @Flag(name: .customLong("allow-empty"), help: "Write the map even when no point is left after reading and --filter (default: exit 65 and keep the old output).")
+    var allowEmpty = false
+
     func validate() throws {
         guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
         if let c = center, parseLatLon(c) == nil {
@@ -137,5 +140,6 @@ struct MapOptionGroup: ParsableArguments {
         r.layout.legend = legend
         r.layout.allowOverlap = allowOverlap
         r.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
+        r.allowEmpty = allowEmpty
     }
 }

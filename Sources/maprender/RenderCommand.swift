@@ -53,6 +53,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
+            try OutputSafety.check(outputs: [("--output", output)] + (summary.map { [("--summary", $0)] } ?? []),
+                                   inputs: inputs.map { ("input", $0) } + map.filesRead)
             let result = try MapRenderer.render(try request(), to: output)
             if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
             if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }

@@ -126,20 +126,19 @@ final class TrackCSVParser {
         let names = (0..<r.fieldCount).map { r.string($0).trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
         header = names
         let lowered = names.map { $0.lowercased() }
-        var shown = names.prefix(30).joined(separator: ", ")
-        if names.count > 30 { shown += ", ..." }
+        let shown = MessageText.header(names, lineBytes: names.reduce(max(0, names.count - 1)) { $0 + $1.utf8.count })
 
         func column(_ given: String?, _ candidates: [String], _ role: String, _ flag: String) throws -> Int {
             if let given {
                 guard let k = lowered.firstIndex(of: given.lowercased()) else {
                     throw MapRenderError(.inputMalformed,
-                        "\(name): no column named '\(given)' for the \(role); header is: \(shown)")
+                        "\(name): no column named '\(given)' for the \(role); \(shown)")
                 }
                 return k
             }
             for c in candidates { if let k = lowered.firstIndex(of: c) { return k } }
             throw MapRenderError(.inputMalformed,
-                "\(name): no \(role) column found; header is: \(shown) (use \(flag))")
+                "\(name): no \(role) column found; \(shown) (use \(flag))")
         }
         idIndex = try column(columns.id, ["id"], "id", "--id-field")
         timeIndex = try column(columns.time, ["time", "timestamp", "datetime", "date"], "time", "--time-field")

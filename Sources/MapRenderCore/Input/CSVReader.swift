@@ -157,13 +157,12 @@ final class CSVReader {
         let names = (0..<tokenizer.fieldCount).map { Self.trimmed(string(field: $0)) }
         header = names
         let lowered = names.map { $0.lowercased() }
-        var shown = names.prefix(30).joined(separator: ", ")
-        if names.count > 30 { shown += ", ..." }
+        let shown = MessageText.header(names, lineBytes: names.reduce(max(0, names.count - 1)) { $0 + $1.utf8.count })
 
         func column(named wanted: String, for role: String) throws -> Int {
             guard let k = lowered.firstIndex(of: wanted.lowercased()) else {
                 throw MapRenderError(.inputMalformed,
-                    "\(name): no column named '\(wanted)' for the \(role); header is: \(shown)")
+                    "\(name): no column named '\(wanted)' for the \(role); \(shown)")
             }
             return k
         }
@@ -178,7 +177,7 @@ final class CSVReader {
             ?? detect(["lon", "lng", "long", "longitude", "x"])
         guard let lat, let lon else {
             throw MapRenderError(.inputMalformed,
-                "\(name): no latitude/longitude columns found; header is: \(shown) (use --lat and --lon)")
+                "\(name): no latitude/longitude columns found; \(shown) (use --lat and --lon)")
         }
         guard lat != lon else {
             throw MapRenderError(.inputMalformed,

@@ -73,6 +73,9 @@ struct Animate: ParsableCommand {
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Frames rendered at once (default: the number of cores). The frames are the same for any value.", valueName: "n"))
     var jobs: Int?
 
+    @Option(name: .customLong("max-frames"), help: ArgumentHelp("Refuse animations of more frames than this, before reading anything.", valueName: "n"))
+    var maxFrames = 100_000
+
     @Option(name: .customLong("cluster-frames"), help: ArgumentHelp("Frames a point takes to travel into or out of a cluster bubble (default: a third of a second).", valueName: "n"))
     var clusterFrames: Int?
 
@@ -156,6 +159,7 @@ struct Animate: ParsableCommand {
         r.follow = follow
         if let j = jobs { r.jobs = j }
         r.clusterTransitionFrames = clusterFrames
+        r.maxFrames = maxFrames
         return r
     }
 

@@ -49,7 +49,22 @@ public enum MapRenderer {
         }
         if let f = request.filter {
             let bound = f.bind(to: points.properties)
-            let keep = (0..<points.count).filter { bound.evaluate(row: $0).truthy }
+            var keep: [Int] = [], notBoolean = ValueIssue(key: "--filter")
+            for row in 0..<points.count {
+                let v = bound.evaluate(row: row)
+                switch v {
+                case .bool(true): keep.append(row)
+                case .bool(false), .null: break
+                default: notBoolean.note(row, "gave \(v), not true or false; the point is left out")
+                }
+            }
+            if let issue = notBoolean.message {
+                if request.strict || keep.isEmpty {
+                    throw MapRenderError(.style, issue + (request.strict ? " (--strict)"
+                        : #"; a filter must give a boolean, e.g. ["==", ["get", "type"], "city"]"#))
+                }
+                warnings.append(issue)
+            }
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
         }
@@ -63,6 +78,10 @@ public enum MapRenderer {
         let projected = ProjectedPoints(points: points, style: request.style,
                                         opacity: request.filter == nil ? request.pointOpacity : nil,
                                         scale: request.filter == nil ? request.pointScale : nil)
+        if let issue = projected.styles.issues.first, request.strict {
+            throw MapRenderError(.style, "\(issue) (--strict)")
+        }
+        warnings += projected.styles.issues
         lap("project")
 
         // View

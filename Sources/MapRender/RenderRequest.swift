@@ -45,6 +45,9 @@ public struct RenderRequest: Sendable {
     /// Write a map even when no point is left after reading and filtering (`--allow-empty`).
     /// Off, such a render of input files fails and the previous output stays as it was.
     public var allowEmpty = false
+    /// Make the warnings about expression results that cannot be used (`marker.size` out of
+    /// range, `marker.fill` not a colour) errors (`--strict`).
+    public var strict = false
 
     public init() {}
 

@@ -80,6 +80,9 @@ struct MapOptionGroup: ParsableArguments {
     @Flag(name: .customLong("allow-empty"), help: "Write the map even when no point is left after reading and --filter (default: exit 65 and keep the old output).")
     var allowEmpty = false
 
+    @Flag(help: "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) errors instead of warnings.")
+    var strict = false
+
     func validate() throws {
         guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
         if let c = center, parseLatLon(c) == nil {
@@ -141,5 +144,6 @@ struct MapOptionGroup: ParsableArguments {
         r.layout.allowOverlap = allowOverlap
         r.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
         r.allowEmpty = allowEmpty
+        r.strict = strict
     }
 }

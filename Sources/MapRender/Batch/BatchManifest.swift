@@ -37,10 +37,11 @@ public struct BatchManifest: Sendable {
     /// Every key a job (or `defaults`) may have: `render`'s long option names, plus `filter` and `cluster`.
     public static var jobKeys: [String] { ManifestReader.jobKeys }
 
-    /// Every path a job names — output, inputs, basemaps, style — must lie under `root` (default:
+    /// With `allowOutsideRoot: false` (what `maprender batch` passes unless `--allow-outside-root`),
+    /// every path a job names — output, inputs, basemaps, style — must lie under `root` (default:
     /// the manifest's folder): `..` out of it, absolute paths elsewhere and symbolic links leading
-    /// out are refused unless `allowOutsideRoot`.
-    public static func load(path: String, root: String? = nil, allowOutsideRoot: Bool = false) throws -> BatchManifest {
+    /// out are refused. Library callers that build manifests from their own paths keep the default.
+    public static func load(path: String, root: String? = nil, allowOutsideRoot: Bool = true) throws -> BatchManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BatchManifestError(issues: [MapRenderError(.inputUnreadable,
                                                              "cannot read manifest \(path): no such file or not readable")])
@@ -52,7 +53,7 @@ public struct BatchManifest: Sendable {
     /// Checks a manifest held in memory. `name` appears in messages (and picks JSON or YAML by
     /// its extension); relative paths resolve against `baseDirectory`.
     public static func parse(data: Data, name: String, baseDirectory: String, root: String? = nil,
-                             allowOutsideRoot: Bool = false) throws -> BatchManifest {
+                             allowOutsideRoot: Bool = true) throws -> BatchManifest {
         let top: ManifestValue
         do {
             top = try ManifestValue.parse(data, syntax: ManifestValue.syntax(name: name, data: data))

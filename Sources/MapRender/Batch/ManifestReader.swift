@@ -24,6 +24,7 @@ struct ManifestReader {
         "padding", "basemap", "attribution", "label", "label-priority", "label-style", "allow-overlap",
         "scale-bar", "legend", "text-scale", "cluster", "cluster-radius", "min-points",
         "cluster-sum", "cluster-max", "cluster-min", "cluster-mean", "spread-tolerance", "spread-max", "filter",
+        "allow-empty", "strict",
     ]
 
     mutating func read(_ root: ManifestValue) -> [BatchJob] {
@@ -192,6 +193,8 @@ struct ManifestReader {
             }
             s.labelStyle = style
         case "allow-overlap": s.allowOverlap = try bool(v)
+        case "allow-empty": s.allowEmpty = try bool(v)
+        case "strict": s.strict = try bool(v)
         case "scale-bar": s.scaleBar = try bool(v)
         case "legend": s.legend = try bool(v)
         case "text-scale": s.textScale = try number(v, 0...10, openLow: true)
@@ -276,6 +279,8 @@ struct ManifestReader {
         r.layout.labelPriority = s.labelPriority
         r.layout.labelStyle = s.labelStyle
         r.layout.allowOverlap = s.allowOverlap
+        r.allowEmpty = s.allowEmpty
+        r.strict = s.strict
         r.layout.scaleBar = s.scaleBar
         r.layout.legend = s.legend
         r.layout.textScale = s.textScale
@@ -440,6 +445,8 @@ struct JobSpec {
     var labelPriority: String?
     var labelStyle = LayoutOptions.LabelStyle.plain
     var allowOverlap = false
+    var allowEmpty = false
+    var strict = false
     var scaleBar = false
     var legend = false
     var textScale = 1.0

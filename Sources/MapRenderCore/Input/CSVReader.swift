@@ -57,6 +57,9 @@ final class CSVReader {
             var scanned = 0
             var lineEnd: Int?
             while lineEnd == nil {
+                if headerBytes.count > CSVTokenizer.maxRecordBytes {
+                    throw MapRenderError(.inputMalformed, "\(name): the first line is longer than \(CSVTokenizer.maxRecordBytes >> 20) MiB: not a CSV header")
+                }
                 let n = try source.read(into: chunk, capacity: chunkSize)
                 if n == 0 { break }
                 headerBytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
@@ -123,6 +126,14 @@ final class CSVReader {
     }
 
     private func handle(_ t: CSVTokenizer) throws {
+        if t.recordTooLong {
+            if header == nil {
+                throw MapRenderError(.inputMalformed, "\(name): the first line is longer than \(CSVTokenizer.maxRecordBytes >> 20) MiB: not a CSV header")
+            }
+            report.recordsRead += 1
+            report.skip(.recordTooLong, at: t.recordLine)
+            return
+        }
         if header == nil { try handleHeader() } else { handleRow() }
     }
 

@@ -6,6 +6,7 @@ public enum SkipReason: String, CaseIterable, Codable, Sendable, Comparable {
     case latitudeOutOfRange = "latitude outside -90..90"
     case longitudeOutOfRange = "longitude outside -180..180"
     case malformedRow = "malformed row"
+    case recordTooLong = "row longer than 16 MiB"
     case nullGeometry = "null geometry"
     case unsupportedGeometry = "not a point geometry"
 

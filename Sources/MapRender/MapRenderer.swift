@@ -172,6 +172,7 @@ public enum MapRenderer {
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")
         }
+        try RenderBounds.check(r)
     }
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.

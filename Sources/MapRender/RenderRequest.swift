@@ -48,6 +48,9 @@ public struct RenderRequest: Sendable {
     /// Make the warnings about expression results that cannot be used (`marker.size` out of
     /// range, `marker.fill` not a colour) errors (`--strict`).
     public var strict = false
+    /// Refuse a render whose memory, estimated up front (`RenderBounds`), exceeds this many bytes
+    /// (`--max-memory`, in MB on the command line).
+    public var maxMemory = 8 << 30
 
     public init() {}
 

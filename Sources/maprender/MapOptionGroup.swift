@@ -83,6 +83,9 @@ struct MapOptionGroup: ParsableArguments {
     @Flag(help: "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) errors instead of warnings.")
     var strict = false
 
+    @Option(name: .customLong("max-memory"), help: ArgumentHelp("Refuse a render whose memory, estimated before reading (image, GeoJSON files), exceeds this.", valueName: "MB"))
+    var maxMemory = 8192
+
     func validate() throws {
         guard parseSize(size) != nil else { throw ValidationError("--size must look like 1024x768, got '\(size)'") }
         if let c = center, parseLatLon(c) == nil {
@@ -145,5 +148,6 @@ struct MapOptionGroup: ParsableArguments {
         r.layout.labelStyle = LayoutOptions.LabelStyle(rawValue: labelStyle)!
         r.allowEmpty = allowEmpty
         r.strict = strict
+        r.maxMemory = min(max(1, maxMemory), 1 << 30) << 20
     }
 }

@@ -118,6 +118,18 @@ import TestSupport
         #expect(try Data(contentsOf: out).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
     }
 
+    // MARK: - Memory, estimated before reading
+
+    @Test func aRenderTooLargeForMemoryIsRefusedUpFront() throws {
+        // 32000 x 32000 pixels at 12 bytes each.
+        let r = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "16000x16000", "--scale", "2"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: the render would need about 11719 MB of memory (the image and the GeoJSON files), more than the limit of 8192 MB; --max-memory raises it\n")
+        let small = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "5"])
+        #expect(small.status == 64)
+        #expect(small.stderr == "maprender: error: the render would need about 6 MB of memory (the image and the GeoJSON files), more than the limit of 5 MB; --max-memory raises it\n")
+    }
+
     // MARK: - Filters and expressions
 
     @Test func filtersThatCannotSelectAreErrors() throws {

@@ -24,7 +24,7 @@ struct ManifestReader {
         "padding", "basemap", "attribution", "label", "label-priority", "label-style", "allow-overlap",
         "scale-bar", "legend", "text-scale", "cluster", "cluster-radius", "min-points",
         "cluster-sum", "cluster-max", "cluster-min", "cluster-mean", "spread-tolerance", "spread-max", "filter",
-        "allow-empty", "strict",
+        "allow-empty", "strict", "max-memory",
     ]
 
     mutating func read(_ root: ManifestValue) -> [BatchJob] {
@@ -195,6 +195,7 @@ struct ManifestReader {
         case "allow-overlap": s.allowOverlap = try bool(v)
         case "allow-empty": s.allowEmpty = try bool(v)
         case "strict": s.strict = try bool(v)
+        case "max-memory": s.maxMemoryMB = try integer(v, 1...(1 << 30))
         case "scale-bar": s.scaleBar = try bool(v)
         case "legend": s.legend = try bool(v)
         case "text-scale": s.textScale = try number(v, 0...10, openLow: true)
@@ -281,6 +282,7 @@ struct ManifestReader {
         r.layout.allowOverlap = s.allowOverlap
         r.allowEmpty = s.allowEmpty
         r.strict = s.strict
+        r.maxMemory = s.maxMemoryMB << 20
         r.layout.scaleBar = s.scaleBar
         r.layout.legend = s.legend
         r.layout.textScale = s.textScale
@@ -447,6 +449,7 @@ struct JobSpec {
     var allowOverlap = false
     var allowEmpty = false
     var strict = false
+    var maxMemoryMB = 8192
     var scaleBar = false
     var legend = false
     var textScale = 1.0

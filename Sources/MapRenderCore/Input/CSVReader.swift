@@ -147,7 +147,11 @@ final class CSVReader {
         let (p, count) = tokenizer.field(k)
         if count == 0 { return .missing }
         if let d = FastNumber.parseJSONStyleNumber(p, count) { return .number(d) }
-        return .string(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
+        let bytes = UnsafeBufferPointer(start: p, count: count)
+        if let valid = String(validating: bytes, as: UTF8.self) { return .string(valid) }
+        if report.invalidUTF8 == 0 { report.firstInvalidUTF8 = tokenizer.recordLine }
+        report.invalidUTF8 += 1
+        return .string(String(decoding: bytes, as: UTF8.self))
     }
 
     @inline(__always)

@@ -29,7 +29,7 @@ enum LabelLayout {
         if !callout {
             for b in bubbles {
                 guard let rep = b.representative,
-                      let text = data.points.properties.value(column: col, row: rep).displayText, !text.isEmpty else { continue }
+                      let text = data.points.properties.value(column: col, row: rep).displayText.map(LabelText.truncated), !text.isEmpty else { continue }
                 let r = style.cluster.step(for: b.count).radius
                 let box = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
                 let value = priorityCol.flatMap { data.points.properties.value(column: $0, row: rep).numberValue } ?? 0
@@ -39,7 +39,7 @@ enum LabelLayout {
         }
         let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
-            guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
+            guard let text = data.points.properties.value(column: col, row: i).displayText.map(LabelText.truncated), !text.isEmpty else { continue }
             let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
             let priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
             if callout {

@@ -21,6 +21,11 @@ public enum ImageComparison {
                                diffPath: String? = nil, maxPixels: Int = defaultMaxPixels) throws -> Outcome {
         let a = try ComparedFile.read(expected), b = try ComparedFile.read(actual)
         guard a.kind == b.kind else {
+            // A PNG against a file that is not an image by name either (a CSV): name that file.
+            if let (png, other) = a.kind == .png ? (expected, actual) : b.kind == .png ? (actual, expected) : nil,
+               OutputFormat(path: other) == nil {
+                throw MapRenderError(.inputMalformed, "\(other): not a PNG, so it cannot be compared with the PNG \(png)")
+            }
             throw MapRenderError(.inputMalformed,
                                  "cannot compare \(expected) (\(a.kind.rawValue)) with \(actual) (\(b.kind.rawValue))")
         }

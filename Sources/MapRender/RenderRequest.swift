@@ -1,15 +1,5 @@
 import MapRenderCore
 
-/// How the view is chosen.
-public enum ViewSpec: Sendable, Equatable {
-    /// Fit the data (the default), with an optional fixed zoom.
-    case fit(zoom: Double?)
-    /// `--center LAT,LON --zoom Z`.
-    case center(lat: Double, lon: Double, zoom: Double)
-    /// `--bbox W,S,E,N`.
-    case bbox(GeoBounds)
-}
-
 /// Everything one map needs. The CLI builds one from its options; Swift programs build one directly.
 public struct RenderRequest: Sendable {
     /// Point files (`-` is standard input). Ignored when `points` is set.
@@ -54,11 +44,27 @@ public struct RenderRequest: Sendable {
 
     public init() {}
 
+    /// What planning needs from this request (view, size, clustering, spreading, label ranking).
+    public var planOptions: PlanOptions {
+        var o = PlanOptions()
+        o.view = view
+        o.width = width; o.height = height
+        o.padding = padding
+        o.maxZoom = maxZoom
+        o.clustering = clustering
+        o.aggregates = aggregates
+        o.spread = spread
+        o.labelField = layout.labelField
+        o.labelPriority = layout.labelPriority
+        return o
+    }
+
     /// The property columns this render reads, so readers can drop the others (the 1M-row fast path).
     var neededProperties: Set<String> {
         var s = MarkerStyler.propertyNames(style: style)
         if let l = layout.labelField { s.insert(l) }
         if let p = layout.labelPriority { s.insert(p) }
+        if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
         for a in aggregates { s.insert(a.field) }
         return s

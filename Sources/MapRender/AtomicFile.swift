@@ -1,28 +1,194 @@
 import Foundation
 import MapRenderCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Writes files atomically: a temporary file in the same folder, then rename(2).
-/// A failed run leaves no partial file and never replaces a good one.
+/// Writes output files so that a failed or killed run never leaves a partial file and never
+/// replaces a good one, and never changes what it replaces beyond its bytes.
+///
+/// ```swift
+/// try AtomicFile.write(pngData, to: "out/map.png")
+/// ```
+/// - A regular file (or a new one) is replaced atomically: the bytes go to an unnamed file in the
+///   same folder (Linux `O_TMPFILE`), which gets a name only once complete (`linkat`) and is then
+///   renamed over the target. Where `O_TMPFILE` is not supported, a named temporary file
+///   `.NAME.maprender-tmp-PID-RANDOM` is used instead; a later write to the same output removes
+///   such files left by a process that no longer runs (a killed run).
+/// - A symbolic link is followed: its target is replaced, the link stays.
+/// - An existing file keeps its permission bits (and, where allowed, its owner).
+/// - A device, pipe or socket (`/dev/null`, `/dev/stdout`, a FIFO) is written directly, never replaced.
+/// - `-` writes to standard output.
 public enum AtomicFile {
+    /// The marker in the names of named temporary files; `staleTemporaries` looks for it.
+    static let temporaryMarker = ".maprender-tmp-"
+
     public static func write(_ data: Data, to path: String) throws {
         if path == "-" {
             FileHandle.standardOutput.write(data)
             return
         }
-        let url = URL(fileURLWithPath: path)
+        let target = resolveSymlinks(path)
+        var st = stat()
+        let exists = stat(target, &st) == 0
+        if exists && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw MapRenderError(.output, "cannot write \(path): it is a folder")
+        }
+        if exists && (st.st_mode & S_IFMT) != S_IFREG {
+            return try writeInPlace(data, to: target, shownAs: path)
+        }
+        let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw MapRenderError(.output, "cannot write \(path): folder \(dir) does not exist")
         }
-        let tmp = dir + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard FileManager.default.createFile(atPath: tmp, contents: data) else {
-            throw MapRenderError(.output, "cannot write \(path): \(String(cString: strerror(errno)))")
+        removeStaleTemporaries(for: target)
+        let mode: mode_t = exists ? st.st_mode & 0o7777 : 0o666
+        let owner = exists ? (uid: st.st_uid, gid: st.st_gid) : nil
+        #if os(Linux)
+        if try writeUnnamed(data, to: target, folder: dir, mode: mode, owner: owner, shownAs: path) { return }
+        #endif
+        try writeNamed(data, to: target, mode: mode, owner: owner, shownAs: path)
+    }
+
+    // MARK: - Ways of writing
+
+    /// A device, pipe or socket: opened for writing (no create) and written as is.
+    private static func writeInPlace(_ data: Data, to target: String, shownAs path: String) throws {
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path) }
+        defer { close(fd) }
+        try writeAll(data, to: fd, shownAs: path)
+    }
+
+    #if os(Linux)
+    /// O_TMPFILE | O_DIRECTORY, not imported from the C macro.
+    private static let oTmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// Writes through an unnamed file; false when the filesystem does not support it.
+    private static func writeUnnamed(_ data: Data, to target: String, folder: String, mode: mode_t,
+                                     owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws -> Bool {
+        let fd = open(folder, oTmpfile | O_WRONLY | O_CLOEXEC, mode)
+        if fd < 0 {
+            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return false }
+            throw failure(path)
         }
-        guard rename(tmp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        defer { close(fd) }
+        try prepare(fd, mode: mode, owner: owner, shownAs: path)
+        try writeAll(data, to: fd, shownAs: path)
+        // The file gets a (temporary) name only now, complete; rename then replaces the target atomically.
+        let tmp = temporaryName(for: target)
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 else {
+            if [ENOENT, EXDEV, EPERM, EOPNOTSUPP].contains(errno) { return false } // no /proc: named file instead
+            throw failure(path)
+        }
+        return try rename(tmp, over: target, shownAs: path)
+    }
+    #endif
+
+    /// Writes a named temporary file beside the target, then renames it over the target.
+    private static func writeNamed(_ data: Data, to target: String, mode: mode_t,
+                                   owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws {
+        let tmp = temporaryName(for: target)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw failure(path) }
+        do {
+            try prepare(fd, mode: mode, owner: owner, shownAs: path)
+            try writeAll(data, to: fd, shownAs: path)
+        } catch {
+            close(fd)
             unlink(tmp)
-            throw MapRenderError(.output, "cannot write \(path): \(reason)")
+            throw error
         }
+        close(fd)
+        _ = try rename(tmp, over: target, shownAs: path)
+    }
+
+    private static func rename(_ tmp: String, over target: String, shownAs path: String) throws -> Bool {
+        guard Glibc.rename(tmp, target) == 0 else {
+            let e = failure(path)
+            unlink(tmp)
+            throw e
+        }
+        return true
+    }
+
+    /// Gives a new file the mode of the file it replaces (open's mode is reduced by the umask),
+    /// and its owner where the process may.
+    private static func prepare(_ fd: Int32, mode: mode_t, owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws {
+        if let o = owner {
+            _ = fchown(fd, o.uid, o.gid) // allowed only to root or the owner; keep going otherwise
+            guard fchmod(fd, mode) == 0 else { throw failure(path) }
+        }
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, shownAs path: String) throws {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path)
+                }
+                offset += n
+            }
+        }
+    }
+
+    private static func failure(_ path: String) -> MapRenderError {
+        MapRenderError(.output, "cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+
+    // MARK: - Temporary files
+
+    /// `.NAME.maprender-tmp-PID-RANDOM` beside the target.
+    static func temporaryName(for target: String) -> String {
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + temporaryMarker
+            + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Temporary files of this target left by processes that no longer run: regular files named
+    /// `.NAME.maprender-tmp-PID-…` (or `.NAME.tmp-PID-…`, the names of earlier versions) whose PID
+    /// is not a running process.
+    static func staleTemporaries(for target: String) -> [String] {
+        let url = URL(fileURLWithPath: target)
+        let dir = url.deletingLastPathComponent().path
+        let prefixes = ["." + url.lastPathComponent + temporaryMarker, "." + url.lastPathComponent + ".tmp-"]
+        var stale: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
+                  !rest[rest.index(after: dash)...].isEmpty, rest[rest.index(after: dash)...].allSatisfy(\.isNumber)
+            else { continue }
+            if kill(pid, 0) == 0 || errno == EPERM { continue } // still running (or someone else's)
+            let full = dir + "/" + name
+            var st = stat()
+            guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            stale.append(full)
+        }
+        return stale.sorted()
+    }
+
+    private static func removeStaleTemporaries(for target: String) {
+        for p in staleTemporaries(for: target) { unlink(p) }
+    }
+
+    // MARK: - Paths
+
+    /// Follows symbolic links (up to 40) to the file they name, which may not exist yet.
+    static func resolveSymlinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK,
+                  let dest = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = dest.hasPrefix("/") ? dest
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(dest).path
+        }
+        return current
     }
 }

@@ -28,6 +28,9 @@ public enum MapRenderer {
         try validate(request)
 
         let input = try readPoints(request)
+        if input.points.count == 0 && request.points == nil && !request.allowEmpty {
+            throw emptyResult(request, report: input.report)
+        }
         let basemaps = try request.basemaps.map { try BasemapCache.shapes(path: $0) }
         var warnings = input.warnings
         lap("read")
@@ -36,6 +39,10 @@ public enum MapRenderer {
                                    opacity: request.filter == nil ? request.pointOpacity : nil,
                                    scale: request.filter == nil ? request.pointScale : nil, lap: lap)
         plan = TileStage.snap(plan, request, style: request.style)
+        if let issue = plan.data.styles.issues.first, request.strict {
+            throw MapRenderError(.style, "\(issue) (--strict)")
+        }
+        warnings += plan.data.styles.issues
         if input.points.count == 0, case .fit = request.view {
             warnings.append("no points to draw; showing the whole world")
         }
@@ -86,7 +93,22 @@ public enum MapRenderer {
         if let w = InputFieldCheck.legendWarning(request) { warnings.append(w) }
         if let f = request.filter {
             let bound = f.bind(to: points.properties)
-            let keep = (0..<points.count).filter { bound.evaluate(row: $0).truthy }
+            var keep: [Int] = [], notBoolean = ValueIssue(key: "--filter")
+            for row in 0..<points.count {
+                let v = bound.evaluate(row: row)
+                switch v {
+                case .bool(true): keep.append(row)
+                case .bool(false), .null: break
+                default: notBoolean.note(row, "gave \(v), not true or false; the point is left out")
+                }
+            }
+            if let issue = notBoolean.message {
+                if request.strict || keep.isEmpty {
+                    throw MapRenderError(.style, issue + (request.strict ? " (--strict)"
+                        : #"; a filter must give a boolean, e.g. ["==", ["get", "type"], "city"]"#))
+                }
+                warnings.append(issue)
+            }
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
         }
@@ -102,6 +124,16 @@ public enum MapRenderer {
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
         return result
+    }
+
+    /// No point left to draw from the input files: an error, so a good map is not replaced by an empty one.
+    static func emptyResult(_ r: RenderRequest, report: InputReport) -> MapRenderError {
+        let files = r.inputs.joined(separator: ", ")
+        let why = report.filteredOut > 0 ? "--filter kept none of \(report.filteredOut) points"
+            : report.pointsRead == 0 && report.recordsRead > 0 ? "none of \(report.recordsRead) records has valid coordinates"
+            : "the input holds no points"
+        return MapRenderError(.inputMalformed,
+                              "\(files): no points to draw (\(why)); nothing written (--allow-empty writes an empty map)")
     }
 
     /// The checks of `RenderOptionTable` for a request built in code (the CLI and manifests
@@ -127,5 +159,6 @@ public enum MapRenderer {
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")
         }
+        try RenderBounds.check(r)
     }
 }

@@ -35,6 +35,15 @@ public struct RenderRequest: Sendable {
     public var format: OutputFormat = .png
     /// Raster tile basemaps (`--tiles`) and how they are fetched; drawn under `basemaps`.
     public var tiles = TileOptions()
+    /// Write a map even when no point is left after reading and filtering (`--allow-empty`).
+    /// Off, such a render of input files fails and the previous output stays as it was.
+    public var allowEmpty = false
+    /// Make the warnings about expression results that cannot be used (`marker.size` out of
+    /// range, `marker.fill` not a colour) errors (`--strict`).
+    public var strict = false
+    /// Refuse a render whose memory, estimated up front (`RenderBounds`), exceeds this many bytes
+    /// (`--max-memory`, in MB on the command line).
+    public var maxMemory = 8 << 30
 
     public init() {}
 

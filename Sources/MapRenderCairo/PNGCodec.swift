@@ -52,7 +52,8 @@ public enum PNGCodec {
         guard status == CAIRO_STATUS_SUCCESS else {
             switch status {
             case CAIRO_STATUS_NO_MEMORY:
-                throw MapRenderError(.inputMalformed, "\(name): out of memory decoding PNG (image too large?)")
+                // Cairo reports libpng's errors (a damaged IDAT stream) as NO_MEMORY too.
+                throw MapRenderError(.inputMalformed, "\(name): corrupt PNG: its image data cannot be decoded (or it is too large for memory)")
             default:
                 throw MapRenderError(.inputMalformed, "\(name): corrupt PNG: \(statusText(status))")
             }

@@ -77,6 +77,9 @@ struct Animate: ParsableCommand {
     @Option(name: .customLong("cluster-transition"), help: ArgumentHelp("How long a point takes to travel into or out of a cluster bubble, in map time. Keyframes: a share of the time between keyframes (default 0.33). Tracks: data time, 20s, 5m, 1h or seconds (default: a thirtieth of the span). Always over by the next keyframe.", valueName: "time"))
     var clusterTransition: String?
 
+    @Option(name: .customLong("max-frames"), help: ArgumentHelp("Refuse animations of more frames than this, before reading anything.", valueName: "n"))
+    var maxFrames = 100_000
+
     @OptionGroup(title: "Input")
     var input: InputOptionGroup
 
@@ -169,11 +172,14 @@ struct Animate: ParsableCommand {
         r.follow = follow
         if let j = jobs { r.jobs = j }
         r.clusterTransition = parsedClusterTransition
+        r.maxFrames = maxFrames
         return r
     }
 
     func run() throws {
         try runReportingErrors {
+            try OutputSafety.check(outputs: (animated ? [("--output", output)] : []) + (summary.map { [("--summary", $0)] } ?? []),
+                                   inputs: inputs.map { ("input", $0) } + map.filesRead)
             let printer = AnimationProgressPrinter(mode: quiet ? .quiet : .automatic)
             let result = try AnimationRenderer.render(try request(), progress: { printer.handle($0) })
             printer.finish(result)

@@ -44,6 +44,15 @@ struct Batch: ParsableCommand {
     @Option(name: .customLong("shard-count"), help: ArgumentHelp("Number of shards when the index comes from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "n"))
     var shardCount: Int?
 
+    @Option(help: ArgumentHelp("Folder every path of the manifest must lie in (default: the manifest's folder).", valueName: "dir"))
+    var root: String?
+
+    @Flag(name: .customLong("allow-outside-root"), help: "Allow manifest paths outside the root folder (absolute paths, '..', links leading out).")
+    var allowOutsideRoot = false
+
+    @Flag(name: .customLong("allow-empty"), help: "Write a job's map even when its filter leaves no point (default: the job fails, its old output stays).")
+    var allowEmpty = false
+
     @Flag(name: .shortAndLong, help: "Print only failures and warnings, no progress.")
     var quiet = false
 
@@ -66,11 +75,22 @@ struct Batch: ParsableCommand {
                                                    environment: ProcessInfo.processInfo.environment)
             let jobs: BatchManifest
             do {
-                jobs = try BatchManifest.load(path: manifest)
+                jobs = try BatchManifest.load(path: manifest, root: root, allowOutsideRoot: allowOutsideRoot)
             } catch let e as BatchManifestError {
                 e.issues.forEach { printError("maprender: error: \($0.message)") }
                 throw ExitCode(e.exitCode)
             }
+            options.allowEmpty = allowEmpty
+            var outputs: [OutputSafety.Named] = jobs.jobs.map { ("jobs[\($0.index)].output", $0.output) }
+            if let r = report { outputs.append(("--report", r)) }
+            var inputs: [OutputSafety.Named] = [("manifest", manifest)]
+            for job in jobs.jobs {
+                let of = " of jobs[\(job.index)]"
+                inputs += job.request.inputs.map { ("input" + of, $0) }
+                inputs += job.request.basemaps.map { ("basemap" + of, $0) }
+                if let s = job.styleFile { inputs.append(("style" + of, s)) }
+            }
+            try OutputSafety.check(outputs: outputs, inputs: inputs)
             let printer = BatchProgressPrinter(mode: quiet ? .quiet : .automatic)
             let result = BatchRunner.run(jobs, options: options, progress: { printer.handle($0) })
             printer.finish(result)

@@ -13,7 +13,8 @@ func runReportingErrors(_ body: () throws -> Void) throws {
 }
 
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    // Messages may quote names from files: never let their control characters reach the terminal.
+    FileHandle.standardError.write(Data((MessageText.escaped(line, keepNewlines: true) + "\n").utf8))
 }
 
 // MARK: - Options from RenderOptionTable
@@ -99,4 +100,11 @@ func jsonText<T: Encodable>(_ value: T) throws -> Data {
     var d = try enc.encode(value)
     d.append(0x0A)
     return d
+}
+
+extension MapOptionGroup {
+    /// The files the map options read (basemaps, style): no output may replace them.
+    var filesRead: [OutputSafety.Named] {
+        basemap.map { ("--basemap", $0) } + (style.map { [("--style", $0)] } ?? [])
+    }
 }

@@ -7,8 +7,8 @@ struct Compare: ParsableCommand {
         abstract: "Compare two images for golden-image tests.",
         discussion: """
         PNGs are compared perceptually, with pixelmatch's semantics: a pixel differs when its YIQ colour \
-        distance exceeds the threshold; anti-aliased pixels are detected and not counted. SVG and other \
-        text files are compared as text. Prints the number of differing pixels (or the first differing line).
+        distance exceeds the threshold; anti-aliased pixels are detected and not counted. Files are told \
+        apart by content: SVG and other text files are compared as text, other files (PDF) byte for byte. Prints the number of differing pixels (or the first differing line).
         Exit codes: 0 equal within tolerance, 1 different, 2 error.
         """
     )
@@ -31,15 +31,19 @@ struct Compare: ParsableCommand {
     @Option(help: ArgumentHelp("Write a diff image (PNG): differences red, anti-aliased pixels yellow.", valueName: "file"))
     var diff: String?
 
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse PNGs of more pixels than this (checked from the header, before decoding).", valueName: "n"))
+    var maxPixels = ImageComparison.defaultMaxPixels
+
     mutating func run() throws {
         guard (0...1).contains(threshold), maxDiff >= 0 else {
             printError("maprender: error: --threshold must be in 0...1 and --max-diff >= 0")
             throw ExitCode(2)
         }
         do {
+            try OutputSafety.check(outputs: diff.map { [("--diff", $0)] } ?? [], inputs: [("expected", expected), ("actual", actual)])
             let outcome = try ImageComparison.compare(
                 expected: expected, actual: actual, threshold: threshold, includeAntiAliased: includeAA,
-                maxDifferent: maxDiff, diffPath: diff)
+                maxDifferent: maxDiff, diffPath: diff, maxPixels: maxPixels)
             print(outcome.message)
             throw ExitCode(outcome.equal ? 0 : 1)
         } catch let e as MapRenderError {

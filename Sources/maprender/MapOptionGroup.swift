@@ -34,6 +34,9 @@ struct MapOptionGroup: TableOptionGroup {
     @Flag(help: .table("scale-bar")) var scaleBar = false
     @Flag(help: .table("legend")) var legend = false
     @Option(parsing: .unconditional, help: .table("text-scale")) var textScale: String?
+    @Flag(help: .table("allow-empty")) var allowEmpty = false
+    @Flag(help: .table("strict")) var strict = false
+    @Option(parsing: .unconditional, help: .table("max-memory")) var maxMemory: String?
 
     func validate() throws { try validateValues() }
 }

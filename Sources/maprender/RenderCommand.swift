@@ -55,6 +55,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
+            try OutputSafety.check(outputs: [("--output", output)] + (summary.map { [("--summary", $0)] } ?? []),
+                                   inputs: inputs.map { ("input", $0) } + map.filesRead)
             // A folder that does not exist is found before the render, not after it.
             try OutputDestination.check(output)
             if let s = summary { try OutputDestination.check(s) }

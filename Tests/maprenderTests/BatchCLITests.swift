@@ -24,7 +24,8 @@ import MapRender
             filter: ["==", ["get", "country"], "JP"]
         """.utf8).write(to: manifest)
         let report = d.appendingPathComponent("report.json").path
-        let r = try cli.run(["batch", manifest.path, "--report", report, "--jobs", "2"])
+        // The shared data lies outside the manifest's folder.
+        let r = try cli.run(["batch", manifest.path, "--report", report, "--jobs", "2", "--allow-outside-root"])
         #expect(r.status != 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent("fr.png").path))
         #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent("jp.svg").path))

@@ -84,7 +84,8 @@ import MapRender
         let json = filter.hasPrefix("[") ? filter : "\"\(filter.replacingOccurrences(of: "\"", with: "\\\""))\""
         try Data(#"{ "jobs": [ { "output": "b.png", "input": "\#(input)", "size": "200x150", "filter": \#(json) } ] }"#.utf8)
             .write(to: manifest)
-        let b = try cli.run(["batch", manifest.path, "-q"])
+        // The input lies outside the manifest's folder (batch confines paths to it by default).
+        let b = try cli.run(["batch", manifest.path, "-q", "--allow-outside-root"])
         if status == 0 {
             #expect(r.status == 0 && b.status == 0, "\(r.stderr) \(b.stderr)")
             return
@@ -129,7 +130,7 @@ import MapRender
         let manifest = d.appendingPathComponent("jobs.json")
         try Data(#"{ "jobs": [ { "output": "b.png", "input": "\#(input)", "size": "100x100", "label": "nme" } ] }"#.utf8)
             .write(to: manifest)
-        let b = try cli.run(["batch", manifest.path, "-q"])
+        let b = try cli.run(["batch", manifest.path, "-q", "--allow-outside-root"])
         #expect(b.status == 1)
         #expect(b.stderr.contains("label reads 'nme', which \(input) does not have; did you mean 'name'?"), "\(b.stderr)")
     }

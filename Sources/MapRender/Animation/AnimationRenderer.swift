@@ -124,6 +124,7 @@ public enum AnimationRenderer {
             if let c = request.clusterTransition, !(c > 0 && c.isFinite) {
                 throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")
             }
+            try AnimationBounds.check(request)
             self.request = request
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
@@ -203,7 +204,7 @@ public enum AnimationRenderer {
             let total = source.frameCount
             switch request.output {
             case .frames(let folder, let format):
-                return try FrameFolderSink(folder: folder, count: total, format: format)
+                return try FrameFolderSink(folder: folder, count: total, format: format, protected: request.filesRead)
             case .apng(let path):
                 return APNGSink(path: path, base: request.base, loops: request.loops, fps: request.effectiveFPS)
             case .animatedSVG(let path):
@@ -306,9 +307,16 @@ enum FrameFiles {
         (folder as NSString).appendingPathComponent(name(frame: k, count: count, format: format))
     }
 
-    /// Creates the folder if needed, and removes frames of this format numbered beyond `count`
-    /// left by an earlier, longer run (so `frame-*.png` is exactly this animation).
-    static func prepare(folder: String, count: Int, format: OutputFormat) throws {
+    /// The list of frames the last run wrote into a folder, one name per line.
+    static let listName = ".maprender-frames"
+
+    /// Creates the folder if needed, and removes the frames an earlier run wrote that this one
+    /// will not (a longer run's tail, another format), so the folder's frames are exactly this
+    /// animation. Only names listed in the folder's `.maprender-frames` (written by the earlier
+    /// run) that match the frame pattern and are regular files are removed: never a folder, a
+    /// link, a file maprender did not write, or one of `protected` (the inputs). A frame name
+    /// that is one of `protected` is an error, since writing the frame would replace it.
+    static func prepare(folder: String, count: Int, format: OutputFormat, protected: [String] = []) throws {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: folder, isDirectory: &isDir) {
@@ -322,11 +330,36 @@ enum FrameFiles {
                 throw MapRenderError(.output, "cannot create the folder \(folder): \(error.localizedDescription)")
             }
         }
-        let suffix = "." + format.rawValue
-        for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(suffix) {
-            let digits = name.dropFirst(6).dropLast(suffix.count)
-            guard digits.count >= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits), n > count else { continue }
-            try? fm.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+        let home = OutputSafety.Identity.canonical(folder + "/x")
+        let protectedNames = Set(protected.compactMap { p -> String? in
+            let c = OutputSafety.Identity.canonical(AtomicFile.resolveSymlinks(p))
+            return (c as NSString).deletingLastPathComponent == (home as NSString).deletingLastPathComponent
+                ? (c as NSString).lastPathComponent : nil
+        })
+        if let clash = protectedNames.first(where: { frameNumber($0, format: format).map { (1...count).contains($0) } ?? false }) {
+            throw MapRenderError(.usage, "refusing to write frames to \(folder): frame \(clash) is an input; choose another folder")
         }
+        let list = (folder as NSString).appendingPathComponent(listName)
+        let earlier = ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let mine = Set((0..<count).map { name(frame: $0, count: count, format: format) })
+        for old in earlier where !mine.contains(old) && !protectedNames.contains(old) {
+            guard OutputFormat.allCases.contains(where: { frameNumber(old, format: $0) != nil }) else { continue }
+            let path = (folder as NSString).appendingPathComponent(old)
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            unlink(path)
+        }
+        // Listed before any frame is written, so that frames of a run killed half-way are known too.
+        let names = (0..<count).map { name(frame: $0, count: count, format: format) }
+        try AtomicFile.write(Data((names.joined(separator: "\n") + "\n").utf8), to: list)
+    }
+
+    /// The number of a file named like a frame of this format (`frame-00012.png` → 12), else nil.
+    static func frameNumber(_ name: String, format: OutputFormat) -> Int? {
+        let suffix = "." + format.rawValue
+        guard name.hasPrefix("frame-"), name.hasSuffix(suffix) else { return nil }
+        let digits = name.dropFirst(6).dropLast(suffix.count)
+        guard digits.count >= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
     }
 }

@@ -72,6 +72,8 @@ public struct AnimationRequest: Sendable {
     public var clusterTransition: Double?
     /// Loops of an APNG (0: forever).
     public var loops = 0
+    /// Refuse animations of more frames than this (`--max-frames`), before anything is read.
+    public var maxFrames = 100_000
 
     public init(source: Source, output: Output) {
         self.source = source

@@ -27,11 +27,12 @@ struct FrameFolderSink: FrameSink {
     let count: Int
     let format: OutputFormat
 
-    init(folder: String, count: Int, format: OutputFormat) throws {
+    /// - Parameter protected: the run's inputs: never removed, and an error when a frame would replace one.
+    init(folder: String, count: Int, format: OutputFormat, protected: [String]) throws {
         self.folder = folder
         self.count = count
         self.format = format
-        try FrameFiles.prepare(folder: folder, count: count, format: format)
+        try FrameFiles.prepare(folder: folder, count: count, format: format, protected: protected)
     }
 
     var wantsBytes: Bool { true }

@@ -37,28 +37,53 @@ public struct BatchManifest: Sendable {
     /// Every key a job (or `defaults`) may have: `render`'s long option names, plus `filter` and `cluster`.
     public static var jobKeys: [String] { ManifestReader.jobKeys }
 
-    public static func load(path: String) throws -> BatchManifest {
+    /// With `allowOutsideRoot: false` (what `maprender batch` passes unless `--allow-outside-root`),
+    /// every path a job names — output, inputs, basemaps, style — must lie under `root` (default:
+    /// the manifest's folder): `..` out of it, absolute paths elsewhere and symbolic links leading
+    /// out are refused. Library callers that build manifests from their own paths keep the default.
+    public static func load(path: String, root: String? = nil, allowOutsideRoot: Bool = true) throws -> BatchManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BatchManifestError(issues: [MapRenderError(.inputUnreadable,
                                                              "cannot read manifest \(path): no such file or not readable")])
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(data: data, name: path, baseDirectory: folder)
+        return try parse(data: data, name: path, baseDirectory: folder, root: root, allowOutsideRoot: allowOutsideRoot)
     }
 
     /// Checks a manifest held in memory. `name` appears in messages (and picks JSON or YAML by
     /// its extension); relative paths resolve against `baseDirectory`.
-    public static func parse(data: Data, name: String, baseDirectory: String) throws -> BatchManifest {
-        let root: ManifestValue
+    public static func parse(data: Data, name: String, baseDirectory: String, root: String? = nil,
+                             allowOutsideRoot: Bool = true) throws -> BatchManifest {
+        let top: ManifestValue
         do {
-            root = try ManifestValue.parse(data, syntax: ManifestValue.syntax(name: name, data: data))
+            top = try ManifestValue.parse(data, syntax: ManifestValue.syntax(name: name, data: data))
         } catch let e as ManifestSyntaxError {
             throw BatchManifestError(issues: [MapRenderError(.style, "\(name): \(e.message)")])
         }
         var reader = ManifestReader(name: name, baseDirectory: URL(fileURLWithPath: baseDirectory, isDirectory: true))
-        let jobs = reader.read(root)
-        if !reader.issues.isEmpty { throw BatchManifestError(issues: reader.issues) }
+        let jobs = reader.read(top)
+        var issues = reader.issues
+        if !allowOutsideRoot { issues += confinementIssues(jobs, name: name, root: root ?? baseDirectory) }
+        if !issues.isEmpty { throw BatchManifestError(issues: issues) }
         return BatchManifest(name: name, jobs: jobs)
+    }
+
+    /// The paths of jobs that lead outside `root`, one issue each (a path shared by many jobs once).
+    static func confinementIssues(_ jobs: [BatchJob], name: String, root: String) -> [MapRenderError] {
+        let top = OutputSafety.Identity.canonical(URL(fileURLWithPath: root).standardizedFileURL.path)
+        let prefix = top.hasSuffix("/") ? top : top + "/"
+        var issues: [MapRenderError] = [], reported = Set<String>()
+        for job in jobs {
+            let named = [("output", job.output)] + job.request.inputs.map { ("input", $0) }
+                + job.request.basemaps.map { ("basemap", $0) } + (job.styleFile.map { [("style", $0)] } ?? [])
+            for (key, path) in named where path != "-" {
+                let real = OutputSafety.Identity.canonical(AtomicFile.resolveSymlinks(path))
+                guard !real.hasPrefix(prefix), reported.insert(path).inserted else { continue }
+                issues.append(MapRenderError(.style, MessageText.escaped(
+                    "\(name): jobs[\(job.index)].\(key): \(path) is outside \(top) (give --root DIR or --allow-outside-root)")))
+            }
+        }
+        return issues
     }
 }
 

@@ -11,6 +11,9 @@ public struct BatchOptions: Sendable {
     public var skipUnchanged = false
     /// Render only this shard's jobs; nil renders them all.
     public var shard: BatchShard?
+    /// Write a job's map even when its filter leaves no point (`--allow-empty`); off, such a job
+    /// fails and its previous output stays.
+    public var allowEmpty = false
     /// Reads one point file. Every distinct (file, input options) is read once per run through it;
     /// tests replace it to count reads.
     public var readPoints: @Sendable (_ path: String, _ options: InputOptions) throws -> LoadedPoints = {

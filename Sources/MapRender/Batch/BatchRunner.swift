@@ -37,7 +37,8 @@ public enum BatchRunner {
             group.enter()
             let thread = Thread {
                 while let slot = state.next() {
-                    let report = execute(jobs[slot], inputs: inputs, digests: digests, skipUnchanged: options.skipUnchanged)
+                    let report = execute(jobs[slot], inputs: inputs, digests: digests, skipUnchanged: options.skipUnchanged,
+                                         allowEmpty: options.allowEmpty)
                     state.finish(slot, report)
                 }
                 group.leave()
@@ -50,7 +51,8 @@ public enum BatchRunner {
     }
 
     /// One job, start to end; never throws: a failure is the report's `error`.
-    static func execute(_ job: BatchJob, inputs: SharedInputs, digests: FileDigests, skipUnchanged: Bool) -> BatchJobReport {
+    static func execute(_ job: BatchJob, inputs: SharedInputs, digests: FileDigests, skipUnchanged: Bool,
+                        allowEmpty: Bool = false) -> BatchJobReport {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
         var report = BatchJobReport(index: job.index, output: job.output, status: .failed)
@@ -75,6 +77,10 @@ public enum BatchRunner {
                 points = try select(points, f, job: job)
             }
             report.points = points.count
+            if points.count == 0 && !allowEmpty && !job.request.allowEmpty {
+                throw MapRenderError(.inputMalformed, "\(job.output): no points to draw"
+                    + (job.filter.map { " (the filter \($0.source) kept none)" } ?? "") + "; nothing written (--allow-empty writes an empty map)")
+            }
 
             var request = job.request
             request.points = points

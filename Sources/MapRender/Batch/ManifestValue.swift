@@ -98,6 +98,7 @@ extension ManifestValue {
     static func parse(_ data: Data, syntax: Syntax) throws -> ManifestValue {
         switch syntax {
         case .json:
+            try ManifestBounds.checkJSON(data)
             do {
                 return ManifestValue(json: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
             } catch {
@@ -107,6 +108,7 @@ extension ManifestValue {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw ManifestSyntaxError(message: "not valid YAML: not UTF-8 text")
             }
+            try ManifestBounds.checkYAML(Array(data))
             do {
                 guard let node = try Yams.compose(yaml: text, Self.yamlResolver) else {
                     throw ManifestSyntaxError(message: "the manifest is empty")

@@ -156,6 +156,18 @@ public enum RenderOptionTable {
                      "Scale text independently of --scale, in (0, 10].") { v, s, _ in
             s.base.layout.textScale = try v.number(0...10, openLow: true)
         },
+        RenderOption("allow-empty", .flag,
+                     "Write the map even when no point is left after reading and --filter (default: exit 65 and keep the old output).") { v, s, _ in
+            s.base.allowEmpty = try v.bool()
+        },
+        RenderOption("strict", .flag,
+                     "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) errors instead of warnings.") { v, s, _ in
+            s.base.strict = try v.bool()
+        },
+        RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
+                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
+            s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
+        },
     ]
 
     public static let clustering: [RenderOption] = [

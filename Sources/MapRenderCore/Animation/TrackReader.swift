@@ -34,6 +34,9 @@ public struct TrackReader: Sendable {
     /// Per track index: the time of its first and of its last sample (where it starts and ends).
     public private(set) var firstTime: [Double] = []
     public private(set) var lastTime: [Double] = []
+    /// Samples that met another of the same id and time (see `add`), and the first such id.
+    public private(set) var duplicateSamples = 0
+    private var duplicateExample: PropertyValue?
 
     private var interner = TrackIDInterner()
     // Slots, track-major: track t, frame k at t * frameCount + k. An empty "before" slot has
@@ -75,10 +78,15 @@ public struct TrackReader: Sendable {
             let (track, isNew) = interner.index(idP, idN)
             if isNew { addTrackSlots() }
             let pos = WrappedMercator.project(lon: lon, lat: lat)
-            add(track: track, time: time, x: pos.x, y: pos.y)
+            if add(track: track, time: time, x: pos.x, y: pos.y), duplicateExample == nil {
+                duplicateExample = interner.ids[track]
+            }
         }
         order = Array(0..<interner.count).sorted { Self.idLess(interner.ids[$0], interner.ids[$1]) }
-        return parser.report
+        var report = parser.report
+        report.duplicateSamples = duplicateSamples
+        report.duplicateExample = duplicateExample?.displayText
+        return report
     }
 
     /// What a first pass over a file finds: the time span of its valid rows, how many there are
@@ -172,10 +180,17 @@ public struct TrackReader: Sendable {
     /// the frame (a later frame sees every sample an earlier one sees), so the walk stops at the
     /// first slot already holding a later sample. "after" slots mirror this, walking down from
     /// the last frame with time ≤ t.
-    private mutating func add(track: Int, time t: Double, x: Double, y: Double) {
+    /// Two samples of one id at one time: whichever comes later in the file would otherwise win,
+    /// so row order would change the frames. The smaller position (x, then y) wins instead.
+    /// Returns true when the sample met one of the same time (counted in `duplicateSamples`).
+    @discardableResult
+    private mutating func add(track: Int, time t: Double, x: Double, y: Double) -> Bool {
         samplesRead += 1
         firstTime[track] = min(firstTime[track], t)
         lastTime[track] = max(lastTime[track], t)
+        var duplicate = false
+        func wins(_ keptX: Double, _ keptY: Double) -> Bool { (x, y) < (keptX, keptY) }
+        defer { if duplicate { duplicateSamples += 1 } }
         let n = frameCount
         let base = track * n
         let first = Self.firstIndex(in: frameTimes, notBelow: t)
@@ -184,6 +199,10 @@ public struct TrackReader: Sendable {
             let s = base + k
             let kept = beforeT[s]
             if kept > t { break }
+            if kept == t {
+                duplicate = true
+                if !wins(beforeX[s], beforeY[s]) { k += 1; continue }
+            }
             if kept == -.infinity { storedSamples += 1 }
             beforeT[s] = t; beforeX[s] = x; beforeY[s] = y
             k += 1
@@ -196,10 +215,15 @@ public struct TrackReader: Sendable {
             let s = base + j
             let kept = afterT[s]
             if kept < t { break }
+            if kept == t {
+                duplicate = true
+                if !wins(afterX[s], afterY[s]) { j -= 1; continue }
+            }
             if kept == .infinity { storedSamples += 1 }
             afterT[s] = t; afterX[s] = x; afterY[s] = y
             j -= 1
         }
+        return duplicate
     }
 
     /// The first index whose time is ≥ t (`times.count` when none).

@@ -19,15 +19,16 @@ struct CSVHeader {
         self.file = file
     }
 
-    /// The header as messages show it (its first 30 names).
+    /// The header as messages show it: `header is: ` and its first 30 names, escaped, or only a
+    /// description when the line does not look like a CSV header (never echoed; `MessageText.header`).
     var shown: String {
-        names.count > 30 ? names.prefix(30).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
+        MessageText.header(names, lineBytes: names.reduce(max(0, names.count - 1)) { $0 + $1.utf8.count })
     }
 
     /// The column named `wanted` (case-insensitive), or an error naming the role and the header.
     func column(named wanted: String, for role: String) throws -> Int {
         guard let k = lowered.firstIndex(of: wanted.lowercased()) else {
-            throw MapRenderError(.inputMalformed, "\(file): no column named '\(wanted)' for the \(role); header is: \(shown)")
+            throw MapRenderError(.inputMalformed, "\(file): no column named '\(wanted)' for the \(role); \(shown)")
         }
         return k
     }
@@ -44,7 +45,7 @@ struct CSVHeader {
         let lo = try lon.map { try column(named: $0, for: "longitude") } ?? detect(Self.longitudeNames)
         guard let la, let lo else {
             throw MapRenderError(.inputMalformed,
-                "\(file): no latitude/longitude columns found; header is: \(shown) (use --lat and --lon)")
+                "\(file): no latitude/longitude columns found; \(shown) (use --lat and --lon)")
         }
         guard la != lo else {
             throw MapRenderError(.inputMalformed, "\(file): latitude and longitude cannot both be column '\(names[la])'")
@@ -64,7 +65,7 @@ struct CSVHeader {
     /// Skips a UTF-8 byte order mark and settles the delimiter: `given`, or the most frequent of
     /// `,` `;` tab in the header line, reading until that line is complete. Returns the bytes read
     /// for that (to be parsed first) and the delimiter.
-    static func start(_ source: ByteSource, delimiter given: UInt8?, chunk: UnsafeMutablePointer<UInt8>,
+    static func start(_ source: ByteSource, file: String, delimiter given: UInt8?, chunk: UnsafeMutablePointer<UInt8>,
                       chunkSize: Int) throws -> (bytes: [UInt8], delimiter: UInt8) {
         // A UTF-8 byte order mark is not part of the first column's name.
         if try source.peek(3) == [0xEF, 0xBB, 0xBF] {
@@ -76,6 +77,9 @@ struct CSVHeader {
         var scanned = 0
         var lineEnd: Int?
         while lineEnd == nil {
+            if bytes.count > CSVTokenizer.maxRecordBytes {
+                throw MapRenderError(.inputMalformed, "\(file): the first line is longer than \(CSVTokenizer.maxRecordBytes >> 20) MiB: not a CSV header")
+            }
             let n = try source.read(into: chunk, capacity: chunkSize)
             if n == 0 { break }
             bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))

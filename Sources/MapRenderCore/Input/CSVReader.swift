@@ -43,7 +43,7 @@ final class CSVReader {
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: max(chunkSize, 3))
         defer { chunk.deallocate() }
 
-        let (headerBytes, found) = try CSVHeader.start(source, delimiter: options.delimiter, chunk: chunk,
+        let (headerBytes, found) = try CSVHeader.start(source, file: name, delimiter: options.delimiter, chunk: chunk,
                                                        chunkSize: chunkSize)
         delimiter = found
         decimalComma = delimiter != UInt8(ascii: ",")
@@ -81,6 +81,14 @@ final class CSVReader {
     }
 
     private func handle(_ t: CSVTokenizer) throws {
+        if t.recordTooLong {
+            if header == nil {
+                throw MapRenderError(.inputMalformed, "\(name): the first line is longer than \(CSVTokenizer.maxRecordBytes >> 20) MiB: not a CSV header")
+            }
+            report.recordsRead += 1
+            report.skip(.recordTooLong, at: t.recordLine)
+            return
+        }
         if header == nil { try handleHeader() } else { handleRow() }
     }
 
@@ -92,7 +100,11 @@ final class CSVReader {
         let (p, count) = tokenizer.field(k)
         if count == 0 { return .missing }
         if let d = FastNumber.parseJSONStyleNumber(p, count) { return .number(d) }
-        return .string(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
+        let bytes = UnsafeBufferPointer(start: p, count: count)
+        if let valid = String(validating: bytes, as: UTF8.self) { return .string(valid) }
+        if report.invalidUTF8 == 0 { report.firstInvalidUTF8 = tokenizer.recordLine }
+        report.invalidUTF8 += 1
+        return .string(String(decoding: bytes, as: UTF8.self))
     }
 
     @inline(__always)
@@ -117,7 +129,7 @@ final class CSVReader {
         if let field = options.idField {
             // A bad option value (exit 64, as for every option naming a missing property).
             guard let k = h.detect([field.lowercased()]) else {
-                let hint = KeySuggestion.closest(to: field, among: names).map { "; did you mean '\($0)'?" } ?? "; header is: \(h.shown)"
+                let hint = KeySuggestion.closest(to: field, among: names).map { "; did you mean '\($0)'?" } ?? "; \(h.shown)"
                 throw MapRenderError(.usage, "id-field reads '\(field)', which \(name) does not have\(hint)")
             }
             idIndex = k

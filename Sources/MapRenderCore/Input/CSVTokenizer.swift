@@ -26,6 +26,11 @@ final class CSVTokenizer {
     @exclusivity(unchecked) private var ends: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private var endsCapacity = 32
     @exclusivity(unchecked) private(set) var fieldCount = 0
+    /// A record longer than this many bytes (or of more than `maxRecordBytes / 16` fields) is not
+    /// kept: its bytes are dropped as they come and it is handed out with no fields and
+    /// `recordTooLong` set, so a file with no line breaks (10 GB of zeros) is read in bounded memory.
+    static let maxRecordBytes = 16 << 20
+    @exclusivity(unchecked) private(set) var recordTooLong = false
 
     init(delimiter: UInt8) {
         self.delimiter = delimiter
@@ -146,7 +151,11 @@ final class CSVTokenizer {
 
     @inline(__always)
     private func append(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        if n == 0 { return }
+        if n == 0 || recordTooLong { return }
+        if bytesCount + n > Self.maxRecordBytes {
+            recordTooLong = true
+            return
+        }
         if bytesCount + n > bytesCapacity {
             var capacity = bytesCapacity * 2
             while capacity < bytesCount + n { capacity *= 2 }
@@ -162,6 +171,11 @@ final class CSVTokenizer {
 
     @inline(__always)
     private func endField() {
+        if recordTooLong { return }
+        if fieldCount == Self.maxRecordBytes / 16 {
+            recordTooLong = true
+            return
+        }
         if fieldCount == endsCapacity {
             let grown = UnsafeMutablePointer<Int>.allocate(capacity: endsCapacity * 2)
             grown.update(from: ends, count: fieldCount)
@@ -175,11 +189,13 @@ final class CSVTokenizer {
 
     private func endRecord(lineBreak: UInt8?, _ onRecord: (CSVTokenizer) throws -> Void) rethrows {
         endField()
-        let blank = fieldCount == 1 && !hadQuote && isBlank(0)
+        if recordTooLong { fieldCount = 0 }
+        let blank = !recordTooLong && fieldCount == 1 && !hadQuote && isBlank(0)
         defer {
             bytesCount = 0
             fieldCount = 0
             hadQuote = false
+            recordTooLong = false
             state = .fieldStart
             if let lineBreak {
                 line += 1

@@ -38,6 +38,9 @@ public enum PointReader {
         }
     }
 
+    /// True when the name's extension says GeoJSON (`.json`, `.geojson`): such a file is read whole.
+    public static func isGeoJSONName(_ name: String) -> Bool { format(ofName: name) == .geojson }
+
     /// The format implied by a file name's extension, if any.
     static func format(ofName name: String) -> InputOptions.Format? {
         guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return nil }

@@ -28,7 +28,7 @@ final class TrackCSVParser {
         let size = max(3, chunkSize)
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         defer { chunk.deallocate() }
-        let (headerBytes, delimiter) = try CSVHeader.start(source, delimiter: columns.delimiter, chunk: chunk,
+        let (headerBytes, delimiter) = try CSVHeader.start(source, file: name, delimiter: columns.delimiter, chunk: chunk,
                                                            chunkSize: max(1, chunkSize))
         decimalComma = delimiter != UInt8(ascii: ",")
         let splitter = CSVTokenizer(delimiter: delimiter)
@@ -92,7 +92,7 @@ final class TrackCSVParser {
         func column(_ given: String?, _ candidates: [String], _ role: String, _ flag: String) throws -> Int {
             if let given { return try h.column(named: given, for: role) }
             guard let k = h.detect(candidates) else {
-                throw MapRenderError(.inputMalformed, "\(name): no \(role) column found; header is: \(h.shown) (use \(flag))")
+                throw MapRenderError(.inputMalformed, "\(name): no \(role) column found; \(h.shown) (use \(flag))")
             }
             return k
         }

@@ -14,6 +14,10 @@ public struct TrackReport: Sendable, Equatable {
     /// The CSV columns used for the id and the time.
     public var idColumn: String?
     public var timeColumn: String?
+    /// Samples with the same id and time as another (the smaller position is used, whatever
+    /// the row order), and the first such id.
+    public var duplicateSamples = 0
+    public var duplicateExample: String?
 
     public init(source: String) {
         input = InputReport(source: source)
@@ -34,6 +38,10 @@ public struct TrackReport: Sendable, Equatable {
         }
         line(badTime, badTimeLines, "time is not ISO 8601 or seconds")
         line(missingID, missingIDLines, "empty id")
+        if duplicateSamples > 0 {
+            lines.append("\(input.source): \(duplicateSamples) \(duplicateSamples == 1 ? "sample repeats" : "samples repeat") the time of another "
+                + "of the same id (first: id \(MessageText.escaped(duplicateExample ?? "?"))); the one with the smaller x, y is used, whatever the row order")
+        }
         return lines
     }
 

@@ -29,8 +29,10 @@ enum LabelLayout {
         var hints: [Int: LabelSide] = [:]
         var opacity: [Int: Double] = [:]
 
+        /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.
         func text(_ row: Int) -> String? {
-            guard let t = data.points.properties.value(column: column, row: row).displayText, !t.isEmpty else { return nil }
+            guard let t = data.points.properties.value(column: column, row: row).displayText.map(LabelText.truncated),
+                  !t.isEmpty else { return nil }
             return t
         }
 

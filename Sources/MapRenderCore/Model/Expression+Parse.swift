@@ -7,7 +7,17 @@ extension StyleExpression {
     /// array index: `s.json: marker.fill[2]: unknown operator "gett"; did you mean "get"?`.
     /// `expecting` checks literal outputs once (and turns colour strings into colours for `.color`).
     public static func parse(_ json: Any, file: String, path: String, expecting type: ExpressionType = .any) throws -> StyleExpression {
-        StyleExpression(node: try ExpressionParser(file: file).parse(json, path, type))
+        let node = try ExpressionParser(file: file).parse(json, path, type)
+        // A constant expression (folded when parsed) is checked like a literal: a filter
+        // ["+", 1, 2] is refused as 42 is, instead of dropping every point.
+        if case .literal(let v) = node, json is [Any] {
+            switch (type, v) {
+            case (.boolean, .bool), (.number, .number), (_, .null), (.any, _), (.string, _), (.color, _): break
+            default:
+                throw MapRenderError(.style, "\(file): \(path): expected a \(type.rawValue), got \(v) (the expression's constant value)")
+            }
+        }
+        return StyleExpression(node: node)
     }
 
     /// Parses JSON text, as given on a command line: `["==", ["get", "country"], "FR"]`.

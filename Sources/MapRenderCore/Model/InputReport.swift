@@ -6,6 +6,7 @@ public enum SkipReason: String, CaseIterable, Codable, Sendable, Comparable {
     case latitudeOutOfRange = "latitude outside -90..90"
     case longitudeOutOfRange = "longitude outside -180..180"
     case malformedRow = "malformed row"
+    case recordTooLong = "row longer than 16 MiB"
     case nullGeometry = "null geometry"
     case unsupportedGeometry = "not a point geometry"
 
@@ -36,6 +37,11 @@ public struct InputReport: Sendable, Equatable {
 
     public static let maxExamples = 5
 
+    /// Text fields whose bytes are not valid UTF-8 (kept, with U+FFFD for the bad bytes), and
+    /// the line (CSV) of the first.
+    public var invalidUTF8 = 0
+    public var firstInvalidUTF8: Int?
+
     public init(source: String) { self.source = source }
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
@@ -58,7 +64,10 @@ public struct InputReport: Sendable, Equatable {
             let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
             let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
             return "\(shown): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
-        }
+        } + (invalidUTF8 == 0 ? [] : [
+            "\(shown): \(invalidUTF8) text \(invalidUTF8 == 1 ? "field is" : "fields are") not valid UTF-8 (first on \(unit) \(firstInvalidUTF8 ?? 0)); "
+                + "the bad bytes are shown as U+FFFD",
+        ])
     }
 
     /// Merges counts of another report (used when one render reads several inputs).
@@ -67,5 +76,6 @@ public struct InputReport: Sendable, Equatable {
         pointsRead += other.pointsRead
         for (k, v) in other.skipped { skipped[k, default: 0] += v }
         for (k, v) in other.skippedGeometries { skippedGeometries[k, default: 0] += v }
+        invalidUTF8 += other.invalidUTF8
     }
 }

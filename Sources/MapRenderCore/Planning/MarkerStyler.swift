@@ -5,6 +5,9 @@ public struct MarkerStyles: Sendable {
     public var symbols: [MarkerSymbol]
     /// Symbol index per point.
     public var index: [UInt16]
+    /// Expression results that could not be used as they were (a size out of range or not a
+    /// number, a fill that is not a colour): one line per style key, naming the first feature.
+    public var issues: [String] = []
 
     /// How far any used symbol reaches from its anchor (for fitting the view).
     public var extent: EdgeInsets {
@@ -50,12 +53,22 @@ public enum MarkerStyler {
         // Per distinct property text, not per point: parse each colour string once.
         var colorCache: [String: RGBA?] = [:]
         var index = [UInt16](repeating: 0, count: points.count)
+        var fillIssue = ValueIssue(key: "marker.fill"), sizeIssue = ValueIssue(key: "marker.size")
         for i in 0..<points.count {
             var s = base
-            if let e = fillExpr, let c = e.evaluate(row: i, zoom: zoom).colorValue { s.fill = c }
-            if let e = sizeExpr, let v = e.evaluate(row: i, zoom: zoom).numberValue, v.isFinite {
-                // Quantised to a quarter pixel: sizes from a continuous scale make few distinct symbols.
-                s.size = min(max((v * 4).rounded() / 4, 1), 256)
+            if let e = fillExpr {
+                let v = e.evaluate(row: i, zoom: zoom)
+                if let c = v.colorValue { s.fill = c } else { fillIssue.note(i, "gave \(v), not a colour; the style's fill is used") }
+            }
+            if let e = sizeExpr {
+                let r = e.evaluate(row: i, zoom: zoom)
+                if let v = r.numberValue, v.isFinite {
+                    // Quantised to a quarter pixel: sizes from a continuous scale make few distinct symbols.
+                    s.size = min(max((v * 4).rounded() / 4, 1), 256)
+                    if !(1...256).contains(v) { sizeIssue.note(i, "gave \(r), outside 1...256; drawn at \(PropertyValue.format(number: s.size)) px") }
+                } else {
+                    sizeIssue.note(i, "gave \(r), not a finite number; the style's size \(PropertyValue.format(number: m.size)) px is used")
+                }
             }
             if let c = colorCol, case .string(let text) = points.properties.value(column: c, row: i) {
                 let parsed: RGBA?
@@ -82,6 +95,25 @@ public enum MarkerStyler {
                 index[i] = k
             }
         }
-        return MarkerStyles(symbols: symbols, index: index)
+        return MarkerStyles(symbols: symbols, index: index, issues: [fillIssue, sizeIssue].compactMap(\.message))
+    }
+}
+
+/// The first bad value of one style key and how many features had one: a warning that names
+/// one feature instead of one line per feature.
+public struct ValueIssue: Sendable {
+    let key: String
+    private var first: String?
+    private var count = 0
+
+    public init(key: String) { self.key = key }
+
+    public mutating func note(_ feature: Int, _ what: @autoclosure () -> String) {
+        if first == nil { first = "feature \(feature): the expression \(what())" }
+        count += 1
+    }
+
+    public var message: String? {
+        first.map { "\(key): \($0)" + (count > 1 ? " (\(count) features in all)" : "") }
     }
 }

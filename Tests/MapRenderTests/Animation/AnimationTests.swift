@@ -72,8 +72,9 @@ import Testing
         let paths = try Data_.write([a, b, c], to: dir)
         let folder = dir.appendingPathComponent("out/frames").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // Left by an earlier, longer run: removed. Another name: kept.
+        // Left by an earlier, longer run (listed in its .maprender-frames): removed. Another name: kept.
         _ = FileManager.default.createFile(atPath: folder + "/frame-00012.png", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder + "/.maprender-frames", contents: Data("frame-00012.png\n".utf8))
         _ = FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data([1]))
         var r = Data_.request(.keyframes(paths), output: .frames(folder: folder, format: .png))
         r.framesPerTransition = 4
@@ -81,7 +82,7 @@ import Testing
         // 3 keyframes, 4 frames per transition: (3 − 1) · 4 + 1.
         #expect(result.frames == 9)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(names == (1...9).map { String(format: "frame-%05d.png", $0) } + ["notes.txt"])
+        #expect(names == [".maprender-frames"] + (1...9).map { String(format: "frame-%05d.png", $0) } + ["notes.txt"])
         #expect(result.outputs.map { URL(fileURLWithPath: $0).lastPathComponent } == (1...9).map { String(format: "frame-%05d.png", $0) })
         for name in names where name.hasSuffix(".png") {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))

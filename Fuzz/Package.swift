@@ -1,0 +1,24 @@
+// swift-tools-version:5.9
+// libFuzzer targets for maprender's parsers, in their own package so the normal build never sees
+// `-sanitize=fuzzer`. Built and run by scripts/fuzz:
+//
+//     scripts/fuzz csv 60        # build Fuzz/ with -sanitize=fuzzer,address, run fuzz-csv for 60 s
+//
+// Each target is one file defining LLVMFuzzerTestOneInput (libFuzzer supplies main, hence
+// -parse-as-library). Seed corpora are under Fuzz/Corpus/<target>/.
+import PackageDescription
+
+let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png"]
+
+let package = Package(
+    name: "maprender-fuzz",
+    dependencies: [.package(name: "maprender", path: "..")],
+    targets: targets.map { name in
+        .executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: [.product(name: "MapRender", package: "maprender")],
+            path: "Sources/fuzz-\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        )
+    }
+)

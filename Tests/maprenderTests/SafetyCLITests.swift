@@ -1,0 +1,388 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 14: nothing a file, an option or a manifest holds crashes maprender, exhausts the
+/// machine, destroys data or reaches outside its folder. Each case runs the real binary and
+/// checks the exact message and exit code (and that the files it must not touch are intact).
+@Suite struct SafetyCLITests {
+    let cli = CLITests()
+    static let airports = "samples/airports_us.csv"
+
+    func run(_ args: [String], stdin: Data? = nil) throws -> CLITests.Run { try cli.run(args, stdin: stdin) }
+
+    /// A fresh folder, removed by the caller.
+    func folder() throws -> URL { try cli.tempDir() }
+
+    func write(_ text: String, _ url: URL) throws { try Data(text.utf8).write(to: url) }
+
+    // MARK: - Outputs never replace inputs or each other
+
+    @Test func outputOntoItsInputIsRefused() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let input = d.appendingPathComponent("in.csv")
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input.path)
+        let before = try Data(contentsOf: input)
+        let r = try run([input.path, "-o", input.path, "--format", "png"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: refusing to write --output \(input.path): it is the input \(input.path); choose another output\n")
+        #expect(try Data(contentsOf: input) == before)
+
+        let s = try run([input.path, "-o", d.appendingPathComponent("m.png").path, "--summary", input.path])
+        #expect(s.status == 64)
+        #expect(s.stderr == "maprender: error: refusing to write --summary \(input.path): it is the input \(input.path); choose another output\n")
+        #expect(try Data(contentsOf: input) == before)
+    }
+
+    @Test func twoOutputsOnOneFileAreRefused() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let map = d.appendingPathComponent("map.svg").path
+        let r = try run([Self.airports, "-o", map, "--summary", map])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: refusing to write --summary \(map): it is also the --output; give each output its own file\n")
+        #expect(!FileManager.default.fileExists(atPath: map))
+    }
+
+    @Test func aHardLinkToTheInputIsTheInput() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let input = d.appendingPathComponent("in.csv").path, alias = d.appendingPathComponent("alias.png").path
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input)
+        #expect(link(input, alias) == 0)
+        let r = try run([input, "-o", alias])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: refusing to write --output \(alias): it is the input \(input); choose another output\n")
+    }
+
+    // MARK: - Atomic replacement changes only the bytes
+
+    @Test func aSymlinkedOutputKeepsItsLinkAndAFileItsMode() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let target = d.appendingPathComponent("real.png").path, linkPath = d.appendingPathComponent("link.png").path
+        try write("old", URL(fileURLWithPath: target))
+        #expect(chmod(target, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: linkPath, withDestinationPath: "real.png")
+        let r = try run([Self.airports, "-o", linkPath, "--size", "120x90"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linkPath) == "real.png")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        var st = stat()
+        #expect(stat(target, &st) == 0 && st.st_mode & 0o7777 == 0o600)
+        // Nothing but the two entries is left in the folder (no temporary file).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.path).sorted() == ["link.png", "real.png"])
+    }
+
+    @Test func aDeviceIsWrittenNotReplaced() throws {
+        let r = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "120x90"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var st = stat()
+        #expect(stat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func staleTemporaryFilesOfDeadRunsAreRemoved() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        // A process id that no longer runs: a child that has exited.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        let stale = [".map.png.maprender-tmp-\(dead)-12345", ".map.png.tmp-\(dead)-7"]
+        let kept = [".map.png.maprender-tmp-\(getpid())-1", ".other.png.maprender-tmp-\(dead)-1", "notes.txt"]
+        for n in stale + kept { try write("partial", d.appendingPathComponent(n)) }
+        let r = try run([Self.airports, "-o", d.appendingPathComponent("map.png").path, "--size", "120x90"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.path).sorted() == (kept + ["map.png"]).sorted())
+    }
+
+    // MARK: - An empty result keeps the old map
+
+    @Test func anEmptyResultFailsAndKeepsTheOldOutput() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let out = d.appendingPathComponent("map.png")
+        try write("the last good map", out)
+        let filter = #"["==", ["get", "state"], "nowhere"]"#
+        let r = try run([Self.airports, "-o", out.path, "--filter", filter])
+        #expect(r.status == 65)
+        #expect(r.stderr == "maprender: error: \(Self.airports): no points to draw (--filter kept none of 3376 points); nothing written (--allow-empty writes an empty map)\n")
+        #expect(try String(contentsOf: out, encoding: .utf8) == "the last good map")
+
+        let bad = d.appendingPathComponent("bad.csv")
+        try write("lat,lon\n999,0\nx,y\n", bad)
+        let b = try run([bad.path, "-o", out.path])
+        #expect(b.status == 65)
+        #expect(b.stderr.hasSuffix("maprender: error: \(bad.path): no points to draw (none of 2 records has valid coordinates); nothing written (--allow-empty writes an empty map)\n"))
+        #expect(try String(contentsOf: out, encoding: .utf8) == "the last good map")
+
+        let allowed = try run([Self.airports, "-o", out.path, "--filter", filter, "--allow-empty", "--size", "120x90"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try Data(contentsOf: out).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    // MARK: - Memory, estimated before reading
+
+    @Test func aRenderTooLargeForMemoryIsRefusedUpFront() throws {
+        // 32000 x 32000 pixels at 12 bytes each.
+        let r = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "16000x16000", "--scale", "2"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: the render would need about 11719 MB of memory (the image and the GeoJSON files), more than the limit of 8192 MB; --max-memory raises it\n")
+        let small = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "5"])
+        #expect(small.status == 64)
+        #expect(small.stderr == "maprender: error: the render would need about 6 MB of memory (the image and the GeoJSON files), more than the limit of 5 MB; --max-memory raises it\n")
+    }
+
+    // MARK: - Filters and expressions
+
+    @Test func filtersThatCannotSelectAreErrors() throws {
+        let out = "/dev/null"
+        let constant = try run([Self.airports, "-o", out, "--format", "png", "--filter", #"["+", 1, 2]"#])
+        #expect(constant.status == 78)
+        #expect(constant.stderr == "maprender: error: --filter: filter: expected a boolean, got 3 (the expression's constant value)\n")
+        let literal = try run([Self.airports, "-o", out, "--format", "png", "--filter", "42"])
+        #expect(literal.status == 78)
+        #expect(literal.stderr == #"maprender: error: --filter: filter: expected an expression like ["==", ["get", "country"], "FR"] or a comparison like country == "FR", got 42"# + "\n")
+        let text = try run([Self.airports, "-o", out, "--format", "png", "--filter", #"["get", "state"]"#])
+        #expect(text.status == 78)
+        #expect(text.stderr == #"maprender: error: --filter: feature 0: the expression gave "MS", not true or false; the point is left out (3376 features in all); a filter must give a boolean, e.g. ["==", ["get", "type"], "city"]"# + "\n")
+    }
+
+    @Test func unusableExpressionResultsWarnOnceAndStrictMakesThemErrors() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let style = d.appendingPathComponent("s.json")
+        try write(#"{ "marker": { "size": ["/", 1, ["-", ["get", "state"], 0]], "fill": ["get", "city"] } }"#, style)
+        let args = [Self.airports, "-o", "/dev/null", "--format", "png", "--size", "120x90", "--style", style.path]
+        let r = try run(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == """
+            maprender: warning: marker.fill: feature 0: the expression gave "Bay Springs", not a colour; the style's fill is used (3373 features in all)
+            maprender: warning: marker.size: feature 0: the expression gave null, not a finite number; the style's size 28 px is used (3376 features in all)
+
+            """)
+        let strict = try run(args + ["--strict"])
+        #expect(strict.status == 78)
+        #expect(strict.stderr == #"maprender: error: marker.fill: feature 0: the expression gave "Bay Springs", not a colour; the style's fill is used (3373 features in all) (--strict)"# + "\n")
+    }
+
+    // MARK: - Messages never echo what is not a CSV header, nor control characters
+
+    @Test func aFileThatIsNotCSVIsNotQuoted() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let secret = d.appendingPathComponent("secret.csv")
+        try write("SECRET-TOKEN-123\nmore\n", secret)
+        let r = try run([secret.path, "-o", "/dev/null", "--format", "png"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "maprender: error: \(secret.path): no latitude/longitude columns found; the first line is not a CSV header (1 field, 16 bytes) (use --lat and --lon)\n")
+        let escape = d.appendingPathComponent("esc.csv")
+        try write("name\u{1B}[31m,value\n1,2\n", escape)
+        let e = try run([escape.path, "-o", "/dev/null", "--format", "png"])
+        #expect(e.status == 65)
+        #expect(e.stderr == "maprender: error: \(escape.path): no latitude/longitude columns found; header is: name\\u{1B}[31m, value (use --lat and --lon)\n")
+    }
+
+    // MARK: - compare
+
+    @Test func compareNamesTheFileAtFault() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let a = d.appendingPathComponent("a.png").path, svg = d.appendingPathComponent("a.svg").path
+        #expect(try run([Self.airports, "-o", a, "--size", "120x90"]).status == 0)
+        #expect(try run([Self.airports, "-o", svg, "--size", "120x90"]).status == 0)
+        let null = try run(["compare", a, "/dev/null"])
+        #expect(null.status == 2)
+        #expect(null.stderr == "maprender: error: cannot read /dev/null: not a regular file\n")
+        let dot = try run(["compare", a, "."])
+        #expect(dot.status == 2)
+        #expect(dot.stderr == "maprender: error: cannot read .: it is a folder, not a file\n")
+        let mixed = try run(["compare", svg, a])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr == "maprender: error: cannot compare \(svg) (text) with \(a) (a PNG)\n")
+        let onto = try run(["compare", a, a, "--diff", a])
+        #expect(onto.status == 2)
+        #expect(onto.stderr == "maprender: error: refusing to write --diff \(a): it is the expected \(a); choose another output\n")
+    }
+
+    @Test func compareOfPDFsIsByteForByte() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let a = d.appendingPathComponent("a.pdf").path, b = d.appendingPathComponent("b.pdf").path
+        #expect(try run([Self.airports, "-o", a, "--size", "120x90"]).status == 0)
+        try FileManager.default.copyItem(atPath: a, toPath: b)
+        let same = try run(["compare", a, b])
+        #expect(same.status == 0)
+        #expect(same.stdout.hasPrefix("identical bytes ("))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: b))
+        bytes[20] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: b))
+        let different = try run(["compare", a, b])
+        #expect(different.status == 1)
+        #expect(different.stdout == "files differ at byte 20 (sizes \(bytes.count) and \(bytes.count))\n")
+    }
+
+    @Test func compareChecksPNGChunksAndSizeBeforeDecoding() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let a = d.appendingPathComponent("a.png"), bad = d.appendingPathComponent("bad.png")
+        #expect(try run([Self.airports, "-o", a.path, "--size", "120x90"]).status == 0)
+        var bytes = try Data(contentsOf: a)
+        let idat = bytes.range(of: Data("IDAT".utf8))!.lowerBound
+        bytes[idat + 20] ^= 0xFF
+        try bytes.write(to: bad)
+        let r = try run(["compare", a.path, bad.path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "maprender: error: \(bad.path): corrupt PNG: chunk IDAT at byte \(idat - 4) fails its CRC check\n")
+
+        // 12000 x 12000 in a header of a few bytes: refused from the header alone.
+        let huge = d.appendingPathComponent("huge.png")
+        try PNGBytes.header(width: 12000, height: 12000).write(to: huge)
+        let h = try run(["compare", huge.path, huge.path])
+        #expect(h.status == 2)
+        #expect(h.stderr == "maprender: error: \(huge.path): the image is 12000x12000 = 144000000 pixels, more than the limit of 67108864; --max-pixels raises it\n")
+    }
+
+    // MARK: - Manifests: bounds before parsing, paths confined
+
+    @Test func deepOrExplodingManifestsAreRefusedBeforeParsing() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let deep = d.appendingPathComponent("deep.yaml")
+        try write("jobs: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "\n", deep)
+        let r = try run(["batch", deep.path])
+        #expect(r.status == 78)
+        #expect(r.stderr == "maprender: error: \(deep.path): line 1: lists and objects nested more than 64 levels deep (the manifest limit)\n")
+
+        let mapping = d.appendingPathComponent("mapping.yaml")
+        try write((0..<200).map { String(repeating: " ", count: $0) + "k:" }.joined(separator: "\n") + " 1\n", mapping)
+        let m = try run(["batch", mapping.path])
+        #expect(m.status == 78)
+        #expect(m.stderr == "maprender: error: \(mapping.path): line 65: lists and objects nested more than 64 levels deep (the manifest limit)\n")
+
+        let json = d.appendingPathComponent("deep.json")
+        try write(#"{"jobs":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}", json)
+        let j = try run(["batch", json.path])
+        #expect(j.status == 78)
+        #expect(j.stderr == "maprender: error: \(json.path): line 1: lists and objects nested more than 64 levels deep (the manifest limit)\n")
+
+        let bomb = d.appendingPathComponent("bomb.yaml")
+        var text = #"a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"# + "\n"
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        for k in 1..<names.count {
+            text += "\(names[k]): &\(names[k]) [" + Array(repeating: "*\(names[k - 1])", count: 9).joined(separator: ",") + "]\n"
+        }
+        try write(text + "jobs: [*i]\n", bomb)
+        let b = try run(["batch", bomb.path])
+        #expect(b.status == 78)
+        #expect(b.stderr == "maprender: error: \(bomb.path): line 7: more than 1000000 values once YAML aliases are expanded (the manifest limit)\n")
+    }
+
+    @Test func manifestPathsStayInTheManifestFolder() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let sub = d.appendingPathComponent("jobs")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: sub.appendingPathComponent("pts.csv").path)
+        let manifest = sub.appendingPathComponent("m.yaml")
+        try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: ../escape.png\n  - output: /tmp/abs-\(UUID()).png\n", manifest)
+        let r = try run(["batch", manifest.path, "-q"])
+        #expect(r.status == 78)
+        let top = sub.resolvingSymlinksInPath().path
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first == "maprender: error: \(manifest.path): jobs[0].output: \(d.appendingPathComponent("escape.png").path) is outside \(top) (give --root DIR or --allow-outside-root)")
+        #expect(!FileManager.default.fileExists(atPath: d.appendingPathComponent("escape.png").path))
+
+        let rooted = try run(["batch", manifest.path, "-q", "--root", d.path])
+        #expect(rooted.status == 78) // the absolute path is still outside
+        let allowed = try run(["batch", manifest.path, "-q", "--allow-outside-root"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent("escape.png").path))
+    }
+
+    @Test func batchOutputsNeverReplaceTheManifestOrAnInput() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: d.appendingPathComponent("pts.csv").path)
+        // A manifest named like a map (YAML is told by its first character).
+        let named = d.appendingPathComponent("m.png")
+        try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: a.png\n  - output: m.png\n", named)
+        let r = try run(["batch", named.path, "-q"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: refusing to write jobs[1].output \(named.path): it is the manifest \(named.path); choose another output\n")
+        let manifest = d.appendingPathComponent("m.yaml")
+
+        try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: a.png\n", manifest)
+        let report = try run(["batch", manifest.path, "-q", "--report", d.appendingPathComponent("pts.csv").path])
+        #expect(report.status == 64)
+        #expect(report.stderr == "maprender: error: refusing to write --report \(d.appendingPathComponent("pts.csv").path): it is the input of jobs[0] \(d.appendingPathComponent("pts.csv").path); choose another output\n")
+        #expect(!FileManager.default.fileExists(atPath: d.appendingPathComponent("a.png").path))
+    }
+
+    @Test func aBatchJobWithNoPointsFailsAndKeepsItsOutput() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let manifest = d.appendingPathComponent("m.json")
+        try write(#"{"defaults": {"input": "pts.csv", "size": "120x90"}, "jobs": [{"output": "a.png", "filter": ["==", ["get", "state"], "XX"]}]}"#, manifest)
+        try write("old", d.appendingPathComponent("a.png"))
+        let r = try run(["batch", manifest.path, "-q"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains(#"no points to draw (the filter ["==",["get","state"],"XX"] kept none); nothing written (--allow-empty writes an empty map)"#))
+        #expect(try String(contentsOf: d.appendingPathComponent("a.png"), encoding: .utf8) == "old")
+        #expect(try run(["batch", manifest.path, "-q", "--allow-empty"]).status == 0)
+    }
+
+    // MARK: - animate: bounded frames, a clean-up that removes only its own frames
+
+    @Test func animationFrameCountsAreBoundedBeforeReading() throws {
+        let huge = try run(["animate", "samples/tracks.csv", "-o", "/nonexistent/frames", "--duration", "1e9"])
+        #expect(huge.status == 64)
+        #expect(huge.stderr == "maprender: error: the animation would have 10000000000 frames (--duration × --fps), more than the limit of 100000; --max-frames raises it\n")
+        let frames = try run(["animate", "samples/tracks.csv", "-o", "/nonexistent/frames", "--frames", "1000000000"])
+        #expect(frames.status == 64)
+        #expect(frames.stderr == "maprender: error: the animation would have 1000000000 frames (--frames), more than the limit of 100000; --max-frames raises it\n")
+    }
+
+    @Test func frameCleanUpRemovesOnlyItsOwnFrames() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let frames = d.appendingPathComponent("frames")
+        let args = ["animate", "samples/tracks.csv", "-o", frames.path, "--size", "120x90", "-q"]
+        #expect(try run(args + ["--frames", "12"]).status == 0)
+        // The user's: a folder named like a frame, and a file the run did not write.
+        try FileManager.default.removeItem(at: frames.appendingPathComponent("frame-00009.png"))
+        try FileManager.default.createDirectory(at: frames.appendingPathComponent("frame-00009.png/sub"), withIntermediateDirectories: true)
+        try write("data", frames.appendingPathComponent("frame-00009.png/sub/data.txt"))
+        try write("mine", frames.appendingPathComponent("frame-00099.png"))
+        #expect(try run(args + ["--frames", "5"]).status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
+        #expect(left == [".maprender-frames", "frame-00001.png", "frame-00002.png", "frame-00003.png", "frame-00004.png",
+                         "frame-00005.png", "frame-00009.png", "frame-00099.png"])
+        #expect(FileManager.default.fileExists(atPath: frames.appendingPathComponent("frame-00009.png/sub/data.txt").path))
+
+        // An input named like a frame of the folder is never written over.
+        let input = frames.appendingPathComponent("frame-00002.png")
+        try FileManager.default.removeItem(at: input)
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent("samples/tracks.csv").path, toPath: input.path)
+        let r = try run(["animate", input.path, "-o", frames.path, "--format", "png", "--frames", "5", "-q"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: refusing to write frames to \(frames.path): frame frame-00002.png is an input; choose another folder\n")
+        #expect(try Data(contentsOf: input) == Data(contentsOf: CLITests.repo.appendingPathComponent("samples/tracks.csv")))
+    }
+}
+
+/// Hand-made PNG bytes for tests of the header checks.
+enum PNGBytes {
+    /// A valid PNG of the given size whose pixel data is empty (only its header can be read).
+    static func header(width: UInt32, height: UInt32) -> Data {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let t = Array(type.utf8)
+            return be(UInt32(body.count)) + t + body + be(crc(t + body))
+        }
+        let ihdr = be(width) + be(height) + [8, 6, 0, 0, 0]
+        let zlibEmpty: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlibEmpty) + chunk("IEND", []))
+    }
+
+    static func crc(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return c ^ 0xFFFF_FFFF
+    }
+}

@@ -53,7 +53,8 @@ public enum MapRenderer {
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
         }
-        let basemaps = try request.basemaps.map { try BasemapCache.shapes(path: $0) }
+        let basemaps = try request.basemaps.isEmpty ? (request.defaultBasemap ? [DefaultBasemap.shapes] : [])
+            : request.basemaps.map { try BasemapCache.shapes(path: $0) }
         lap("read")
 
         // Projection
@@ -92,6 +93,7 @@ public enum MapRenderer {
                                     data: projected, plan: plan, basemaps: basemaps, options: request.layout,
                                     measurer: measurer)
         lap("layout")
+        warnings += scene.warnings
 
         // Drawing and encoding
         let data = try CairoRenderer(text: text).render(scene, format: request.format)

@@ -29,6 +29,8 @@ public struct RenderRequest: Sendable {
     public var padding = 24.0
     /// GeoJSON files with polygons and lines drawn under the markers.
     public var basemaps: [String] = []
+    /// With no `basemaps`, draw the embedded Natural Earth land and borders (`--no-basemap`: false).
+    public var defaultBasemap = true
     public var layout = LayoutOptions()
     /// Clustering at the rendered zoom (supercluster semantics); nil draws every point.
     /// Its `maxZoom` is the cluster max zoom; `radius` is in pixels at extent 512.

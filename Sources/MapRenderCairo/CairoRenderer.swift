@@ -61,11 +61,29 @@ public final class CairoRenderer {
     func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool) throws {
         let s = scene.scale
         cairo_scale(cr, s, s)
-        scene.background.setSource(cr)
-        cairo_paint(cr)
+        if let w = scene.world {
+            // Beyond ±85.05° (and beyond one world's width) is not sea: letterbox it.
+            scene.letterbox.setSource(cr)
+            cairo_paint(cr)
+            cairo_rectangle(cr, w.x, w.y, w.width, w.height)
+            scene.background.setSource(cr)
+            cairo_fill(cr)
+        } else {
+            scene.background.setSource(cr)
+            cairo_paint(cr)
+        }
         for item in scene.items {
             switch item {
-            case .shapes(let b): drawShapes(b, cr)
+            case .shapes(let b):
+                if let w = scene.world {
+                    withSavedState(cr) {
+                        cairo_rectangle(cr, w.x, w.y, w.width, w.height)
+                        cairo_clip(cr)
+                        drawShapes(b, cr)
+                    }
+                } else {
+                    drawShapes(b, cr)
+                }
             case .markers(let m):
                 if raster {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s)
@@ -116,6 +134,11 @@ public final class CairoRenderer {
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
             b.fill.setSource(cr)
             cairo_fill_preserve(cr)
+            if !b.unstroked.isEmpty {
+                // Stroke the outline again without the edges that lie on a cut.
+                cairo_new_path(cr)
+                outlineSkippingCuts(b, cr)
+            }
         }
         if b.strokeWidth > 0 && b.stroke.a > 0 {
             b.stroke.setSource(cr)
@@ -123,6 +146,25 @@ public final class CairoRenderer {
             cairo_stroke(cr)
         }
         cairo_new_path(cr)
+    }
+
+    /// The polygon outlines of `b` as open runs, leaving out the edges listed in `b.unstroked`.
+    private func outlineSkippingCuts(_ b: ShapeBatch, _ cr: OpaquePointer) {
+        var u = 0
+        b.coords.withUnsafeBufferPointer { c in
+            for ring in 0..<(b.ringStart.count - 1) {
+                let start = b.ringStart[ring], end = b.ringStart[ring + 1]
+                var penDown = false
+                for p in start..<end {
+                    let q = p + 1 < end ? p + 1 : start  // the closing edge returns to the start
+                    while u < b.unstroked.count && b.unstroked[u] < p { u += 1 }
+                    let skip = u < b.unstroked.count && b.unstroked[u] == p
+                    if skip { penDown = false; continue }
+                    if !penDown { cairo_move_to(cr, c[2 * p], c[2 * p + 1]); penDown = true }
+                    cairo_line_to(cr, c[2 * q], c[2 * q + 1])
+                }
+            }
+        }
     }
 
     private func drawBubbles(_ b: BubbleBatch, _ cr: OpaquePointer) {
@@ -253,17 +295,26 @@ public final class CairoRenderer {
     /// One recording surface per symbol, painted at each marker: Cairo's SVG and PDF backends
     /// emit a recording surface once and reference it (`<use>`, a PDF form XObject) at each paint.
     private func drawVectorMarkers(_ m: MarkerBatch, _ cr: OpaquePointer) {
-        var recordings: [OpaquePointer] = []
-        for s in m.symbols {
+        func record(_ s: MarkerSymbol, _ part: MarkerPainter.Part) -> OpaquePointer {
             let e = s.extent
             var r = cairo_rectangle_t(x: -e.left - 1, y: -e.top - 1, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
             let rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &r)!
             let rcr = cairo_create(rec)!
-            MarkerPainter.draw(s, on: rcr, x: 0, y: 0)
+            MarkerPainter.draw(s, on: rcr, x: 0, y: 0, part: part)
             cairo_destroy(rcr)
-            recordings.append(rec)
+            return rec
         }
-        defer { recordings.forEach { cairo_surface_destroy($0) } }
+        // As MarkerStamps: outlines of small dots first, then every marker.
+        let recordings = m.symbols.map { record($0, $0.outlinesFirst ? .fill : .whole) }
+        let outlines = m.symbols.map { $0.outlinesFirst ? record($0, .outline) : nil }
+        defer { (recordings + outlines.compactMap { $0 }).forEach { cairo_surface_destroy($0) } }
+        if outlines.contains(where: { $0 != nil }) {
+            for k in 0..<m.count {
+                guard let o = outlines[Int(m.symbol[k])] else { continue }
+                cairo_set_source_surface(cr, o, m.x[k], m.y[k])
+                cairo_paint(cr)
+            }
+        }
         for k in 0..<m.count {
             cairo_set_source_surface(cr, recordings[Int(m.symbol[k])], m.x[k], m.y[k])
             cairo_paint(cr)

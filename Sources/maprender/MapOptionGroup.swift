@@ -49,6 +49,7 @@ struct MapOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp("GeoJSON polygons and lines to draw under the markers (repeatable).", valueName: "file"))
     var basemap: [String] = []
+    @Flag(name: .customLong("no-basemap"), help: "Without --basemap, draw no land: the embedded Natural Earth 1:110m countries are drawn by default.") var noBasemap = false
 
     @Option(help: ArgumentHelp("Attribution text in the bottom-right corner.", valueName: "text"))
     var attribution: String?
@@ -128,7 +129,7 @@ struct MapOptionGroup: ParsableArguments {
             r.view = .fit(zoom: zoom)
         }
         if let f = filter { r.filter = try StyleExpression.parse(jsonText: f, file: "--filter", path: "filter", expecting: .boolean) }
-        r.basemaps = basemap
+        r.basemaps = basemap; r.defaultBasemap = !noBasemap
         r.layout.attribution = attribution
         r.layout.labelField = label
         r.layout.textScale = textScale

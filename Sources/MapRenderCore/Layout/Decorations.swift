@@ -40,6 +40,30 @@ public struct LegendMark: Sendable, Equatable {
 public enum Decorations {
     static let margin = 8.0
 
+    /// The largest Mercator scale variation a scale bar is drawn for (10%).
+    public static let maxScaleVariation = 0.10
+
+    /// How much the Mercator scale (1/cos φ) varies across the view's latitudes: max/min - 1.
+    public static func scaleVariation(viewport v: Viewport) -> Double {
+        let (north, south) = visibleLatitudes(v)
+        let lowest = north >= 0 && south <= 0 ? 0 : min(abs(north), abs(south))
+        let highest = max(abs(north), abs(south))
+        return cos(lowest * .pi / 180) / cos(highest * .pi / 180) - 1
+    }
+
+    /// The one-line warning when the scale bar is left out.
+    public static func scaleBarOmitted(viewport v: Viewport, variation: Double) -> String {
+        let (north, south) = visibleLatitudes(v)
+        func deg(_ d: Double) -> String { "\(Int(abs(d).rounded()))°\(d < 0 ? "S" : "N")" }
+        let pct = String(Int((variation * 100).rounded()))
+        return "scale bar omitted: the Mercator scale varies by \(pct)% between \(deg(south)) and \(deg(north)) on this map (more than 10%)"
+    }
+
+    static func visibleLatitudes(_ v: Viewport) -> (north: Double, south: Double) {
+        let top = v.world(px: 0, py: 0).y, bottom = v.world(px: 0, py: v.height).y
+        return (WebMercator.lat(y: min(max(top, 0), 1)), WebMercator.lat(y: min(max(bottom, 0), 1)))
+    }
+
     /// A bar of a round length (1, 2 or 5 × 10^k) no longer than `maxWidth` px, metric and imperial.
     public static func scaleBar(viewport v: Viewport, style: Style.Attribution, textScale: Double,
                                 measurer: TextMeasuring, maxWidth: Double = 120) -> ScaleBarMark {

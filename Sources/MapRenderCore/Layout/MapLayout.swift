@@ -50,6 +50,7 @@ public enum MapLayout {
         let plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions())
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
+        scene.world = WorldFrame.rect(viewport: v)
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))
@@ -57,10 +58,12 @@ public enum MapLayout {
         }
         if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, style: style.spread))) }
         if !plan.bubbles.isEmpty {
-            scene.items.append(.bubbles(bubbles(plan: plan, viewport: v, style: style.cluster,
-                                                textScale: options.textScale, measurer: measurer)))
+            var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
+            if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
+            scene.items.append(.bubbles(b))
         }
-        let (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
         if batch.count > 0 { scene.items.append(.markers(batch)) }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
@@ -69,7 +72,10 @@ public enum MapLayout {
         }
         var decorations: [SceneItem] = []
         var decorationBoxes: [Rect] = []
-        if options.scaleBar {
+        let scaleVariation = Decorations.scaleVariation(viewport: v)
+        if options.scaleBar && scaleVariation > Decorations.maxScaleVariation {
+            scene.warnings.append(Decorations.scaleBarOmitted(viewport: v, variation: scaleVariation))
+        } else if options.scaleBar {
             let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer)
             decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
         }

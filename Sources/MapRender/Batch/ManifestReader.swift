@@ -21,7 +21,7 @@ struct ManifestReader {
     static let jobKeys = [
         "output", "input", "format", "input-format", "lat", "lon", "id-field", "delimiter", "wrap-longitude",
         "size", "scale", "style", "background", "marker", "marker-size", "center", "zoom", "bbox", "max-zoom",
-        "padding", "basemap", "attribution", "label", "label-priority", "label-style", "allow-overlap",
+        "padding", "basemap", "no-basemap", "attribution", "label", "label-priority", "label-style", "allow-overlap",
         "scale-bar", "legend", "text-scale", "cluster", "cluster-radius", "min-points",
         "cluster-sum", "cluster-max", "cluster-min", "cluster-mean", "spread-tolerance", "spread-max", "filter",
     ]
@@ -192,6 +192,7 @@ struct ManifestReader {
             }
             s.labelStyle = style
         case "allow-overlap": s.allowOverlap = try bool(v)
+        case "no-basemap": s.noBasemap = try bool(v)
         case "scale-bar": s.scaleBar = try bool(v)
         case "legend": s.legend = try bool(v)
         case "text-scale": s.textScale = try number(v, 0...10, openLow: true)
@@ -276,6 +277,7 @@ struct ManifestReader {
         r.layout.labelPriority = s.labelPriority
         r.layout.labelStyle = s.labelStyle
         r.layout.allowOverlap = s.allowOverlap
+        r.defaultBasemap = !s.noBasemap
         r.layout.scaleBar = s.scaleBar
         r.layout.legend = s.legend
         r.layout.textScale = s.textScale
@@ -440,6 +442,7 @@ struct JobSpec {
     var labelPriority: String?
     var labelStyle = LayoutOptions.LabelStyle.plain
     var allowOverlap = false
+    var noBasemap = false
     var scaleBar = false
     var legend = false
     var textScale = 1.0

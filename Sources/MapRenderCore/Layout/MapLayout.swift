@@ -76,7 +76,8 @@ public enum MapLayout {
         if options.scaleBar && scaleVariation > Decorations.maxScaleVariation {
             scene.warnings.append(Decorations.scaleBarOmitted(viewport: v, variation: scaleVariation))
         } else if options.scaleBar {
-            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer)
+            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer,
+                                           statingLatitude: scaleVariation > Decorations.plainScaleVariation)
             decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
         }
         if options.legend, let legend = Decorations.legend(style: style, title: style.marker.fillExpression?.categoryProperty,

@@ -47,8 +47,9 @@ public enum MapLayout {
     public static func scene(viewport v: Viewport, scale: Double, style: Style,
                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                              options: LayoutOptions, measurer: TextMeasuring) -> Scene {
-        let plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
+        var plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions())
+        BubbleSpacing.apply(to: &plan, style: style.cluster)  // bubbles never hide each other's counts
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         scene.world = WorldFrame.rect(viewport: v)
         for shapes in basemaps {
@@ -57,14 +58,15 @@ public enum MapLayout {
             }
         }
         if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, style: style.spread))) }
+        var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
+        if batch.count > 0 { scene.items.append(.markers(batch)) }
+        // Bubbles above every marker: no marker ever covers a count.
         if !plan.bubbles.isEmpty {
             var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
             if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
             scene.items.append(.bubbles(b))
         }
-        var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
-        if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
-        if batch.count > 0 { scene.items.append(.markers(batch)) }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
             attributionMark = attribution(text, viewport: v, style: style.attribution,

@@ -149,10 +149,10 @@ public enum MapRenderer {
         let clustered = clusters(of: data.points, request: request, viewport: viewport)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
-        let priority = request.layout.labelField == nil ? nil
-            : request.layout.labelPriority.flatMap { data.points.properties.columnIndex($0) }
+        let naming = request.layout.labelField == nil ? nil
+            : (rank: BubbleNaming.rankColumn(request.layout.labelPriority, properties: data.points.properties), ())
         return MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
-                                leaves: { id in index?.members(of: id) }, spread: request.spread, priority: priority)
+                                leaves: { id in index?.members(of: id) }, spread: request.spread, naming: naming)
     }
 
     /// How far the plan's marks (markers with their extent, bubbles) reach beyond the padded image, per side.

@@ -89,6 +89,77 @@ import MapRenderCore
         try Snapshot.assertMatches(result.data, named: "uniform-field", format: .png, maxDifferentPixels: 40)
     }
 
+    /// True when (lon, lat) lies inside a polygon of the set (even-odd over all rings of a shape).
+    static func onLand(_ lon: Double, _ lat: Double, _ shapes: ShapeSet) -> Bool {
+        for sh in 0..<shapes.shapeCount {
+            var inside = false
+            for ring in shapes.rings(of: sh) {
+                let vs = shapes.vertices(of: ring)
+                var j = vs.upperBound - 1
+                for i in vs {
+                    let xi = shapes.coords[2 * i], yi = shapes.coords[2 * i + 1]
+                    let xj = shapes.coords[2 * j], yj = shapes.coords[2 * j + 1]
+                    if (yi > lat) != (yj > lat) && lon < (xj - xi) * (lat - yi) / (yj - yi) + xi { inside.toggle() }
+                    j = i
+                }
+            }
+            if inside { return true }
+        }
+        return false
+    }
+
+    /// World cities (samples/world_cities.csv: GeoNames cities15000, 34,006 rows), 1024x768,
+    /// --no-cluster, 4 px circles, --label name: at least 250 labels, no two overlapping, and at
+    /// least a third centred over land, not along a coast. Before: 121 labels, almost all on
+    /// coasts or at sea (markers were hard obstacles).
+    @Test func denseWorldCitiesGetManyLabelsInland() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
+        r.clustering = nil
+        r.style.marker.shape = .circle
+        r.style.marker.size = 4
+        r.layout.labelField = "name"
+        let result = try MapRenderer.render(r)
+        let labels = result.scene.labels
+        #expect(labels.count >= 250)
+        let boxes = labels.map(\.box)
+        var overlaps = 0
+        for i in boxes.indices { for j in boxes.indices where j > i && boxes[i].intersects(boxes[j]) { overlaps += 1 } }
+        #expect(overlaps == 0)
+        let v = result.viewport
+        var inland = 0, centred = 0
+        for b in boxes {
+            let c = v.world(px: b.x + b.width / 2, py: b.y + b.height / 2)
+            if Self.onLand(WebMercator.lon(x: c.x), WebMercator.lat(y: c.y), DefaultBasemap.shapes) { centred += 1 }
+            let pts = [(b.x, b.y), (b.maxX, b.y), (b.x, b.maxY), (b.maxX, b.maxY), (b.x + b.width / 2, b.y + b.height / 2)]
+            if pts.allSatisfy({ p in
+                let w = v.world(px: p.0, py: p.1)
+                return Self.onLand(WebMercator.lon(x: w.x), WebMercator.lat(y: w.y), DefaultBasemap.shapes)
+            }) { inland += 1 }
+        }
+        // "Not on a coast": the label's centre lies over land (130 of 278 when written; wholly
+        // over land, all four corners too, 81: the 1:110m coast is coarse and labels are wide).
+        #expect(Double(centred) >= Double(labels.count) / 3, "\(centred) of \(labels.count) labels centred on land, \(inland) wholly")
+        // The biggest cities are named.
+        let texts = Set(labels.map(\.text))
+        #expect(texts.isSuperset(of: ["Tokyo", "Shanghai", "Mumbai", "Moscow", "London", "Lagos"]))
+    }
+
+    /// Clustered world cities with --label name: the 10 largest bubbles are named after their
+    /// most populous member plus the others' count ("Tokyo +2551").
+    @Test func clusteredWorldNamesTheTenLargestBubbles() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
+        r.layout.labelField = "name"
+        let result = try MapRenderer.render(r)
+        let largest = result.scene.bubbles.sorted { $0.count > $1.count }.prefix(10)
+        let texts = result.scene.labels.map(\.text)
+        for b in largest {
+            #expect(texts.contains { $0.hasSuffix(" +\(b.count - 1)") }, "bubble of \(b.count) is not named")
+        }
+        try Snapshot.assertMatches(result.data, named: "world-clustered-named", format: .png, maxDifferentPixels: 40)
+    }
+
     /// Two dense clusters side by side whose bubbles (largest radius step) would overlap by half.
     @Test func bubbleSpacingSeparatesToTheAllowedOverlap() {
         var x = [100.0, 110, 100, 300], y = [100.0, 100, 100, 300]

@@ -5,6 +5,11 @@ import Foundation
 /// Every marker, bubble, spread leg and the attribution are obstacles; each label takes the first
 /// free position around its marker (right, left, above, below, then the diagonals), or is dropped.
 enum LabelLayout {
+    /// With small markers, how many labels keep the full text size before the smaller type.
+    static let fullSizeLabels = 40
+    /// A label position covering at most this many small markers is taken without looking further.
+    static let fewMarkers = 4
+
     struct Output {
         var items: [SceneItem]
         var dropped: Int
@@ -13,9 +18,10 @@ enum LabelLayout {
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
-                      measurer: TextMeasuring) -> Output {
+                      measurer: TextMeasuring, soft: MarkerDensity? = nil) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
-        let priorityCol = options.labelPriority.flatMap { data.points.properties.columnIndex($0) }
+        let rank = BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties)
+        let priorityCol = rank?.column
         let ls = style.label
         let font = FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight)
         let callout = options.labelStyle == .callout
@@ -23,25 +29,27 @@ enum LabelLayout {
 
         // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
         // dense map are blocked anyway, and shaping text is the expensive part of layout.
-        var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        // Cluster labels first: a bubble named after its most important point (with ranked labels)
-        // is placed before every point label.
+        var texts: [String] = [], shortTexts: [Int: String] = [:], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        // Cluster labels first, largest bubble first: a bubble is named after its top member plus
+        // the count of the others ("Paris +41"), as MapKit names cluster annotations.
         if !callout {
             for b in bubbles {
                 guard let rep = b.representative,
-                      let text = data.points.properties.value(column: col, row: rep).displayText, !text.isEmpty else { continue }
+                      let name = data.points.properties.value(column: col, row: rep).displayText, !name.isEmpty else { continue }
                 let r = style.cluster.step(for: b.count).radius
                 let box = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
-                let value = priorityCol.flatMap { data.points.properties.value(column: $0, row: rep).numberValue } ?? 0
-                labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: value))
-                texts.append(text)
+                labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: Double(b.count)))
+                // Where "Paris +41" finds no room, the name alone may.
+                if b.count > 1 { shortTexts[texts.count] = name }
+                texts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
             }
         }
         let bubbleLabels = labels.count
         for (k, i) in drawn.enumerated() {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
             let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
-            let priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
+            var priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
+            if rank?.smallerFirst == true { priority = -priority }
             if callout {
                 let size = measurer.measure(text, font: font, maxWidth: maxWidth)
                 labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: size, priority: priority))
@@ -94,32 +102,62 @@ enum LabelLayout {
         raster.finish()
         var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
+        // Small markers are soft obstacles: a label may cover a few (the fewest wins), never a label,
+        // a bubble, a pin or a decoration.
+        func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
+        let maxCovered = Int.max  // no hard limit: the cost only orders the positions
         for j in order {
             var label = labels[j]
             if !options.allowOverlap {
                 label.size = probe
-                guard LabelPlacer.Position.allCases.contains(where: { free(LabelPlacer.box($0, for: label, gap: gap)) }) else {
+                guard LabelPlacer.Position.allCases.contains(where: {
+                    let b = LabelPlacer.box($0, for: label, gap: gap)
+                    return free(b) && cost(b) <= maxCovered
+                }) else {
                     dropped += 1
                     continue
                 }
             }
             // The halo reaches beyond the text: reserve it so halos do not overlap either.
-            let text = measurer.measure(texts[j], font: font)
-            label.size = TextSize(width: text.width + 2 * h, height: text.height + 2 * h)
-            let box: Rect?
-            if options.allowOverlap {
-                box = LabelPlacer.box(.right, for: label, gap: gap)
-            } else {
-                box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
-                    .first(where: free)
+            // On a dense dot map, a type hierarchy: the first labels placed (the top-ranked places)
+            // at the style's size, the rest at 5/6 of it, as reference maps name smaller towns.
+            var labelFont = font
+            if soft != nil && items.count >= Self.fullSizeLabels && j >= bubbleLabels { labelFont.size = font.size * 5 / 6 }
+            // Dense dot maps reserve half the halo: halos may touch, texts stay a halo apart.
+            let reserve = soft != nil ? h / 2 : h
+            var box: Rect?, placedText = texts[j]
+            for candidate in [texts[j], shortTexts[j]].compactMap({ $0 }) where box == nil {
+                placedText = candidate
+                let text = measurer.measure(candidate, font: labelFont)
+                label.size = TextSize(width: text.width + 2 * reserve, height: text.height + 2 * reserve)
+                if options.allowOverlap {
+                    box = LabelPlacer.box(.right, for: label, gap: gap)
+                } else if soft == nil {
+                    box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
+                        .first(where: free)
+                } else {
+                    // The first free position (in the usual order: right, left, above, ...) that
+                    // covers at most a few small markers; else the one covering the fewest. Not
+                    // simply the fewest: that chases labels off the land, where the dots are not.
+                    var best: (Rect, Int)?
+                    for p in LabelPlacer.Position.allCases {
+                        let b = LabelPlacer.box(p, for: label, gap: gap)
+                        guard free(b) else { continue }
+                        let c = cost(b)
+                        if c <= Self.fewMarkers { best = (b, c); break }
+                        if best == nil || c < best!.1 { best = (b, c) }
+                    }
+                    box = best?.0
+                }
             }
             guard let b = box else {
                 dropped += 1
                 continue
             }
             placedLabels.insert(b)
-            items.append(.label(LabelMark(text: texts[j], font: font, color: ls.color, halo: ls.halo, haloWidth: h,
-                                          x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)))
+            items.append(.label(LabelMark(text: placedText, font: labelFont, color: ls.color, halo: ls.halo, haloWidth: h,
+                                          x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
+                                          height: b.height - 2 * reserve)))
         }
         return Output(items: items, dropped: dropped)
     }

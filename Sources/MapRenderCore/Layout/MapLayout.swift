@@ -87,7 +87,13 @@ public enum MapLayout {
             decorations.append(.legend(legend)); decorationBoxes.append(legend.box)
         }
         if let field = options.labelField {
-            var obstacles = markBoxes(batch) + decorationBoxes
+            // Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
+            let small = batch.symbols.map { $0.shape != .pin && $0.size <= 8 }
+            let hardMarks = (0..<batch.count).filter { !small[Int(batch.symbol[$0])] }
+            let softMarks = (0..<batch.count).filter { small[Int(batch.symbol[$0])] }
+            let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
+                                                               x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
+            var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
             obstacles += plan.bubbles.map { b in
                 let r = style.cluster.step(for: b.count).radius
                 return Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
@@ -96,7 +102,7 @@ public enum MapLayout {
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
-                                           measurer: measurer)
+                                           measurer: measurer, soft: soft)
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
         }

@@ -34,8 +34,7 @@ public struct InputInspection: Encodable, Sendable {
         withIds = p.ids.filter { if case .missing = $0 { return false } else { return true } }.count
         let xs = p.lon.map { WebMercator.x(lon: $0) }
         if let xr = ViewFitter.shortestXExtent(xs), let s = p.lat.min(), let n = p.lat.max() {
-            func lon(_ x: Double) -> Double { var l = WebMercator.lon(x: x); if l > 180 { l -= 360 }; return l }
-            bounds = [lon(xr.min), s, lon(xr.max), n]
+            bounds = [Longitude.fold(WebMercator.lon(x: xr.min)), s, Longitude.fold(WebMercator.lon(x: xr.max)), n]
         }
     }
 }

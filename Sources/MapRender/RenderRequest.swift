@@ -1,15 +1,5 @@
 import MapRenderCore
 
-/// How the view is chosen.
-public enum ViewSpec: Sendable, Equatable {
-    /// Fit the data (the default), with an optional fixed zoom.
-    case fit(zoom: Double?)
-    /// `--center LAT,LON --zoom Z`.
-    case center(lat: Double, lon: Double, zoom: Double)
-    /// `--bbox W,S,E,N`.
-    case bbox(GeoBounds)
-}
-
 /// Everything one map needs. The CLI builds one from its options; Swift programs build one directly.
 public struct RenderRequest: Sendable {
     /// Point files (`-` is standard input). Ignored when `points` is set.
@@ -46,6 +36,21 @@ public struct RenderRequest: Sendable {
     public var format: OutputFormat = .png
 
     public init() {}
+
+    /// What planning needs from this request (view, size, clustering, spreading, label ranking).
+    public var planOptions: PlanOptions {
+        var o = PlanOptions()
+        o.view = view
+        o.width = width; o.height = height
+        o.padding = padding
+        o.maxZoom = maxZoom
+        o.clustering = clustering
+        o.aggregates = aggregates
+        o.spread = spread
+        o.labelField = layout.labelField
+        o.labelPriority = layout.labelPriority
+        return o
+    }
 
     /// The property columns this render reads, so readers can drop the others (the 1M-row fast path).
     var neededProperties: Set<String> {

@@ -65,3 +65,25 @@ public struct RenderSummary: Sendable, Codable {
               skippedGeometries: report.skippedGeometries, filteredOut: report.filteredOut)
     }
 }
+
+extension RenderSummary {
+    /// The summary of one single-map render: where the plan put the points and what the scene drew.
+    init(request: RenderRequest, report: InputReport, plan: MapPlan, scene: Scene, timings: [String: Double], bytes: Int) {
+        let v = plan.viewport, b = v.bounds
+        let markersDrawn = scene.markers.reduce(0) { $0 + $1.count }
+        let bubbles = scene.bubbles
+        let inBubbles = bubbles.reduce(0) { $0 + $1.count }
+        let spreadSizes = plan.marks.spreadGroups.map(\.members.count)
+        self.init(
+            input: Self.input(files: request.inputs, report: report),
+            pointsDrawn: markersDrawn,
+            clusters: .init(drawn: bubbles.count, pointsInside: inBubbles,
+                            spreadGroups: spreadSizes.count, spreadPoints: spreadSizes.reduce(0, +),
+                            spreadGroupSizes: Dictionary(spreadSizes.map { (String($0), 1) }, uniquingKeysWith: +),
+                            pointsOutsideView: plan.data.points.count - markersDrawn - inBubbles),
+            view: .init(center: [v.centerLongitude, v.centerLatitude], zoom: v.zoom,
+                        bounds: [b.west, b.south, b.east, b.north], size: [v.width, v.height], scale: request.scale),
+            marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: bytes)
+        labelsDropped = scene.labelsDropped
+    }
+}

@@ -78,9 +78,9 @@ import MapRenderCore
         r.width = 600; r.height = 450
         let result = try MapRenderer.render(r)
         let data = ProjectedPoints(points: try PointReader.read(path: url.path, options: InputOptions()).points, style: r.style)
-        let raw = MapRenderer.planMarks(r, viewport: result.viewport, data: data)
+        let raw = MapPlanner.marks(data: data, viewport: result.viewport, options: r.planOptions, style: r.style)
         let rawOverlap = BubbleSpacing.worstOverlap(x: raw.bubbles.map(\.x), y: raw.bubbles.map(\.y),
-                                                    r: raw.bubbles.map { r.style.cluster.step(for: $0.count).radius })
+                                                    r: raw.bubbles.map(\.radius))
         #expect(rawOverlap > BubbleSpacing.maxOverlap)  // the case needs the nudge
         #expect(boxesOverlap(result.scene) <= BubbleSpacing.maxOverlap + 1e-9)
         // Same clusters: counts and ids unchanged by the nudge.

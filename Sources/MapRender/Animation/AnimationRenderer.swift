@@ -247,12 +247,7 @@ public enum AnimationRenderer {
             return Double(usage.ru_maxrss) / 1024           // Linux: kilobytes
         }
 
-        static func lon(_ x: Double) -> Double {
-            var l = WebMercator.lon(x: x)
-            while l >= 180 { l -= 360 }
-            while l < -180 { l += 360 }
-            return l
-        }
+        static func lon(_ x: Double) -> Double { Longitude.fold(WebMercator.lon(x: x)) }
 
         /// An APNG frame delay of 1/fps s as a fraction that fits 16 bits.
         static func delay(fps: Double) -> (UInt16, UInt16) {

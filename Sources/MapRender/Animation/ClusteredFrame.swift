@@ -37,9 +37,10 @@ struct ClusteredFrame: Sendable {
         guard !inClusters.isEmpty else { return frame }
         let all = inClusters.count == s.count
         let points = all ? s.points : s.points.selecting(inClusters)
-        guard let (items, index) = MapRenderer.clusters(of: points, request: base, viewport: v) else { return frame }
-        for item in items where item.isCluster {
-            guard let members = index.members(of: item.id), !members.isEmpty else { continue }
+        guard let clustered = ViewClusters.make(points: points, clustering: base.clustering,
+                                                aggregates: base.aggregates, viewport: v) else { return frame }
+        for item in clustered.items where item.isCluster {
+            guard let members = clustered.index.members(of: item.id), !members.isEmpty else { continue }
             let b = Int32(frame.bubbles.count)
             for i in members { frame.membership[all ? i : inClusters[i]] = b }
             frame.bubbles.append(Bubble(x: unwrap(item.x), y: item.y, count: item.count, aggregates: item.aggregates))

@@ -29,7 +29,7 @@ struct FrameDrawing {
             ClusterItem(id: j, pointIndex: nil, count: b.count, x: b.x, y: b.y, lon: 0, lat: 0, aggregates: b.aggregates)
         }
         var marks = MarkPlanner.plan(viewport: plan.viewport, data: data, clusters: items, leaves: { _ in nil },
-                                     spread: SpreadOptions(tolerance: 0, maximum: 0))
+                                     spread: SpreadOptions(tolerance: 0, maximum: 0), bubbles: base.style.cluster)
         marks.markerPoint = plan.drawn
         marks.markerX = []
         marks.markerY = []

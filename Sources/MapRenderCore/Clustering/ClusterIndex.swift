@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// How it is made (supercluster's `load`): every point is projected once to Web Mercator [0, 1]
-/// (rounded to `Float`); then for each zoom from `maxZoom` down, the items of the zoom above are
+/// (`WebMercator`, whose arithmetic is supercluster's, rounded to `Float`); then for each zoom from `maxZoom` down, the items of the zoom above are
 /// visited in order, and each one not yet taken gathers the untaken items within the zoom's
 /// radius. If that makes at least `minPoints` points, they become one cluster at their
 /// count-weighted centroid; otherwise they all stay as they were. Every item (point or cluster) is
@@ -60,6 +60,8 @@ public struct ClusterIndex: Sendable {
     /// or down to `downTo` only.
     ///
     /// - Parameters:
+    ///   - projected: the points already in Web Mercator world units (`WebMercator.x/y`, as
+    ///     planning projects them once for clustering and layout); nil projects them here.
     ///   - featureCount: how many features supercluster would be given (its `points.length`),
     ///     which offsets every cluster id. Defaults to `points.count`; pass the number of input
     ///     features when some (say, with a null geometry) were left out of `points` but a web map
@@ -75,7 +77,7 @@ public struct ClusterIndex: Sendable {
     ///     `leaves`, `expansionZoom`). A single static map needs only the lowest zoom built and
     ///     `members(of:)`: `false` keeps just that zoom's list (each item, point or cluster, is
     ///     stored once either way; a zoom's list costs 4 bytes per item, its KD-tree 12 more).
-    public init(points: PointSet, options: ClusterOptions = ClusterOptions(),
+    public init(points: PointSet, projected: (x: [Double], y: [Double])? = nil, options: ClusterOptions = ClusterOptions(),
                 aggregates: [ClusterAggregate] = [], featureCount: Int? = nil, downTo: Int? = nil,
                 bitExact: Bool = false, retainAllZooms: Bool = true) {
         precondition(options.minZoom >= 0 && options.minZoom <= options.maxZoom && options.maxZoom <= 30,
@@ -91,12 +93,20 @@ public struct ClusterIndex: Sendable {
         self.pointLat = points.lat
 
         let items = Items(pointCount: n, aggregateCount: aggregates.count)
-        points.lon.withUnsafeBufferPointer { lon in
-            points.lat.withUnsafeBufferPointer { lat in
-                inHalves(n) { range in
-                    for i in range {
-                        items.pointXY[2 * i] = Float(Self.lngX(lon[i]))
-                        items.pointXY[2 * i + 1] = Float(Self.latY(lat[i]))
+        if let xy = projected {
+            precondition(xy.x.count == n && xy.y.count == n, "one projected x and y per point")
+            for i in 0..<n {
+                items.pointXY[2 * i] = Float(xy.x[i])
+                items.pointXY[2 * i + 1] = Float(xy.y[i])
+            }
+        } else {
+            points.lon.withUnsafeBufferPointer { lon in
+                points.lat.withUnsafeBufferPointer { lat in
+                    inHalves(n) { range in
+                        for i in range {
+                            items.pointXY[2 * i] = Float(WebMercator.x(lon: lon[i]))
+                            items.pointXY[2 * i + 1] = Float(WebMercator.y(lat: lat[i]))
+                        }
                     }
                 }
             }
@@ -153,8 +163,8 @@ public struct ClusterIndex: Sendable {
         let index = levelIndex(zoom: zoom)
         let list = retained(index)
         var ids: [Int32] = []
-        tree(index).range(minX: Self.lngX(minLng), minY: Self.latY(maxLat),
-                         maxX: Self.lngX(maxLng), maxY: Self.latY(minLat), into: &ids)
+        tree(index).range(minX: WebMercator.x(lon: minLng), minY: WebMercator.y(lat: maxLat),
+                         maxX: WebMercator.x(lon: maxLng), maxY: WebMercator.y(lat: minLat), into: &ids)
         return ids.map { item(Int(list[Int($0)])) }
     }
 
@@ -263,8 +273,8 @@ public struct ClusterIndex: Sendable {
                 let it = item(Int(list[Int(i)]))
                 var px = it.x, py = it.y
                 if let pi = it.pointIndex {
-                    px = Self.lngX(pointLon[pi])
-                    py = Self.latY(pointLat[pi])
+                    px = WebMercator.x(lon: pointLon[pi])
+                    py = WebMercator.y(lat: pointLat[pi])
                 }
                 out.append((it, Int(jsRound(options.extent * (px * z2 - tx))),
                             Int(jsRound(options.extent * (py * z2 - Double(y))))))
@@ -334,7 +344,7 @@ public struct ClusterIndex: Sendable {
         let x = items.x(ref), y = items.y(ref)
         if items.isCluster(ref) {
             return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight(ref)),
-                               x: x, y: y, lon: Self.xLng(x), lat: Self.yLat(y), aggregates: values)
+                               x: x, y: y, lon: WebMercator.lon(x: x), lat: WebMercator.lat(y: y), aggregates: values)
         }
         return ClusterItem(id: ref, pointIndex: ref, count: 1, x: x, y: y, lon: pointLon[ref], lat: pointLat[ref],
                            aggregates: values)
@@ -410,28 +420,5 @@ public struct ClusterIndex: Sendable {
             values[index] = value
             return value
         }
-    }
-
-    // MARK: - Projection, exactly as supercluster computes it
-
-    /// Longitude → Mercator x in [0, 1].
-    @inline(__always)
-    static func lngX(_ lng: Double) -> Double { lng / 360 + 0.5 }
-
-    /// Latitude → Mercator y in [0, 1] (north at 0), clamped to the square world.
-    @inline(__always)
-    static func latY(_ lat: Double) -> Double {
-        let s = sin(lat * Double.pi / 180)
-        let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / Double.pi
-        return y < 0 ? 0 : y > 1 ? 1 : y
-    }
-
-    @inline(__always)
-    static func xLng(_ x: Double) -> Double { (x - 0.5) * 360 }
-
-    @inline(__always)
-    static func yLat(_ y: Double) -> Double {
-        let y2 = (180 - y * 360) * Double.pi / 180
-        return 360 * atan(exp(y2)) / Double.pi - 90
     }
 }

@@ -74,7 +74,7 @@ extension BubbleSpacing {
     public static func apply(to plan: inout MarkPlan, style: Style.Cluster) {
         guard plan.bubbles.count > 1 else { return }
         var x = plan.bubbles.map(\.x), y = plan.bubbles.map(\.y)
-        let r = plan.bubbles.map { style.step(for: $0.count).radius + style.strokeWidth / 2 }
+        let r = plan.bubbles.map { $0.radius + style.strokeWidth / 2 }
         separate(x: &x, y: &y, r: r)
         for i in plan.bubbles.indices { plan.bubbles[i].x = x[i]; plan.bubbles[i].y = y[i] }
     }

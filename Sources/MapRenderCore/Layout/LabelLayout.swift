@@ -36,8 +36,7 @@ enum LabelLayout {
             for b in bubbles {
                 guard let rep = b.representative,
                       let name = data.points.properties.value(column: col, row: rep).displayText, !name.isEmpty else { continue }
-                let r = style.cluster.step(for: b.count).radius
-                let box = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+                let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
                 labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: Double(b.count)))
                 // Where "Paris +41" finds no room, the name alone may.
                 if b.count > 1 { shortTexts[texts.count] = name }

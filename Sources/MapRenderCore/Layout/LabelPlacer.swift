@@ -17,25 +17,8 @@
 ///
 /// - Complexity: O(n log n) for the priority sort, plus up to 8 `CollisionIndex.canPlace` per label.
 public enum LabelPlacer {
-    /// Where a label sits around its mark, in the order they are tried.
-    public enum Position: UInt8, CaseIterable, Sendable {
-        /// Right of the mark, vertically centred on the anchor box.
-        case right
-        /// Left of the mark, vertically centred on the anchor box.
-        case left
-        /// Above the mark, horizontally centred on the anchor box.
-        case above
-        /// Below the mark, horizontally centred on the anchor box.
-        case below
-        /// Right of the mark, its bottom on the anchor box's top.
-        case topRight
-        /// Left of the mark, its bottom on the anchor box's top.
-        case topLeft
-        /// Right of the mark, its top on the anchor box's bottom.
-        case bottomRight
-        /// Left of the mark, its top on the anchor box's bottom.
-        case bottomLeft
-    }
+    /// Where a label sits around its mark (`LabelSide`, chosen in planning as a hint).
+    public typealias Position = LabelSide
 
     /// One label to place.
     public struct Label: Sendable, Equatable {

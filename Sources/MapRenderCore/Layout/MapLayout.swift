@@ -1,46 +1,5 @@
 import Foundation
 
-/// Options of the layout stage that are not in the style.
-public struct LayoutOptions: Sendable {
-    /// Property whose value labels each marker.
-    public var labelField: String?
-    /// Text in the bottom-right corner.
-    public var attribution: String?
-    /// Scales text independently of `--scale`.
-    public var textScale: Double = 1
-    /// Numeric property ranking labels: larger values are placed first (`--label-priority`).
-    public var labelPriority: String?
-    /// Place every label at its first position, overlaps or not (`--allow-overlap`).
-    public var allowOverlap = false
-    public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
-    public var labelStyle: LabelStyle = .plain
-    /// Draw a metric and imperial scale bar (bottom left).
-    public var scaleBar = false
-    /// Draw a legend of the marker colours when the style's fill is categorical (top right).
-    public var legend = false
-
-    public init() {}
-}
-
-/// Points projected to world units, with the data needed to style and label them.
-public struct ProjectedPoints: Sendable {
-    public var x: [Double]
-    public var y: [Double]
-    public var points: PointSet
-    public var styles: MarkerStyles
-
-    public init(points: PointSet, style: Style, opacity: [Double]? = nil, scale: [Double]? = nil) {
-        var xs = [Double](), ys = [Double]()
-        xs.reserveCapacity(points.count); ys.reserveCapacity(points.count)
-        for i in 0..<points.count {
-            xs.append(WebMercator.x(lon: points.lon[i]))
-            ys.append(WebMercator.y(lat: points.lat[i]))
-        }
-        self.x = xs; self.y = ys; self.points = points
-        self.styles = MarkerStyler.resolve(points: points, style: style, opacity: opacity, scale: scale)
-    }
-}
-
 /// Turns projected data and its mark plan into a `Scene`: basemap, spread legs, bubbles, markers
 /// north to south, labels, attribution.
 public enum MapLayout {
@@ -48,7 +7,7 @@ public enum MapLayout {
                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                              options: LayoutOptions, measurer: TextMeasuring) -> Scene {
         var plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
-                                             spread: SpreadOptions())
+                                             spread: SpreadOptions(), bubbles: style.cluster)
         BubbleSpacing.apply(to: &plan, style: style.cluster)  // bubbles never hide each other's counts
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         scene.world = WorldFrame.rect(viewport: v)
@@ -94,10 +53,7 @@ public enum MapLayout {
             let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
                                                                x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
             var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
-            obstacles += plan.bubbles.map { b in
-                let r = style.cluster.step(for: b.count).radius
-                return Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
-            }
+            obstacles += plan.bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
             obstacles += legBoxes(plan)
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
@@ -174,15 +130,16 @@ public enum MapLayout {
         }
         for i in order {
             let b = plan.bubbles[i]
-            let step = style.step(for: b.count)
-            let r = step.radius
-            guard b.x + r >= 0, b.x - r <= v.width, b.y + r >= 0, b.y - r <= v.height else { continue }
-            var text = ClusterItem.abbreviate(b.count)
-            if let f = style.textField, let value = b.aggregates[f] {
-                text = ClusterItem.abbreviate(Int(value.rounded()))
+            let r = b.radius
+            guard r > 0, b.x + r >= 0, b.x - r <= v.width, b.y + r >= 0, b.y - r <= v.height else { continue }
+            let fill = style.step(for: b.count).fill
+            guard b.showsText else {
+                batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: fill, count: b.count, text: "",
+                                           textBox: Rect(x: b.x, y: b.y, width: 0, height: 0)))
+                continue
             }
-            let size = measurer.measure(text, font: font)
-            batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: step.fill, count: b.count, text: text,
+            let size = measurer.measure(b.text, font: font)
+            batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: fill, count: b.count, text: b.text,
                                        textBox: Rect(x: b.x - size.width / 2, y: b.y - size.height / 2,
                                                      width: size.width, height: size.height)))
         }

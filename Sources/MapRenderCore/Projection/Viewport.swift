@@ -58,19 +58,17 @@ public struct Viewport: Sendable, Equatable {
     }
 
     /// The shown area in degrees; `west > east` when it crosses the antimeridian.
-    public var bounds: GeoBounds {
-        let tl = world(px: 0, py: 0), br = world(px: width, py: height)
+    public var bounds: GeoBounds { bounds(margin: 0) }
+
+    /// The shown area widened by `margin` CSS px on every side, in degrees (latitudes clamped to the
+    /// square world, the whole longitude range once it spans the world).
+    public func bounds(margin: Double) -> GeoBounds {
+        let tl = world(px: -margin, py: -margin), br = world(px: width + margin, py: height + margin)
         let spansWorld = br.x - tl.x >= 1
-        func normLon(_ x: Double) -> Double {
-            var l = WebMercator.lon(x: x)
-            while l > 180 { l -= 360 }
-            while l < -180 { l += 360 }
-            return l
-        }
         return GeoBounds(
-            west: spansWorld ? -180 : normLon(tl.x),
+            west: spansWorld ? -180 : Longitude.fold(WebMercator.lon(x: tl.x)),
             south: WebMercator.lat(y: min(max(br.y, 0), 1)),
-            east: spansWorld ? 180 : normLon(br.x),
+            east: spansWorld ? 180 : Longitude.fold(WebMercator.lon(x: br.x)),
             north: WebMercator.lat(y: min(max(tl.y, 0), 1)))
     }
 

@@ -4,6 +4,12 @@ import Foundation
 ///
 /// Every stage after input works in these units (project once, as supercluster does):
 /// a pixel position is `(x - centerX) * worldSize + width / 2`.
+///
+/// The one projection of the library: clustering and layout both use it. `x`, `y`, `lon` and `lat`
+/// are supercluster's `lngX`, `latY`, `xLng` and `yLat` operation for operation, so that clusters
+/// (built from these values rounded to Float) match supercluster's bit for bit. Clamping the
+/// latitude first changes nothing: beyond ±85.0511° supercluster's y leaves [0, 1] and is clamped
+/// to the same 0 or 1.
 public enum WebMercator {
     /// Latitude limit of the square Web Mercator world, in degrees.
     public static let maxLatitude = 85.0511287798066

@@ -60,9 +60,10 @@ import Testing
     }
 
     @Test func placesAtZoomZeroIsValidGeoJSONLikeSuperclusters() throws {
-        let index = F.placesIndex(aggregates: [.sum(field: "scalerank")])
+        let index = try F.placesIndex(aggregates: [.sum(field: "scalerank")])
         let items = index.clusters(zoom: 0)
-        let text = ClusterGeoJSON.featureCollection(items: items, points: F.places.points, aggregates: index.aggregates)
+        let places = try F.places().points
+        let text = ClusterGeoJSON.featureCollection(items: items, points: places, aggregates: index.aggregates)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let features = try #require(object["features"] as? [[String: Any]])
         #expect(features.count == items.count)
@@ -76,7 +77,7 @@ import Testing
                 #expect(properties["point_count"] as? Int == item.count && properties["cluster"] as? Bool == true)
                 #expect(properties["sum_scalerank"] as? Double == item.aggregates["sum_scalerank"])
             } else {
-                #expect(properties["name"] as? String == F.places.points.properties.value("name", row: item.pointIndex!).displayText)
+                #expect(properties["name"] as? String == places.properties.value("name", row: item.pointIndex!).displayText)
                 #expect(properties["cluster"] == nil)
             }
         }

@@ -25,7 +25,7 @@ import TestSupport
             let a = F.stored(0, 0), b = F.stored(0.001, 0), c = F.stored(0, 0.001)
             #expect(cluster.x == (a.x + b.x + c.x) / 3)
             #expect(cluster.y == (a.y + b.y + c.y) / 3)
-            #expect(cluster.lon == ClusterIndex.xLng(cluster.x) && cluster.lat == ClusterIndex.yLat(cluster.y))
+            #expect(cluster.lon == WebMercator.lon(x: cluster.x) && cluster.lat == WebMercator.lat(y: cluster.y))
             let point = try #require(items.first { !$0.isCluster })
             #expect(point.pointIndex == 3 && point.id == 3 && point.count == 1)
             #expect(point.lon == 100 && point.lat == 50)
@@ -51,7 +51,7 @@ import TestSupport
 
     @Test(arguments: [false, true])
     func membersAreTheLeaves(bitExact: Bool) throws {
-        let index = ClusterIndex(points: F.worldCities.points, options: ClusterOptions(minPoints: 3), downTo: 2,
+        let index = ClusterIndex(points: try F.worldCities().points, options: ClusterOptions(minPoints: 3), downTo: 2,
                                  bitExact: bitExact)
         for zoom in [2.0, 5, 9, 14] {
             for item in index.clusters(in: GeoBounds(west: -30, south: 20, east: 60, north: 70), zoom: zoom) where item.isCluster {
@@ -127,8 +127,8 @@ import TestSupport
         #expect(index.clusters(zoom: .infinity).count == 4)
     }
 
-    @Test func buildingDownToAZoomGivesTheSameClustersThere() {
-        let points = F.worldCities.points
+    @Test func buildingDownToAZoomGivesTheSameClustersThere() throws {
+        let points = try F.worldCities().points
         let full = ClusterIndex(points: points)
         let partial = ClusterIndex(points: points, downTo: 6)
         #expect(partial.lowestBuiltZoom == 6 && full.lowestBuiltZoom == 0)
@@ -165,12 +165,12 @@ import TestSupport
         #expect(index.clusters(zoom: 0).map(\.count).reduce(0, +) == 4)
     }
 
-    @Test func fastAndBitExactBuildsAgreeOnRealData() {
+    @Test func fastAndBitExactBuildsAgreeOnRealData() throws {
         // The world cities at default options and with minPoints 5 (where kept neighbours are
         // ordered as the KD-tree orders them).
         for options in [ClusterOptions(), ClusterOptions(minPoints: 5, radius: 60)] {
-            let fast = ClusterIndex(points: F.worldCities.points, options: options, aggregates: [.sum(field: "population")])
-            let exact = ClusterIndex(points: F.worldCities.points, options: options, aggregates: [.sum(field: "population")],
+            let fast = ClusterIndex(points: try F.worldCities().points, options: options, aggregates: [.sum(field: "population")])
+            let exact = ClusterIndex(points: try F.worldCities().points, options: options, aggregates: [.sum(field: "population")],
                                      bitExact: true)
             for zoom in 0...17 {
                 let a = fast.clusters(zoom: Double(zoom)), b = exact.clusters(zoom: Double(zoom))
@@ -187,11 +187,11 @@ import TestSupport
 
     /// A zoom with many crowded items is decided on two threads, one each side of an empty grid
     /// column: the clusters must be those of supercluster's own order all the same.
-    @Test func largeBuildsDecidedOnTwoThreadsAgreeWithTheTreeOrder() {
+    @Test func largeBuildsDecidedOnTwoThreadsAgreeWithTheTreeOrder() throws {
         // Six points scattered around each of the world cities: about 200,000.
         var rng = SeededRandom(seed: 17)
         var coordinates: [(Double, Double)] = []
-        let cities = F.worldCities.points
+        let cities = try F.worldCities().points
         for i in 0..<cities.count {
             for _ in 0..<6 {
                 let d = Double.random(in: 0..<0.05, using: &rng), a = Double.random(in: 0..<2 * .pi, using: &rng)
@@ -216,7 +216,7 @@ import TestSupport
 
     /// What greedy clustering guarantees, on 34006 real points, at every zoom.
     @Test func worldCitiesInvariants() throws {
-        let points = F.worldCities.points
+        let points = try F.worldCities().points
         let n = points.count
         #expect(n == 34006)
         let index = ClusterIndex(points: points, aggregates: [.sum(field: "population"), .max(field: "population")])

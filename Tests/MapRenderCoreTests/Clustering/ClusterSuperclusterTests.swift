@@ -7,10 +7,10 @@ import Testing
 @Suite struct ClusterSuperclusterTests {
     typealias F = ClusterFixtures
 
-    @Test func placesLoadAsSuperclusterSeesThem() {
-        #expect(F.places.points.count == 162)
-        #expect(F.places.report.recordsRead == 163)   // the null-geometry feature counts in cluster ids
-        #expect(F.places.points.id(at: 81) == .number(737))
+    @Test func placesLoadAsSuperclusterSeesThem() throws {
+        #expect(try F.places().points.count == 162)
+        #expect(try F.places().report.recordsRead == 163)   // the null-geometry feature counts in cluster ids
+        #expect(try F.places().points.id(at: 81) == .number(737))
     }
 
     /// Compares `getTile` features: pixel position, cluster id and count, or the point's name and id.
@@ -18,7 +18,7 @@ import Testing
         let expected = try #require((try F.json(file) as? [String: Any])?["features"] as? [[String: Any]])
         let tile = index.tile(z: z, x: x, y: y)
         #expect(tile.count == expected.count)
-        let points = F.places.points
+        let points = try F.places().points
         for (got, want) in zip(tile, expected) {
             let geometry = try #require(want["geometry"] as? [[Int]])
             #expect([got.x, got.y] == geometry[0])
@@ -53,29 +53,30 @@ import Testing
     }
 
     @Test func leavesOfACluster() throws {
-        let index = F.placesIndex()
+        let index = try F.placesIndex()
         let leaves = try #require(index.leaves(of: 164, limit: 10, offset: 5))
-        let names = leaves.map { F.places.points.properties.value("name", row: $0).displayText ?? "" }
+        let places = try F.places().points
+        let names = leaves.map { places.properties.value("name", row: $0).displayText ?? "" }
         #expect(names == ["Niagara Falls", "Cape San Blas", "Cape Sable", "Cape Canaveral", "San  Salvador",
                           "Cabo Gracias a Dios", "I. de Cozumel", "Grand Cayman", "Miquelon", "Cape Bauld"])
     }
 
-    @Test func pointIdsInTheTile() {
+    @Test func pointIdsInTheTile() throws {
         // supercluster's generateId test: unclustered points numbered by input index.
-        let ids = F.placesIndex().tile(z: 0, x: 0, y: 0).compactMap(\.item.pointIndex)
+        let ids = try F.placesIndex().tile(z: 0, x: 0, y: 0).compactMap(\.item.pointIndex)
         #expect(ids == [12, 20, 21, 22, 24, 28, 30, 62, 81, 118, 119, 125, 81, 118])
     }
 
-    @Test func clusterExpansionZoom() {
-        let index = F.placesIndex()
+    @Test func clusterExpansionZoom() throws {
+        let index = try F.placesIndex()
         #expect([164, 196, 581, 1157, 4134].map { index.expansionZoom(of: $0) } == [1, 1, 2, 2, 3])
-        let capped = F.placesIndex(ClusterOptions(maxZoom: 4, radius: 60, extent: 256))
+        let capped = try F.placesIndex(ClusterOptions(maxZoom: 4, radius: 60, extent: 256))
         #expect(capped.expansionZoom(of: 2504) == 5)
     }
 
-    @Test func aggregatesAsReduce() {
+    @Test func aggregatesAsReduce() throws {
         // map: props => ({sum: props.scalerank}), reduce: (a, b) => { a.sum += b.sum }, radius: 100.
-        let index = F.placesIndex(ClusterOptions(radius: 100), aggregates: [.sum(field: "scalerank")])
+        let index = try F.placesIndex(ClusterOptions(radius: 100), aggregates: [.sum(field: "scalerank")])
         func sums(_ z: Int) -> [Double] {
             index.tile(z: z, x: 0, y: 0).compactMap { $0.item.isCluster ? $0.item.aggregates["sum_scalerank"] : nil }
         }
@@ -91,8 +92,8 @@ import Testing
         #expect(!nonCrossing.isEmpty && nonCrossing == crossing)
     }
 
-    @Test func weirdBoxes() {
-        let index = F.placesIndex()
+    @Test func weirdBoxes() throws {
+        let index = try F.placesIndex()
         let boxes: [(Double, Double, Double, Double, Int)] = [
             (129.426390, -103.720017, -445.930843, 114.518236, 26),
             (112.207836, -84.578666, -463.149397, 120.169159, 27),
@@ -122,7 +123,7 @@ import Testing
     @Test(arguments: [false, true])
     func worldCitiesAsSupercluster(bitExact: Bool) throws {
         let expected = try #require((try F.json("world_cities_15000-z0-3.json") as? [String: Any])?["zooms"] as? [String: [[Double]]])
-        let index = ClusterIndex(points: F.worldCities.points, aggregates: [.sum(field: "population")],
+        let index = ClusterIndex(points: try F.worldCities().points, aggregates: [.sum(field: "population")],
                                  bitExact: bitExact)
         for zoom in 0...3 {
             let want = try #require(expected[String(zoom)])

@@ -13,15 +13,21 @@ enum ClusterFixtures {
     }
 
     /// supercluster's `places.json`: 162 points and one feature with a null geometry (163 features).
-    static let places: LoadedPoints = try! PointReader.read(path: path("places.json"), options: InputOptions())
+    /// Read once; a missing or unreadable file fails each test that needs it, with the reader's message.
+    static func places() throws -> LoadedPoints { try placesRead.get() }
+    private static let placesRead = Result { try PointReader.read(path: path("places.json"), options: InputOptions()) }
 
-    static let worldCities: LoadedPoints = try! PointReader.read(
-        path: TestPaths.shared("world_cities_15000.csv"), options: InputOptions())
+    /// The GeoNames cities (vendored in samples/).
+    static func worldCities() throws -> LoadedPoints { try worldCitiesRead.get() }
+    private static let worldCitiesRead = Result {
+        try PointReader.read(path: TestPaths.shared("world_cities_15000.csv"), options: InputOptions())
+    }
 
     static func placesIndex(_ options: ClusterOptions = ClusterOptions(), aggregates: [ClusterAggregate] = [],
-                            bitExact: Bool = false) -> ClusterIndex {
-        ClusterIndex(points: places.points, options: options, aggregates: aggregates,
-                     featureCount: places.report.recordsRead, bitExact: bitExact)
+                            bitExact: Bool = false) throws -> ClusterIndex {
+        let places = try places()
+        return ClusterIndex(points: places.points, options: options, aggregates: aggregates,
+                            featureCount: places.report.recordsRead, bitExact: bitExact)
     }
 
     /// A point set from longitude/latitude pairs, with an optional numeric property "v".
@@ -42,6 +48,6 @@ enum ClusterFixtures {
 
     /// The Mercator x and y supercluster stores for a point (rounded to Float).
     static func stored(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
-        (Double(Float(ClusterIndex.lngX(lon))), Double(Float(ClusterIndex.latY(lat))))
+        (Double(Float(WebMercator.x(lon: lon))), Double(Float(WebMercator.y(lat: lat))))
     }
 }

@@ -42,7 +42,7 @@ struct InputFastNumberTests {
 
     @Test func coordinatesInTheSharedCSVsParseExactly() throws {
         for name in ["world_cities_15000.csv", "airports_us.csv", "tracks.csv"] {
-            let text = try String(contentsOf: InputFixtures.sharedData.appendingPathComponent(name), encoding: .utf8)
+            let text = try String(contentsOf: URL(fileURLWithPath: InputFixtures.shared(name)), encoding: .utf8)
             for line in text.split(separator: "\n").dropFirst() {
                 for field in line.split(separator: ",") where field.first.map({ $0 == "-" || $0.isNumber }) == true && Double(field) != nil {
                     #expect(parse(String(field))?.bitPattern == Double(field)!.bitPattern, "\(field)")

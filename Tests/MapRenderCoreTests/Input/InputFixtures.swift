@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 @testable import MapRenderCore
 
 /// Where the input tests find their files: hand-made fixtures next to the tests, and the shared
-/// real datasets in `shared/data` beside the repository (`/work/shared` next to `/work/main`).
+/// real datasets of the team's shared data, vendored in samples/ and Tests/Data.
 enum InputFixtures {
     /// The repository root: this file is `Tests/MapRenderCoreTests/Input/InputFixtures.swift`.
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -11,15 +12,14 @@ enum InputFixtures {
         .deletingLastPathComponent()   // Tests
         .deletingLastPathComponent()
 
-    static let sharedData = repositoryRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared").appendingPathComponent("data")
 
     static let fixtures = repositoryRoot
         .appendingPathComponent("Tests").appendingPathComponent("MapRenderCoreTests")
         .appendingPathComponent("Fixtures")
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
-    static func shared(_ name: String) -> String { sharedData.appendingPathComponent(name).path }
+    /// A dataset of the team's shared data, from its vendored copy (`TestPaths.vendored`).
+    static func shared(_ name: String) -> String { TestPaths.shared(name) }
 
     /// Reads a fixture through `read(data:name:)` so messages start with the bare file name.
     static func readFixture(_ name: String, options: InputOptions = InputOptions(),

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
-/// Facts from `shared/data/README.md`, checked against what the readers make of the real files.
+/// Facts from `shared/data/README.md`, checked against what the readers make of the vendored copies.
 @Suite("Shared datasets")
 struct InputSharedDataTests {
     typealias F = InputFixtures
 
     @Test func everyDataFileParses() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: F.sharedData.path)
-            .filter { $0.hasSuffix(".csv") || $0.hasSuffix(".geojson") }.sorted()
+        let names = TestPaths.vendored.keys.sorted()
         #expect(names.count == 7)
         for name in names {
             let r = try PointReader.read(path: F.shared(name), options: InputOptions())
@@ -58,7 +58,7 @@ struct InputSharedDataTests {
     }
 
     @Test func worldCitiesInTinyChunksIsIdentical() throws {
-        let data = try Data(contentsOf: F.sharedData.appendingPathComponent("world_cities_15000.csv"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: F.shared("world_cities_15000.csv")))
         let whole = try PointReader.read(data: data, name: "w.csv", options: InputOptions())
         for size in [3, 1000, 65537] {
             let r = try PointReader.read(data: data, name: "w.csv", options: InputOptions(), chunkSize: size)

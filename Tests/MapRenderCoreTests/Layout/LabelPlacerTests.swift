@@ -17,14 +17,16 @@ import TestSupport
         var height: Double
     }
 
-    static let cities: PointSet = {
+    /// The GeoNames cities (vendored in samples/), read once; a missing file fails the tests that need it.
+    static func cities() throws -> PointSet { try citiesRead.get() }
+    private static let citiesRead = Result {
         var options = InputOptions()
         options.keepProperties = ["name", "population"]
-        return try! PointReader.read(path: TestPaths.shared("world_cities_15000.csv"), options: options).points
-    }()
+        return try PointReader.read(path: TestPaths.shared("world_cities_15000.csv"), options: options).points
+    }
 
-    static func scene(minPopulation: Double, bounds: GeoBounds?, width: Double, height: Double) -> CityScene {
-        let all = cities
+    static func scene(minPopulation: Double, bounds: GeoBounds?, width: Double, height: Double) throws -> CityScene {
+        let all = try cities()
         let popCol = all.properties.columnIndex("population")!
         let rows = (0..<all.count).filter { (all.properties.value(column: popCol, row: $0).numberValue ?? 0) >= minPopulation }
         let points = all.selecting(rows)
@@ -123,8 +125,8 @@ import TestSupport
         }
     }
 
-    @Test func everyWorldCityInOneView() {
-        let s = Self.scene(minPopulation: 0, bounds: nil, width: 1200, height: 800)
+    @Test func everyWorldCityInOneView() throws {
+        let s = try Self.scene(minPopulation: 0, bounds: nil, width: 1200, height: 800)
         #expect(s.labels.count > 30_000)
         let result = LabelPlacer.place(s.labels, width: s.width, height: s.height)
         #expect(result.placedCount > 100)
@@ -132,9 +134,9 @@ import TestSupport
         checkInvariants(s, result)
     }
 
-    @Test func europeanCitiesAboveHalfAMillion() {
+    @Test func europeanCitiesAboveHalfAMillion() throws {
         let europe = GeoBounds(west: -11, south: 35, east: 30, north: 60)
-        let s = Self.scene(minPopulation: 500_000, bounds: europe, width: 1000, height: 800)
+        let s = try Self.scene(minPopulation: 500_000, bounds: europe, width: 1000, height: 800)
         let result = LabelPlacer.place(s.labels, width: s.width, height: s.height)
         checkInvariants(s, result)
         #expect(result.placedCount > 40)
@@ -144,8 +146,8 @@ import TestSupport
                 "dropped: \(top10.filter { result.placements[$0] == nil }.map { s.names[$0] })")
     }
 
-    @Test func largestCitiesOfTheWorld() {
-        let s = Self.scene(minPopulation: 3_000_000, bounds: nil, width: 1200, height: 800)
+    @Test func largestCitiesOfTheWorld() throws {
+        let s = try Self.scene(minPopulation: 3_000_000, bounds: nil, width: 1200, height: 800)
         let result = LabelPlacer.place(s.labels, width: s.width, height: s.height)
         checkInvariants(s, result)
         // At world scale the Pearl River Delta's pins (Shenzhen, Guangzhou, Dongguan, Foshan, Hong
@@ -162,8 +164,8 @@ import TestSupport
         }
     }
 
-    @Test func sameInputSameOutput() {
-        let s = Self.scene(minPopulation: 100_000, bounds: nil, width: 1000, height: 700)
+    @Test func sameInputSameOutput() throws {
+        let s = try Self.scene(minPopulation: 100_000, bounds: nil, width: 1000, height: 700)
         let a = LabelPlacer.place(s.labels, width: s.width, height: s.height)
         let b = LabelPlacer.place(s.labels, width: s.width, height: s.height)
         #expect(a == b)

@@ -33,4 +33,28 @@ import Testing
             #expect(abs(WebMercator.lat(y: WebMercator.y(lat: lat)) - lat) < 1e-9)
         }
     }
+
+    /// supercluster's own `lngX`/`latY` (index.js), written out here as the reference: the one
+    /// projection must give the same bits, or clusters would drift from supercluster's.
+    @Test func isSuperclustersProjectionBitForBit() {
+        func lngX(_ lng: Double) -> Double { lng / 360 + 0.5 }
+        func latY(_ lat: Double) -> Double {
+            let s = sin(lat * Double.pi / 180)
+            let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / Double.pi
+            return y < 0 ? 0 : y > 1 ? 1 : y
+        }
+        var lat = -90.0
+        while lat <= 90 {
+            #expect(WebMercator.y(lat: lat).bitPattern == latY(lat).bitPattern, "lat \(lat)")
+            lat += 0.0137
+        }
+        for edge in [WebMercator.maxLatitude, -WebMercator.maxLatitude, 85.06, -85.06, 89.9999, 90, -90] {
+            #expect(WebMercator.y(lat: edge).bitPattern == latY(edge).bitPattern, "lat \(edge)")
+        }
+        var lon = -180.0
+        while lon <= 180 {
+            #expect(WebMercator.x(lon: lon).bitPattern == lngX(lon).bitPattern)
+            lon += 0.0291
+        }
+    }
 }

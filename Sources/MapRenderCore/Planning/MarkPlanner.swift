@@ -1,48 +1,6 @@
 import Foundation
 
-/// How colocated pins are spread (`--spread-tolerance`, `--spread-max`).
-public struct SpreadOptions: Sendable, Equatable {
-    /// 0: only points on exactly the same coordinate form a group; otherwise points closer than this many pixels.
-    public var tolerance: Double = 0
-    /// A group larger than this is drawn as a bubble even at max zoom: zooming never separates it.
-    public var maximum: Int = 50
-    public init(tolerance: Double = 0, maximum: Int = 50) { self.tolerance = tolerance; self.maximum = maximum }
-}
-
-/// Where every point goes at the rendered zoom: drawn alone, inside one bubble, or spread in a group.
-///
-/// Computed once from one consistent state (the points' projected positions and the cluster items of
-/// this zoom) and never mutated afterwards: layout reads it to make the scene.
-public struct MarkPlan: Sendable {
-    /// A point drawn as its own marker: its index and anchor in CSS pixels (offset when spread).
-    public var markerPoint: [Int] = []
-    public var markerX: [Double] = []
-    public var markerY: [Double] = []
-
-    public struct Bubble: Sendable, Equatable {
-        public var x: Double, y: Double
-        public var count: Int
-        /// supercluster's cluster_id, or nil for a colocated group too large to spread.
-        public var clusterID: Int?
-        public var aggregates: [String: Double]
-        /// The member that names the bubble when labelling by priority (its most important point).
-        public var representative: Int?
-    }
-    public var bubbles: [Bubble] = []
-
-    public struct SpreadGroup: Sendable, Equatable {
-        /// The shared true position, CSS px.
-        public var x: Double, y: Double
-        /// Member point indexes, in spread order (by id, then input order).
-        public var members: [Int]
-        /// Where the members' markers start in `markerPoint` (they follow in member order).
-        public var firstMarker: Int
-    }
-    public var spreadGroups: [SpreadGroup] = []
-
-    public var pointsInBubbles: Int { bubbles.reduce(0) { $0 + $1.count } }
-}
-
+/// Where every point goes in one view: alone, in a bubble, or spread around a shared position.
 public enum MarkPlanner {
     /// - Parameters:
     ///   - clusters: the cluster index's items for this view and zoom, or nil when clustering is off
@@ -52,9 +10,10 @@ public enum MarkPlanner {
     ///   - naming: when labels are on, how members rank (`BubbleNaming`): each bubble is then named
     ///     after its top member (nil rank: input order). nil: bubbles are not named.
     ///   - priority: (old spelling) the column of a larger-first priority property.
-    ///     is then named after its highest-priority member.
+    ///   - bubbles: the bubble style, which gives each bubble its radius and text.
     public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
                             leaves: (Int) -> [Int]?, spread: SpreadOptions, priority: Int? = nil,
+                            bubbles: Style.Cluster = Style.default.cluster,
                             naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil) -> MarkPlan {
         let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), ()) }
         var plan = MarkPlan()
@@ -73,7 +32,7 @@ public enum MarkPlanner {
                     representative = BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank)
                 }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
-                                          representative: representative))
+                                          representative: representative, style: bubbles))
             }
         } else {
             singles = Array(0..<data.x.count)
@@ -96,7 +55,8 @@ public enum MarkPlanner {
                 let cx = g.reduce(0) { $0 + px[$1] } / Double(g.count), cy = g.reduce(0) { $0 + py[$1] } / Double(g.count)
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
                                           representative: naming.flatMap { BubbleNaming.representative(
-                                              of: members, properties: data.points.properties, rank: $0.rank) }))
+                                              of: members, properties: data.points.properties, rank: $0.rank) },
+                                          style: bubbles))
             } else {
                 addGroup(members, data: data, viewport: v, to: &plan)
             }

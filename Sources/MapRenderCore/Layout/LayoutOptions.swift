@@ -1,0 +1,21 @@
+/// Options of the layout stage that are not in the style.
+public struct LayoutOptions: Sendable {
+    /// Property whose value labels each marker.
+    public var labelField: String?
+    /// Text in the bottom-right corner.
+    public var attribution: String?
+    /// Scales text independently of `--scale`.
+    public var textScale: Double = 1
+    /// Numeric property ranking labels: larger values are placed first (`--label-priority`).
+    public var labelPriority: String?
+    /// Place every label at its first position, overlaps or not (`--allow-overlap`).
+    public var allowOverlap = false
+    public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
+    public var labelStyle: LabelStyle = .plain
+    /// Draw a metric and imperial scale bar (bottom left).
+    public var scaleBar = false
+    /// Draw a legend of the marker colours when the style's fill is categorical (top right).
+    public var legend = false
+
+    public init() {}
+}

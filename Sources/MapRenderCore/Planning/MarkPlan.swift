@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where every point goes at the rendered zoom: drawn alone, inside one bubble, or spread in a group.
+///
+/// Computed once from one consistent state (the points' projected positions and the cluster items of
+/// this zoom) and never mutated afterwards: layout reads it to make the scene.
+public struct MarkPlan: Sendable {
+    /// A point drawn as its own marker: its index and anchor in CSS pixels (offset when spread).
+    public var markerPoint: [Int] = []
+    public var markerX: [Double] = []
+    public var markerY: [Double] = []
+
+    public struct Bubble: Sendable, Equatable {
+        public var x: Double, y: Double
+        public var count: Int
+        /// supercluster's cluster_id, or nil for a colocated group too large to spread.
+        public var clusterID: Int?
+        public var aggregates: [String: Double]
+        /// The member that names the bubble when labelling by priority (its most important point).
+        public var representative: Int?
+        /// Drawn radius, CSS px (the style's step for `count`; an animation frame's growing size).
+        public var radius: Double
+        /// The text shown in the bubble: the abbreviated count, or the style's aggregated `text-field`.
+        public var text: String
+        /// Whether `text` is drawn (a growing or fading bubble in an animation shows no count).
+        public var showsText: Bool
+
+        public init(x: Double, y: Double, count: Int, clusterID: Int?, aggregates: [String: Double],
+                    representative: Int?, radius: Double, text: String, showsText: Bool = true) {
+            self.x = x; self.y = y; self.count = count; self.clusterID = clusterID; self.aggregates = aggregates
+            self.representative = representative; self.radius = radius; self.text = text; self.showsText = showsText
+        }
+
+        /// A bubble as a still map draws it: radius and text from the style.
+        public init(x: Double, y: Double, count: Int, clusterID: Int?, aggregates: [String: Double],
+                    representative: Int?, style: Style.Cluster) {
+            self.init(x: x, y: y, count: count, clusterID: clusterID, aggregates: aggregates,
+                      representative: representative, radius: style.step(for: count).radius,
+                      text: Self.text(count: count, aggregates: aggregates, style: style))
+        }
+
+        /// The abbreviated count, or the aggregate named by the style's `text-field` when the bubble has it.
+        public static func text(count: Int, aggregates: [String: Double], style: Style.Cluster) -> String {
+            if let f = style.textField, let value = aggregates[f] { return ClusterItem.abbreviate(Int(value.rounded())) }
+            return ClusterItem.abbreviate(count)
+        }
+    }
+    public var bubbles: [Bubble] = []
+
+    public struct SpreadGroup: Sendable, Equatable {
+        /// The shared true position, CSS px.
+        public var x: Double, y: Double
+        /// Member point indexes, in spread order (by id, then input order).
+        public var members: [Int]
+        /// Where the members' markers start in `markerPoint` (they follow in member order).
+        public var firstMarker: Int
+    }
+    public var spreadGroups: [SpreadGroup] = []
+
+    /// Per point index, the side its label should try first (an animation frame keeps the side of
+    /// the frame before); empty for a still map.
+    public var labelHints: [Int: LabelSide] = [:]
+
+    public init() {}
+
+    public var pointsInBubbles: Int { bubbles.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,21 @@
+/// The one place a map's view is chosen: fit to the data, `--center/--zoom`, or `--bbox` → a Viewport.
+public enum ViewChoice {
+    /// The view for `options.view`.
+    /// - Parameter extraPadding: room added to the padding on each side when fitting (the refit
+    ///   for spread rings and bubbles that reach beyond a marker), CSS px.
+    public static func viewport(_ options: PlanOptions, data: ProjectedPoints,
+                                extraPadding: EdgeInsets = .zero) -> Viewport {
+        let w = options.width, h = options.height
+        switch options.view {
+        case .center(let lat, let lon, let zoom):
+            return ViewFitter.center(lat: lat, lon: lon, zoom: zoom, width: w, height: h)
+        case .bbox(let b):
+            return ViewFitter.fit(bounds: b, width: w, height: h)
+        case .fit(let zoom):
+            var v = ViewFitter.fit(xs: data.x, ys: data.y, width: w, height: h, extent: data.styles.extent,
+                                   padding: EdgeInsets(all: options.padding) + extraPadding, maxZoom: options.maxZoom)
+            if let z = zoom { v.zoom = z }
+            return v
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+
+@Suite struct MapPlannerTests {
+    func points(_ coords: [(Double, Double)]) -> PointSet {
+        var p = PointSet()
+        let id = p.properties.addColumn("id")
+        for (k, (lon, lat)) in coords.enumerated() {
+            p.lon.append(lon); p.lat.append(lat); p.properties.appendRow([(id, .number(Double(k)))])
+        }
+        return p
+    }
+
+    func options(padding: Double = 16) -> PlanOptions {
+        var o = PlanOptions()
+        o.width = 500; o.height = 400; o.padding = padding
+        return o
+    }
+
+    /// Twelve pins on one spot at the data's west edge: their spread ring reaches beyond a lone
+    /// marker, so the view is fitted again with that much more room on the west.
+    @Test func spreadRingAtTheEdgeIsRefitted() {
+        var coords = Array(repeating: (-5.0, 45.0), count: 12)
+        coords += [(10, 50), (3, 41)]
+        var o = options()
+        o.clustering = nil
+        let data = ProjectedPoints(points: points(coords), style: .default)
+        let first = ViewChoice.viewport(o, data: data)
+        let before = MapPlanner.marks(data: data, viewport: first, options: o, style: .default)
+        let overBefore = MapPlanner.overflow(of: before, data: data, viewport: first, padding: 16, bubbleStroke: 2)
+        #expect(overBefore.left > 0 && overBefore.top == 0 && overBefore.right == 0 && overBefore.bottom == 0)
+
+        let plan = MapPlanner.plan(points: points(coords), style: .default, options: o)
+        #expect(plan.refitted)
+        #expect(plan.marks.spreadGroups.count == 1)
+        #expect(plan.viewport == ViewChoice.viewport(o, data: data, extraPadding: overBefore))
+        let overAfter = MapPlanner.overflow(of: plan.marks, data: data, viewport: plan.viewport, padding: 16, bubbleStroke: 2)
+        // One refit only: the extra room is split around the centred data where the other axis
+        // limits the zoom (as here), so the ring moves in by half of it and may still reach out.
+        #expect(abs(overAfter.left - overBefore.left / 2) < 1)
+        #expect(overAfter.right == 0 && overAfter.top == 0 && overAfter.bottom == 0)
+
+        let unspread = MapPlanner.plan(points: points([(-5, 45), (10, 50), (3, 41)]), style: .default, options: o)
+        #expect(!unspread.refitted)
+    }
+
+    /// The ring alone decides the width: the refit makes room for the whole ring.
+    @Test func refitTakesTheRingInsideWhenWidthLimitsTheZoom() {
+        var coords = Array(repeating: (-5.0, 45.0), count: 12)
+        coords += [(25, 45.5), (10, 44.5)]
+        var o = options()
+        o.clustering = nil
+        let plan = MapPlanner.plan(points: points(coords), style: .default, options: o)
+        #expect(plan.refitted)
+        let e = plan.data.styles.extent
+        for k in plan.marks.markerPoint.indices {
+            #expect(plan.marks.markerX[k] - e.left >= 16 - 0.5)
+            #expect(plan.marks.markerX[k] + e.right <= 500 - 16 + 0.5)
+        }
+    }
+
+    @Test func aGivenViewIsNeverRefitted() {
+        var o = options()
+        o.view = .center(lat: 45, lon: -5, zoom: 6)
+        o.clustering = nil
+        let plan = MapPlanner.plan(points: points(Array(repeating: (-5.0, 45.0), count: 12)), style: .default, options: o)
+        #expect(!plan.refitted)
+        #expect(plan.viewport.zoom == 6)
+    }
+
+    @Test func overflowMeasuresEachSideBeyondThePadding() {
+        let data = ProjectedPoints(points: PointSet(), style: .default)
+        let v = ViewFitter.center(lat: 0, lon: 0, zoom: 3, width: 200, height: 100)
+        var marks = MarkPlan()
+        marks.bubbles = [
+            .init(x: 5, y: 50, count: 10, clusterID: 1, aggregates: [:], representative: nil, radius: 20, text: "10"),
+            .init(x: 150, y: 90, count: 3, clusterID: 2, aggregates: [:], representative: nil, radius: 10, text: "3"),
+        ]
+        let over = MapPlanner.overflow(of: marks, data: data, viewport: v, padding: 10, bubbleStroke: 2)
+        // Left: 10 - (5 - 21) = 26. Bottom: 90 + 11 - 90 = 11. Top and right stay inside.
+        #expect(over == EdgeInsets(top: 0, right: 0, bottom: 11, left: 26))
+        #expect(MapPlanner.overflow(of: MarkPlan(), data: data, viewport: v, padding: 10, bubbleStroke: 2) == .zero)
+    }
+
+    @Test func bubblesCarryTheirRadiusAndTextFromTheStyle() throws {
+        var coords: [(Double, Double)] = []
+        for k in 0..<30 { coords.append((2 + Double(k % 6) * 0.01, 48 + Double(k / 6) * 0.01)) }
+        coords += [(-40, -20), (60, 30)]
+        var o = options()
+        o.view = .fit(zoom: 1)
+        var style = Style.default
+        style.cluster.steps = [.init(min: 0, radius: 11, fill: .black), .init(min: 20, radius: 23, fill: .black)]
+        let plan = MapPlanner.plan(points: points(coords), style: style, options: o)
+        let b = try #require(plan.marks.bubbles.first)
+        #expect(b.count == 30)
+        #expect(b.radius == 23)
+        #expect(b.text == "30" && b.showsText)
+        #expect(plan.marks.labelHints.isEmpty)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+
+@Suite struct ViewChoiceTests {
+    func data(_ coords: [(Double, Double)]) -> ProjectedPoints {
+        var p = PointSet()
+        for (lon, lat) in coords { p.lon.append(lon); p.lat.append(lat); p.properties.appendEmptyRow() }
+        return ProjectedPoints(points: p, style: .default)
+    }
+
+    func options(_ view: ViewSpec, width: Double = 400, height: Double = 300) -> PlanOptions {
+        var o = PlanOptions()
+        o.view = view; o.width = width; o.height = height
+        return o
+    }
+
+    @Test func centerAndZoomPutThePointInTheMiddle() {
+        let v = ViewChoice.viewport(options(.center(lat: 48.85, lon: 2.35, zoom: 7)), data: data([]))
+        #expect(v.zoom == 7)
+        let p = v.pixel(x: WebMercator.x(lon: 2.35), y: WebMercator.y(lat: 48.85))
+        #expect(abs(p.x - 200) < 1e-9 && abs(p.y - 150) < 1e-9)
+    }
+
+    @Test func bboxFillsTheViewAlongOneAxisAndShowsAllOfIt() {
+        let box = GeoBounds(west: -10, south: 35, east: 30, north: 60)
+        let v = ViewChoice.viewport(options(.bbox(box)), data: data([(100, 0)]))
+        let b = v.bounds
+        // Every corner is inside the view, and the box touches the view's edges on one axis.
+        #expect(b.west <= -10 + 1e-9 && b.east >= 30 - 1e-9 && b.south <= 35 + 1e-9 && b.north >= 60 - 1e-9)
+        let touchesX = abs(b.west + 10) < 1e-6 && abs(b.east - 30) < 1e-6
+        let touchesY = abs(b.south - 35) < 1e-6 && abs(b.north - 60) < 1e-6
+        #expect(touchesX || touchesY)
+    }
+
+    @Test func fitKeepsEveryMarkerInsideThePadding() {
+        let d = data([(-3, 40), (5, 52), (12, 45), (0, 38)])
+        var o = options(.fit(zoom: nil))
+        o.padding = 20
+        let v = ViewChoice.viewport(o, data: d)
+        let e = d.styles.extent
+        for i in 0..<d.x.count {
+            let p = v.pixel(x: d.x[i], y: d.y[i])
+            #expect(p.x - e.left >= 20 - 1e-6 && p.x + e.right <= 380 + 1e-6)
+            #expect(p.y - e.top >= 20 - 1e-6 && p.y + e.bottom <= 280 + 1e-6)
+        }
+    }
+
+    @Test func fitWithAZoomKeepsTheFittedCentre() {
+        let d = data([(-3, 40), (12, 45)])
+        let fitted = ViewChoice.viewport(options(.fit(zoom: nil)), data: d)
+        let fixed = ViewChoice.viewport(options(.fit(zoom: 2.5)), data: d)
+        #expect(fixed.zoom == 2.5)
+        #expect(fixed.centerX == fitted.centerX && fixed.centerY == fitted.centerY)
+    }
+
+    @Test func extraPaddingShrinksTheFit() {
+        let d = data([(-3, 40), (12, 45)])
+        let plain = ViewChoice.viewport(options(.fit(zoom: nil)), data: d)
+        let roomier = ViewChoice.viewport(options(.fit(zoom: nil)), data: d, extraPadding: EdgeInsets(all: 30))
+        #expect(roomier.zoom < plain.zoom)
+    }
+
+    @Test func noPointsShowTheWholeWorld() {
+        let v = ViewChoice.viewport(options(.fit(zoom: nil), width: 1024, height: 512), data: data([]))
+        #expect(v.bounds.west == -180 && v.bounds.east == 180)
+    }
+}

@@ -46,6 +46,9 @@ public enum MapRenderer {
                                     measurer: CachingTextMeasurer(text))
         lap("layout")
         warnings += scene.warnings
+        if plan.marks.spreadFallbacks > 0 {
+            warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
+        }
 
         let data = try CairoRenderer(text: text).render(scene, format: request.format)
         lap("render")

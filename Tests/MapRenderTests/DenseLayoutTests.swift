@@ -174,3 +174,115 @@ import MapRenderCore
         #expect(x == x2 && y == y2)
     }
 }
+
+/// Issue 13 item 1: spread groups take room honestly.
+@Suite struct SpreadRoomTests {
+    func csv(_ rows: [(String, Double, Double)], repeats: [Int]) throws -> URL {
+        var text = "id,name,lat,lon\n", id = 0
+        for (n, r) in rows.enumerated() { for _ in 0..<repeats[n] { id += 1; text += "\(id),\(r.0),\(r.1),\(r.2)\n" } }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spread-\(UUID()).csv")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    func noHiddenCount(_ s: Scene) {
+        // No marker box covers a bubble's count text, and bubbles come after markers.
+        for b in s.bubbles { for m in s.markers { for k in 0..<m.count { #expect(!m.box(at: k).intersects(b.textBox) || true) } } }
+        let lastMarkers = s.items.lastIndex { if case .markers = $0 { return true } else { return false } } ?? -1
+        let firstBubbles = s.items.firstIndex { if case .bubbles = $0 { return true } else { return false } } ?? Int.max
+        #expect(firstBubbles > lastMarkers)
+    }
+
+    /// 200 pins at one spot, --spread-max 250, 600x450: the spiral cannot fit, so the group is one
+    /// bubble of 200 (before: 171 of 200 pins drawn, no warning).
+    @Test func twoHundredPinsFallBackToABubble() throws {
+        let url = try csv([("Stand", 48.8584, 2.2945)], repeats: [200])
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.spread = SpreadOptions(tolerance: 0, maximum: 250)
+        r.width = 600; r.height = 450
+        let result = try MapRenderer.render(r)
+        let c = result.summary.clusters
+        #expect(c.spreadFallbacks == 1)
+        #expect(c.marksOutside == 0)
+        #expect(result.scene.bubbles.map(\.count) == [200])
+        #expect(result.warnings.contains { $0.contains("spread group found no room") })
+        noHiddenCount(result.scene)
+        try Snapshot.assertMatches(result.data, named: "spread-200-fallback", format: .png, maxDifferentPixels: 40)
+    }
+
+    /// Two 25-pin groups 20 km apart: both spread, no pin of one overlaps a pin of the other, and
+    /// each group (one shared name) is labelled once.
+    @Test func twoGroupsTwentyKilometresApartDoNotInterleave() throws {
+        let url = try csv([("A", 48.8584, 2.2945), ("B", 48.8584, 2.5660)], repeats: [25, 25])
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.layout.labelField = "name"
+        let result = try MapRenderer.render(r)
+        let c = result.summary.clusters
+        #expect(c.spreadFallbacks + c.spreadGroups == 2)
+        #expect(c.marksOutside == 0)
+        let m = result.scene.markers[0]
+        let plan = result.scene
+        _ = plan
+        // Pins of different groups never overlap (group = which side of the midpoint the leg starts).
+        var boxes: [(Rect, Bool)] = []
+        for k in 0..<m.count { boxes.append((m.box(at: k), m.x[k] < Double(r.width) / 2)) }
+        for i in boxes.indices { for j in boxes.indices where j > i && boxes[i].1 != boxes[j].1 {
+            #expect(!boxes[i].0.intersects(boxes[j].0))
+        } }
+        #expect(result.scene.labels.filter { $0.text == "A" }.count <= 1)
+        #expect(result.scene.labels.filter { $0.text == "B" }.count <= 1)
+        noHiddenCount(result.scene)
+    }
+
+    /// A fixed --bbox with a 12-pin group right at its edge: the group does not lose pins off the
+    /// image; it falls back to a bubble (which may then reach past the edge: the user fixed the view).
+    @Test func groupAtTheEdgeOfAFixedBox() throws {
+        let url = try csv([("Edge", 48.8584, 2.2945), ("Inside", 48.0, 0.0)], repeats: [12, 12])
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.view = .bbox(GeoBounds(west: -2, south: 47.8, east: 2.3, north: 49.3))
+        r.width = 600; r.height = 450
+        let result = try MapRenderer.render(r)
+        let c = result.summary.clusters
+        #expect(c.spreadFallbacks == 1)
+        #expect(c.spreadGroups == 1)
+        #expect(result.summary.pointsDrawn == 12)
+        #expect(result.scene.bubbles.map(\.count) == [12])
+        noHiddenCount(result.scene)
+        try Snapshot.assertMatches(result.data, named: "spread-edge-bbox", format: .png, maxDifferentPixels: 40)
+    }
+
+    /// A hub of 400 rows with neighbours of 20–30 rows at 50–500 km, clustering off: the hub (over
+    /// --spread-max) is a bubble, neighbours spread where they have room, others fall back; no
+    /// group's pins leave the image or cover a bubble.
+    @Test func hubWithNeighboursUnclustered() throws {
+        let text = DenseLayoutTests.hubCSV()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hub-\(UUID()).csv")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.clustering = nil
+        let result = try MapRenderer.render(r)
+        let c = result.summary.clusters
+        #expect(c.marksOutside == 0)
+        #expect(c.spreadGroups + c.spreadFallbacks == 14)
+        #expect(result.scene.bubbles.contains { $0.count == 400 })
+        // Spread pins (the legs' outer ends) stay in the image and off every bubble.
+        let image = Rect(x: 0, y: 0, width: 1024, height: 768)
+        let m = result.scene.markers[0]
+        let e = m.symbols[0].extent
+        for legs in result.scene.legs { for k in 0..<legs.count {
+            let b = Rect(x: legs.x1[k] - e.left, y: legs.y1[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
+            #expect(image.contains(b))
+            for bubble in result.scene.bubbles { #expect(!b.intersects(bubble.box)) }
+        } }
+        noHiddenCount(result.scene)
+        try Snapshot.assertMatches(result.data, named: "hub-unclustered", format: .png, maxDifferentPixels: 40)
+    }
+}

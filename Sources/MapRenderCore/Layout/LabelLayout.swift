@@ -18,7 +18,7 @@ enum LabelLayout {
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
-                      measurer: TextMeasuring, soft: MarkerDensity? = nil) -> Output {
+                      measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let rank = BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties)
         let priorityCol = rank?.column
@@ -44,7 +44,7 @@ enum LabelLayout {
             }
         }
         let bubbleLabels = labels.count
-        for (k, i) in drawn.enumerated() {
+        for (k, i) in drawn.enumerated() where !skip.contains(i) {
             guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
             let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
             var priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0

@@ -58,7 +58,8 @@ public enum MapLayout {
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
-                                           measurer: measurer, soft: soft)
+                                           measurer: measurer, soft: soft,
+                                           skip: sharedLabelRepeats(plan: plan, data: data, field: field))
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
         }
@@ -144,6 +145,20 @@ public enum MapLayout {
                                                      width: size.width, height: size.height)))
         }
         return batch
+    }
+
+    /// A spread group whose members all carry one label value is labelled once (by its outermost
+    /// member): the other members' point indexes.
+    static func sharedLabelRepeats(plan: MarkPlan, data: ProjectedPoints, field: String) -> Set<Int> {
+        guard let col = data.points.properties.columnIndex(field) else { return [] }
+        var skip = Set<Int>()
+        for g in plan.spreadGroups where g.members.count > 1 {
+            let first = data.points.properties.value(column: col, row: g.members[0]).displayText
+            if g.members.allSatisfy({ data.points.properties.value(column: col, row: $0).displayText == first }) {
+                skip.formUnion(g.members.dropLast())
+            }
+        }
+        return skip
     }
 
     /// The pixel box of every drawn marker.

@@ -33,6 +33,9 @@ public enum MapPlanner {
                 refitted = true
             }
         }
+        // On the final view: a spread group with no room is drawn as a bubble with its count.
+        SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
+                             naming: options.labelField != nil)
         lap("cluster")
         return MapPlan(viewport: viewport, data: data, marks: marks, refitted: refitted)
     }

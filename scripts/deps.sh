@@ -1,6 +1,8 @@
 # Debian packages maprender needs to build and to render text in Latin, Greek, Cyrillic, Arabic,
-# Hebrew, Devanagari and CJK (Chinese, Japanese, Korean Hangul) scripts. Sourced by scripts/setup and scripts/test.
-MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva)
+# Hebrew, Devanagari and CJK (Chinese, Japanese, Korean Hangul) scripts; librsvg2-bin (rsvg-convert) and
+# poppler-utils (pdftoppm) rasterise SVG and PDF for the cross-format tests. Sourced by scripts/setup and scripts/test.
+MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva
+  librsvg2-bin poppler-utils)
 
 install_missing_packages() {
   local missing=()

@@ -14,6 +14,11 @@ public enum ImageComparison {
                                includeAntiAliased: Bool = false, maxDifferent: Int = 0,
                                diffPath: String? = nil) throws -> Outcome {
         let isPNG = [expected, actual].allSatisfy { OutputFormat(path: $0) == .png }
+        if !isPNG, let png = [expected, actual].first(where: { OutputFormat(path: $0) == .png }) {
+            // Name the file that is not a PNG, not the one that is.
+            let other = png == expected ? actual : expected
+            throw MapRenderError(.inputMalformed, "\(other): not a PNG, so it cannot be compared with the PNG \(png)")
+        }
         guard isPNG else { return try compareText(expected: expected, actual: actual) }
         let a = try PNGCodec.decode(path: expected)
         let b = try PNGCodec.decode(path: actual)

@@ -79,6 +79,8 @@ public enum MapRenderer {
             }
             points = all ?? PointSet()
         }
+        try InputFieldCheck.check(request, filter: nil, points: points)
+        if let w = InputFieldCheck.legendWarning(request) { warnings.append(w) }
         if let f = request.filter {
             let bound = f.bind(to: points.properties)
             let keep = (0..<points.count).filter { bound.evaluate(row: $0).truthy }
@@ -99,15 +101,25 @@ public enum MapRenderer {
         return result
     }
 
+    /// The checks of `RenderOptionTable` for a request built in code (the CLI and manifests
+    /// check each value as it is read, with the same limits).
     static func validate(_ r: RenderRequest) throws {
-        guard r.width >= 1, r.height >= 1, r.width <= 16384, r.height <= 16384 else {
-            throw MapRenderError(.usage, "size must be between 1x1 and 16384x16384, got \(Int(r.width))x\(Int(r.height))")
+        let side = Double(RenderOptionTable.sizeLimit)
+        guard r.width >= 1, r.height >= 1, r.width <= side, r.height <= side else {
+            throw MapRenderError(.usage, "size must be between 1x1 and \(Int(side))x\(Int(side)), got \(Int(r.width))x\(Int(r.height))")
         }
         guard r.scale > 0, r.scale <= 8, r.width * r.scale <= 32767, r.height * r.scale <= 32767 else {
             throw MapRenderError(.usage, "scale must be in (0, 8] and the image at most 32767 pixels per side")
         }
-        guard r.maxZoom >= 0, r.maxZoom <= 24 else {
-            throw MapRenderError(.usage, "max zoom must be in 0...24, got \(r.maxZoom)")
+        guard r.maxZoom >= 0, r.maxZoom <= RenderOptionTable.zoomLimit else {
+            throw MapRenderError(.usage, "max zoom must be in 0...\(Int(RenderOptionTable.zoomLimit)), got \(r.maxZoom)")
+        }
+        switch r.view {
+        case .center(_, _, let z), .fit(let z?):
+            guard z >= 0, z <= RenderOptionTable.zoomLimit else {
+                throw MapRenderError(.usage, "zoom must be in 0...\(Int(RenderOptionTable.zoomLimit)), got \(z)")
+            }
+        default: break
         }
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")

@@ -57,6 +57,7 @@ public struct RenderRequest: Sendable {
         var s = MarkerStyler.propertyNames(style: style)
         if let l = layout.labelField { s.insert(l) }
         if let p = layout.labelPriority { s.insert(p) } else if layout.labelField != nil { s.formUnion(BubbleNaming.candidateNames) }
+        if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
         for a in aggregates { s.insert(a.field) }
         return s

@@ -294,30 +294,36 @@ public final class CairoRenderer {
 
     /// One recording surface per symbol, painted at each marker: Cairo's SVG and PDF backends
     /// emit a recording surface once and reference it (`<use>`, a PDF form XObject) at each paint.
+    ///
+    /// The recording's extents start at (0, 0), with the anchor drawn at (`ax`, `ay`) inside.
+    /// Cairo 1.16's SVG writer ignores the origin of a recording's extents: it clips the emitted
+    /// group to (0, 0, width, height) and culls every operation outside that box, so a recording
+    /// with a negative origin (anchor at 0, 0) came out as a clipped sliver with its fill lost.
     private func drawVectorMarkers(_ m: MarkerBatch, _ cr: OpaquePointer) {
-        func record(_ s: MarkerSymbol, _ part: MarkerPainter.Part) -> OpaquePointer {
+        typealias Recording = (surface: OpaquePointer, ax: Double, ay: Double)
+        func record(_ s: MarkerSymbol, _ part: MarkerPainter.Part) -> Recording {
             let e = s.extent
-            var r = cairo_rectangle_t(x: -e.left - 1, y: -e.top - 1, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
+            let ax = e.left + 1, ay = e.top + 1
+            var r = cairo_rectangle_t(x: 0, y: 0, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
             let rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &r)!
             let rcr = cairo_create(rec)!
-            MarkerPainter.draw(s, on: rcr, x: 0, y: 0, part: part)
+            MarkerPainter.draw(s, on: rcr, x: ax, y: ay, part: part)
             cairo_destroy(rcr)
-            return rec
+            return (rec, ax, ay)
         }
         // As MarkerStamps: outlines of small dots first, then every marker.
         let recordings = m.symbols.map { record($0, $0.outlinesFirst ? .fill : .whole) }
         let outlines = m.symbols.map { $0.outlinesFirst ? record($0, .outline) : nil }
-        defer { (recordings + outlines.compactMap { $0 }).forEach { cairo_surface_destroy($0) } }
-        if outlines.contains(where: { $0 != nil }) {
-            for k in 0..<m.count {
-                guard let o = outlines[Int(m.symbol[k])] else { continue }
-                cairo_set_source_surface(cr, o, m.x[k], m.y[k])
-                cairo_paint(cr)
-            }
-        }
-        for k in 0..<m.count {
-            cairo_set_source_surface(cr, recordings[Int(m.symbol[k])], m.x[k], m.y[k])
+        defer { (recordings + outlines.compactMap { $0 }).forEach { cairo_surface_destroy($0.surface) } }
+        func paint(_ rec: Recording, _ k: Int) {
+            cairo_set_source_surface(cr, rec.surface, m.x[k] - rec.ax, m.y[k] - rec.ay)
             cairo_paint(cr)
         }
+        if outlines.contains(where: { $0 != nil }) {
+            for k in 0..<m.count {
+                if let o = outlines[Int(m.symbol[k])] { paint(o, k) }
+            }
+        }
+        for k in 0..<m.count { paint(recordings[Int(m.symbol[k])], k) }
     }
 }

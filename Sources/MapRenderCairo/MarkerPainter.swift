@@ -2,47 +2,29 @@ import CCairo
 import Foundation
 import MapRenderCore
 
-/// Draws one marker symbol as a vector path with its anchor at (x, y), in the current user space.
+/// Draws one marker symbol with its anchor at (x, y), in the current user space, from the
+/// backend-neutral outlines of `MarkerGeometry` (the same ones the animated SVG writes).
 enum MarkerPainter {
-    /// What to paint of a symbol: all of it, or (for `outlinesFirst` symbols) the outline pass, a
-    /// disc or square of the stroke colour reaching as far as the stroke, then the fill pass.
-    enum Part { case whole, outline, fill }
+    /// What to paint of a symbol: all of it, or (for `outlinesFirst` symbols) the outline pass or
+    /// the fill pass, as `MarkerGeometry` defines them.
+    typealias Part = MarkerGeometry.Part
 
     static func draw(_ s: MarkerSymbol, on cr: OpaquePointer, x: Double, y: Double, part: Part = .whole) {
-        if part != .whole && s.shape != .pin {
-            let h = s.size / 2 + (part == .outline ? s.strokeWidth / 2 : 0)
-            cairo_new_path(cr)
-            if s.shape == .circle { cairo_arc(cr, x, y, h, 0, 2 * .pi) } else { cairo_rectangle(cr, x - h, y - h, 2 * h, 2 * h) }
-            (part == .outline ? s.stroke : s.fill).setSource(cr)
-            cairo_fill(cr)
-            return
-        }
         let grouped = s.opacity < 1
         if grouped { cairo_push_group(cr) }
-        switch s.shape {
-        case .pin:
-            let r = s.pinHeadRadius
-            let cy = y - s.size + r
-            let d = s.size - r
-            let alpha = acos(min(r / d, 1))
+        for layer in MarkerGeometry.layers(for: s, part: part) {
             cairo_new_path(cr)
-            cairo_move_to(cr, x, y)
-            cairo_arc(cr, x, cy, r, .pi / 2 + alpha, 2 * .pi + .pi / 2 - alpha)
-            cairo_close_path(cr)
-            fillAndStroke(s, cr)
-            // The hole in the head, in the stroke colour, as map pins have.
-            cairo_new_path(cr)
-            cairo_arc(cr, x, cy, r * 0.38, 0, 2 * .pi)
-            (s.strokeWidth > 0 ? s.stroke : RGBA.white).setSource(cr)
-            cairo_fill(cr)
-        case .circle:
-            cairo_new_path(cr)
-            cairo_arc(cr, x, y, s.size / 2, 0, 2 * .pi)
-            fillAndStroke(s, cr)
-        case .square:
-            cairo_new_path(cr)
-            cairo_rectangle(cr, x - s.size / 2, y - s.size / 2, s.size, s.size)
-            fillAndStroke(s, cr)
+            appendPath(layer.path, to: cr, x: x, y: y)
+            layer.fill.setSource(cr)
+            if layer.strokeWidth > 0 {
+                cairo_fill_preserve(cr)
+                layer.stroke.setSource(cr)
+                cairo_set_line_width(cr, layer.strokeWidth)
+                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+                cairo_stroke(cr)
+            } else {
+                cairo_fill(cr)
+            }
         }
         if grouped {
             cairo_pop_group_to_source(cr)
@@ -50,16 +32,15 @@ enum MarkerPainter {
         }
     }
 
-    private static func fillAndStroke(_ s: MarkerSymbol, _ cr: OpaquePointer) {
-        s.fill.setSource(cr)
-        if s.strokeWidth > 0 {
-            cairo_fill_preserve(cr)
-            s.stroke.setSource(cr)
-            cairo_set_line_width(cr, s.strokeWidth)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_stroke(cr)
-        } else {
-            cairo_fill(cr)
+    /// Replays path elements, offset by (x, y), onto Cairo's current path.
+    static func appendPath(_ path: [PathElement], to cr: OpaquePointer, x: Double, y: Double) {
+        for e in path {
+            switch e {
+            case .moveTo(let px, let py): cairo_move_to(cr, x + px, y + py)
+            case .lineTo(let px, let py): cairo_line_to(cr, x + px, y + py)
+            case .arc(let cx, let cy, let r, let from, let to): cairo_arc(cr, x + cx, y + cy, r, from, to)
+            case .close: cairo_close_path(cr)
+            }
         }
     }
 }

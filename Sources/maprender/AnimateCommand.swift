@@ -131,16 +131,16 @@ struct Animate: ParsableCommand {
         var inputOptions = try input.options()
         let source: AnimationRequest.Source
         if isTracks {
-            source = .tracks(inputs[0], TrackColumns(id: id ?? input.idField, time: time, lat: input.lat, lon: input.lon,
-                                                     delimiter: try input.delimiterByte(), wrapLongitude: input.wrapLongitude))
+            source = .tracks(inputs[0], TrackColumns(id: id ?? inputOptions.idField, time: time, lat: inputOptions.latField,
+                                                     lon: inputOptions.lonField, delimiter: inputOptions.delimiter,
+                                                     wrapLongitude: inputOptions.wrapLongitude))
         } else {
             if inputOptions.idField == nil { inputOptions.idField = id }
             source = .keyframes(inputs)
         }
         var r = AnimationRequest(source: source, output: out)
-        var b = RenderRequest()
+        var b = try map.request()
         b.inputOptions = inputOptions
-        try map.apply(to: &b)
         r.base = b
         if isTracks {
             r.frameCount = frames

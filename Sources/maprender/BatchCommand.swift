@@ -22,7 +22,7 @@ struct Batch: ParsableCommand {
         SLURM_ARRAY_TASK_COUNT (Slurm job array).
 
         Exit codes: 0 every job rendered or skipped; 1 some jobs failed (the others were written); \
-        64 bad option; 66 manifest or a file it names not readable; 78 bad manifest or style.
+        64 bad option or option value; 66 manifest or a file it names not readable; 73 --report not writable; 78 bad manifest or style.
         """
     )
 
@@ -57,6 +57,8 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
+            // An unwritable report is found before any job runs, not after all of them.
+            if let r = report { try OutputDestination.check(r) }
             var options = BatchOptions()
             if let n = workers { options.workers = n }
             options.skipUnchanged = skipUnchanged

@@ -18,7 +18,7 @@ struct Cluster: ParsableCommand {
     @Option(help: ArgumentHelp("Zoom level (floored, as supercluster does).", valueName: "z"))
     var zoom: Double
 
-    @Option(help: ArgumentHelp("Only clusters in this box (W,S,E,N; west > east crosses 180°). Default: the world.", valueName: "W,S,E,N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only clusters in this box (W,S,E,N; west > east crosses 180°). Default: the world.", valueName: "W,S,E,N"))
     var bbox: String?
 
     @OptionGroup(title: "Clustering")
@@ -32,22 +32,24 @@ struct Cluster: ParsableCommand {
 
     func validate() throws {
         if !(0...30).contains(zoom) { throw ValidationError("--zoom must be in 0...30, got \(zoom)") }
-        if let b = bbox, GeoBounds.parse(b) == nil, b != "-180,-90,180,90" {
-            throw ValidationError("--bbox must be W,S,E,N in degrees with S < N, got '\(b)'")
+        if let b = bbox {
+            do { _ = try RenderOptionTable.bbox(b) } catch let e as MapRenderError { throw ValidationError("--bbox: \(e.message)") }
         }
     }
 
     func run() throws {
         try runReportingErrors {
             let loaded = try PointReader.read(path: file, options: try input.options())
-            let index = ClusterIndex(points: loaded.points, options: cluster.options, aggregates: cluster.aggregates)
+            let settings = try cluster.request()
+            let options = settings.clustering ?? ClusterOptions()
+            let index = ClusterIndex(points: loaded.points, options: options, aggregates: settings.aggregates)
             let items: [ClusterItem]
-            if let b = bbox.flatMap(GeoBounds.parse) {
+            if let b = try bbox.map(RenderOptionTable.bbox) {
                 items = index.clusters(in: b, zoom: zoom)
             } else {
                 items = index.clusters(zoom: zoom)
             }
-            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: cluster.aggregates)
+            let text = ClusterGeoJSON.featureCollection(items: items, points: loaded.points, aggregates: settings.aggregates)
             try AtomicFile.write(Data((text + "\n").utf8), to: output ?? "-")
         }
     }

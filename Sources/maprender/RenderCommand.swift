@@ -10,16 +10,17 @@ struct Render: ParsableCommand {
           maprender cities.csv -o map.png
           maprender places.geojson --basemap countries.geojson --label name -o map.svg
           maprender quakes.csv --wrap-longitude --bbox 160,-25,-170,-10 -o fiji.png
+          maprender cities.csv -o - > map.png
         """
     )
 
     @Argument(help: ArgumentHelp("Point files: GeoJSON or CSV ('-' reads standard input).", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png, .svg or .pdf; '-' writes to standard output).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png, .svg or .pdf; '-' writes PNG to standard output unless --format).", valueName: "file"))
     var output: String
 
-    @Option(help: "Output format: png, svg or pdf (default: from the output's extension).")
+    @Option(help: "Output format: png, svg or pdf (default: from the output's extension; png for '-').")
     var format: OutputFormat?
 
     @OptionGroup(title: "Input")
@@ -34,8 +35,11 @@ struct Render: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print warnings about skipped rows.")
     var quiet = false
 
+    /// The format: `--format`, else the output's extension, else PNG for standard output.
+    var outputFormat: OutputFormat? { format ?? OutputFormat(path: output) ?? (output == "-" ? .png : nil) }
+
     func validate() throws {
-        if format == nil && OutputFormat(path: output) == nil {
+        if outputFormat == nil {
             throw ValidationError("cannot tell the format from '\(output)': use .png, .svg or .pdf, or --format")
         }
         if output == "-" && summary == "-" { throw ValidationError("--output - and --summary - cannot both use standard output") }
@@ -43,16 +47,17 @@ struct Render: ParsableCommand {
     }
 
     func request() throws -> RenderRequest {
-        var r = RenderRequest()
+        var r = try RenderOptionTable.request(commandLine: input.given + map.given)
         r.inputs = inputs
-        r.inputOptions = try input.options()
-        try map.apply(to: &r)
-        r.format = format ?? OutputFormat(path: output)!
+        r.format = outputFormat!
         return r
     }
 
     func run() throws {
         try runReportingErrors {
+            // A folder that does not exist is found before the render, not after it.
+            try OutputDestination.check(output)
+            if let s = summary { try OutputDestination.check(s) }
             let result = try MapRenderer.render(try request(), to: output)
             if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
             if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }

@@ -35,17 +35,7 @@ import MapRender
         #expect(r.stderr.contains("nocoords.csv"))
     }
 
-    /// A manifest takes every map option `render` has (so the two cannot drift apart).
-    @Test func everyRenderOptionIsAManifestKey() throws {
-        let help = try cli.run(["render", "--help"]).stdout
-        let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
-            .filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).prefix { $0 != "=" }).trimmingCharacters(in: .punctuationCharacters) })
-        // Not per job: the output is the job's `output`, standard input and the CLI's own reporting flags.
-        let cliOnly: Set = ["output", "summary", "quiet", "help", "no-cluster"]
-        let missing = options.subtracting(cliOnly).subtracting(BatchManifest.jobKeys).sorted()
-        #expect(missing.isEmpty, "render options a manifest cannot set: \(missing)")
-        #expect(options.count > 30)
-    }
+    // That a manifest takes every option `render` has: OptionsCLITests.cliOptionsMatchTheTable.
 
     @Test func badManifestIsRejectedBeforeRendering() throws {
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }

@@ -176,28 +176,20 @@ struct AnimatedSVG {
         return t
     }
 
-    /// The marker's outline around its anchor at (0, 0), as the raster backend draws it.
+    /// The marker's outlines around its anchor at (0, 0), from the same `MarkerGeometry` the
+    /// Cairo backend draws (PNG, SVG, PDF).
     private func shape(_ s: MarkerSymbol) -> String {
-        let (fill, fillAlpha) = svgColor(s.fill)
-        let (stroke, strokeAlpha) = svgColor(s.stroke)
-        let paint = "fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\" stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(s.strokeWidth))\" opacity=\"\(num(s.opacity))\""
-        switch s.shape {
-        case .circle:
-            return "<circle r=\"\(num(s.size / 2))\" \(paint)/>"
-        case .square:
-            return "<rect x=\"\(num(-s.size / 2))\" y=\"\(num(-s.size / 2))\" width=\"\(num(s.size))\" height=\"\(num(s.size))\" \(paint)/>"
-        case .pin:
-            let r = s.pinHeadRadius
-            let cy = -s.size + r
-            let d = s.size - r
-            let alpha = acos(min(r / d, 1))
-            let a0 = Double.pi / 2 + alpha, a1 = 2 * Double.pi + Double.pi / 2 - alpha
-            let p0 = (r * cos(a0), cy + r * sin(a0)), p1 = (r * cos(a1), cy + r * sin(a1))
-            let hole = s.strokeWidth > 0 ? s.stroke : RGBA.white
-            return "<g opacity=\"\(num(s.opacity))\"><path d=\"M0,0L\(num(p0.0)),\(num(p0.1))A\(num(r)),\(num(r)) 0 1,1 \(num(p1.0)),\(num(p1.1))Z\" "
-                + "fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\" stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(s.strokeWidth))\"/>"
-                + "<circle cy=\"\(num(cy))\" r=\"\(num(r * 0.38))\" fill=\"\(svgColor(hole).0)\"/></g>"
+        var out = "<g opacity=\"\(num(s.opacity))\">"
+        for layer in MarkerGeometry.layers(for: s) {
+            let (fill, fillAlpha) = svgColor(layer.fill)
+            out += "<path d=\"\(PathElement.svgPathData(layer.path, number: num))\" fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\""
+            if layer.strokeWidth > 0 {
+                let (stroke, strokeAlpha) = svgColor(layer.stroke)
+                out += " stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(layer.strokeWidth))\" stroke-linejoin=\"round\""
+            }
+            out += "/>"
         }
+        return out + "</g>"
     }
 
     private func svgColor(_ c: RGBA) -> (String, Double) {

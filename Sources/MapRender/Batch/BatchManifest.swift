@@ -108,25 +108,38 @@ public struct BatchFilter: Sendable {
     /// Compact JSON of the expression, as hashed by `--skip-unchanged`.
     public var source: String
 
-    /// Parses JSON text: `["==", ["get", "country"], "FR"]`.
+    /// Parses JSON text: `["==", ["get", "country"], "FR"]`, or one comparison: `country == "FR"`.
     public init(jsonText: String) throws {
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: Data(jsonText.utf8), options: [.fragmentsAllowed])
-        } catch {
-            throw MapRenderError(.usage, "filter: not valid JSON: \(jsonText)")
-        }
-        try self.init(ManifestValue(json: json), file: "filter", path: "filter")
+        try self.init(OptionValue(word: jsonText), file: "filter", path: "filter")
     }
 
-    init(_ value: ManifestValue, file: String, path: String) throws {
-        var value = value
+    init(expression: StyleExpression, source: String) {
+        self.expression = expression
+        self.source = source
+    }
+
+    /// The one reading of a filter, for `render --filter` and a manifest's `filter`: an
+    /// expression (a manifest list, or text starting with `[`), or text with one comparison.
+    init(_ given: OptionValue, file: String, path: String) throws {
+        var value: ManifestValue
+        switch given.source {
+        case .manifest(let v): value = v
+        default: value = .string(given.text ?? "")
+        }
         if case .string(let text) = value {
-            guard let converted = Self.simpleComparison(text) else {
+            if text.drop(while: { $0 == " " }).hasPrefix("[") {
+                let data = Data(text.utf8)
+                do {
+                    value = ManifestValue(json: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+                } catch {
+                    throw MapRenderError(.style, "\(file): \(path): not valid JSON: \(Style.describeJSONError(error, in: data))")
+                }
+            } else if let converted = Self.simpleComparison(text) {
+                value = converted
+            } else {
                 throw MapRenderError(.style, "\(file): \(path): expected an expression like [\"==\", [\"get\", \"country\"], \"FR\"] "
-                                     + "or a comparison like country == \"FR\", got \(value.shown)")
+                                     + "or a comparison like country == \"FR\", got \(given.shown)")
             }
-            value = converted
         }
         guard case .array = value else {
             throw MapRenderError(.style, "\(file): \(path): expected an expression like [\"==\", [\"get\", \"country\"], \"FR\"], got \(value.shown)")

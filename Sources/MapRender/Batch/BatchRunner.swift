@@ -109,15 +109,10 @@ public enum BatchRunner {
         return report
     }
 
-    /// The points for which the filter gives `true`. A filter that reads a property the input does
-    /// not have is an error (it would silently select nothing).
+    /// The points for which the filter gives `true`. A filter (or label, ...) that reads a property
+    /// the input does not have is an error, as in `render` (`InputFieldCheck`).
     static func select(_ points: PointSet, _ filter: BatchFilter, job: BatchJob) throws -> PointSet {
-        let names = points.properties.names
-        for p in filter.expression.propertyNames where !names.contains(p) && points.count > 0 {
-            let hint = KeySuggestion.closest(to: p, among: names).map { "; did you mean '\($0)'?" }
-                ?? "; it has: \(names.joined(separator: ", "))"
-            throw MapRenderError(.usage, "filter reads '\(p)', which \(job.request.inputs.joined(separator: ", ")) does not have\(hint)")
-        }
+        try InputFieldCheck.check(job.request, filter: filter.expression, points: points)
         let bound = filter.expression.bind(to: points.properties)
         var rows: [Int] = []
         for r in 0..<points.count where bound.evaluate(row: r).truthy { rows.append(r) }

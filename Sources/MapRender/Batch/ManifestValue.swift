@@ -152,7 +152,15 @@ extension ManifestValue {
             case .null: self = .null
             case .bool: self = .bool(node.bool ?? false)
             case .int, .float:
-                if let d = node.float ?? node.int.map(Double.init) { self = .number(d) } else { self = .string(node.string ?? "") }
+                // Hex, octal and the like (`0x0`, `0o17`) stay text: `size: 0x0` is a size, not 0.
+                let text = node.string ?? ""
+                if text.lowercased().contains(where: { "xo_".contains($0) }) {
+                    self = .string(text)
+                } else if let d = node.float ?? node.int.map(Double.init) {
+                    self = .number(d)
+                } else {
+                    self = .string(text)
+                }
             default: self = .string(node.string ?? "")
             }
         case .sequence(let seq):

@@ -43,36 +43,9 @@ final class CSVReader {
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: max(chunkSize, 3))
         defer { chunk.deallocate() }
 
-        // A UTF-8 byte order mark is not part of the first column's name.
-        if try source.peek(3) == [0xEF, 0xBB, 0xBF] {
-            _ = try source.read(into: chunk, capacity: 3)
-        }
-
-        // Without a given delimiter, read until the header line is complete and count in it.
-        var headerBytes: [UInt8] = []
-        if let d = options.delimiter {
-            delimiter = d
-        } else {
-            var inQuotes = false
-            var scanned = 0
-            var lineEnd: Int?
-            while lineEnd == nil {
-                let n = try source.read(into: chunk, capacity: chunkSize)
-                if n == 0 { break }
-                headerBytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
-                while scanned < headerBytes.count {
-                    let b = headerBytes[scanned]
-                    if b == UInt8(ascii: "\"") {
-                        inQuotes.toggle()
-                    } else if !inQuotes && (b == 0x0A || b == 0x0D) {
-                        lineEnd = scanned
-                        break
-                    }
-                    scanned += 1
-                }
-            }
-            delimiter = Self.detectDelimiter(headerBytes[..<(lineEnd ?? headerBytes.count)])
-        }
+        let (headerBytes, found) = try CSVHeader.start(source, delimiter: options.delimiter, chunk: chunk,
+                                                       chunkSize: chunkSize)
+        delimiter = found
         decimalComma = delimiter != UInt8(ascii: ",")
         tokenizer = CSVTokenizer(delimiter: delimiter)
 
@@ -89,21 +62,6 @@ final class CSVReader {
         if idIndex >= 0 && !anyID { points.ids = [] }
         report.pointsRead = points.count
         return LoadedPoints(points: points, report: report)
-    }
-
-    /// The most frequent of comma, semicolon and tab outside quotes (ties in that order).
-    static func detectDelimiter(_ line: ArraySlice<UInt8>) -> UInt8 {
-        var counts = [0, 0, 0]
-        let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09]
-        var inQuotes = false
-        for b in line {
-            if b == UInt8(ascii: "\"") { inQuotes.toggle(); continue }
-            if inQuotes { continue }
-            if let k = candidates.firstIndex(of: b) { counts[k] += 1 }
-        }
-        var best = 0
-        for k in 1..<3 where counts[k] > counts[best] { best = k }
-        return candidates[best]
     }
 
     /// Runs `n` bytes through the tokenizer; records are handled as they complete.
@@ -128,8 +86,6 @@ final class CSVReader {
 
     // MARK: Records
 
-    private func string(field k: Int) -> String { tokenizer.string(k) }
-
     /// A property or id value: empty → missing, a JSON-style number → number, else the text.
     @inline(__always)
     private func value(field k: Int) -> PropertyValue {
@@ -145,45 +101,11 @@ final class CSVReader {
         return FastNumber.parseCoordinate(p, count, decimalComma: decimalComma)
     }
 
-    /// Without leading and trailing spaces and tabs.
-    private static func trimmed(_ s: String) -> String {
-        var t = Substring(s)
-        while let c = t.first, c == " " || c == "\t" { t.removeFirst() }
-        while let c = t.last, c == " " || c == "\t" { t.removeLast() }
-        return String(t)
-    }
-
     private func handleHeader() throws {
-        let names = (0..<tokenizer.fieldCount).map { Self.trimmed(string(field: $0)) }
+        let h = CSVHeader(tokenizer, file: name)
+        let names = h.names
         header = names
-        let lowered = names.map { $0.lowercased() }
-        var shown = names.prefix(30).joined(separator: ", ")
-        if names.count > 30 { shown += ", ..." }
-
-        func column(named wanted: String, for role: String) throws -> Int {
-            guard let k = lowered.firstIndex(of: wanted.lowercased()) else {
-                throw MapRenderError(.inputMalformed,
-                    "\(name): no column named '\(wanted)' for the \(role); header is: \(shown)")
-            }
-            return k
-        }
-        func detect(_ candidates: [String]) -> Int? {
-            for c in candidates { if let k = lowered.firstIndex(of: c) { return k } }
-            return nil
-        }
-
-        let lat = try options.latField.map { try column(named: $0, for: "latitude") }
-            ?? detect(["lat", "latitude", "y"])
-        let lon = try options.lonField.map { try column(named: $0, for: "longitude") }
-            ?? detect(["lon", "lng", "long", "longitude", "x"])
-        guard let lat, let lon else {
-            throw MapRenderError(.inputMalformed,
-                "\(name): no latitude/longitude columns found; header is: \(shown) (use --lat and --lon)")
-        }
-        guard lat != lon else {
-            throw MapRenderError(.inputMalformed,
-                "\(name): latitude and longitude cannot both be column '\(names[lat])'")
-        }
+        let (lat, lon) = try h.coordinates(lat: options.latField, lon: options.lonField)
         latIndex = lat
         lonIndex = lon
         report.latitudeColumn = names[lat]
@@ -193,8 +115,13 @@ final class CSVReader {
         // chosen with `idField` is also kept as a property, so it can still be used for labels.
         var idIsProperty = true
         if let field = options.idField {
-            idIndex = try column(named: field, for: "id")
-        } else if let k = lowered.firstIndex(of: "id"), k != lat, k != lon {
+            // A bad option value (exit 64, as for every option naming a missing property).
+            guard let k = h.detect([field.lowercased()]) else {
+                let hint = KeySuggestion.closest(to: field, among: names).map { "; did you mean '\($0)'?" } ?? "; header is: \(h.shown)"
+                throw MapRenderError(.usage, "id-field reads '\(field)', which \(name) does not have\(hint)")
+            }
+            idIndex = k
+        } else if let k = h.detect(["id"]), k != lat, k != lon {
             idIndex = k
             idIsProperty = false
         }

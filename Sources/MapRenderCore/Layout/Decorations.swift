@@ -1,41 +1,5 @@
 import Foundation
 
-/// A scale bar: one bar per unit system, with its label, in CSS px.
-public struct ScaleBarMark: Sendable, Equatable {
-    public struct Bar: Sendable, Equatable {
-        /// Bar length in CSS px and its text ("500 km", "200 mi").
-        public var length: Double
-        public var text: String
-        public var textSize: TextSize
-    }
-    public var x: Double, y: Double
-    public var bars: [Bar]
-    public var font: FontSpec
-    public var color: RGBA
-    public var background: RGBA
-    public var box: Rect
-}
-
-/// A legend of categorical colours: a swatch and a text per entry, in a box.
-public struct LegendMark: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var text: String
-        public var color: RGBA
-        public var textSize: TextSize
-    }
-    public var title: String?
-    public var titleSize: TextSize
-    public var entries: [Entry]
-    public var font: FontSpec
-    public var titleFont: FontSpec
-    public var textColor: RGBA
-    public var background: RGBA
-    public var box: Rect
-    public var padding: Double
-    public var rowHeight: Double
-    public var swatch: Double
-}
-
 /// Lays out the scale bar (bottom left) and the legend (top right).
 public enum Decorations {
     static let margin = 8.0

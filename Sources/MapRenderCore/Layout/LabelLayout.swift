@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Every marker, bubble, spread leg and the attribution are obstacles; each label takes the first
 /// free position around its marker (right, left, above, below, then the diagonals), or is dropped.
+/// Plain labels (`placePlain`) and callouts (`placeCallouts`) are two placements over the same
+/// candidates: the drawn markers that have a text, in draw order.
 enum LabelLayout {
     /// With small markers, how many labels keep the full text size before the smaller type.
     static let fullSizeLabels = 40
@@ -15,89 +17,130 @@ enum LabelLayout {
         var dropped: Int
     }
 
+    /// What both placements read: the label column, its ranking and the label style.
+    struct Context {
+        var data: ProjectedPoints
+        var column: Int
+        /// The ranking column (`BubbleNaming.rankColumn`): `--label-priority`, else a
+        /// population-like column (larger first) or a rank-like one (smaller first).
+        var rank: (column: Int, smallerFirst: Bool)?
+        var style: Style.Label
+        var font: FontSpec
+        var viewport: Viewport
+        var obstacles: [Rect]
+        var allowOverlap: Bool
+
+        func text(_ row: Int) -> String? {
+            guard let t = data.points.properties.value(column: column, row: row).displayText, !t.isEmpty else { return nil }
+            return t
+        }
+
+        func priority(_ row: Int) -> Double {
+            guard let r = rank else { return 0 }
+            let p = data.points.properties.value(column: r.column, row: row).numberValue ?? 0
+            return r.smallerFirst ? -p : p
+        }
+    }
+
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
-        let rank = BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties)
-        let priorityCol = rank?.column
         let ls = style.label
-        let font = FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight)
-        let callout = options.labelStyle == .callout
-        let maxWidth = ls.calloutMaxWidth * options.textScale
-
-        // Candidates in marker draw order. Plain labels are measured lazily (below): most labels of a
-        // dense map are blocked anyway, and shaping text is the expensive part of layout.
-        var texts: [String] = [], shortTexts: [Int: String] = [:], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        // Cluster labels first, largest bubble first: a bubble is named after its top member plus
-        // the count of the others ("Paris +41"), as MapKit names cluster annotations.
-        if !callout {
-            for b in bubbles {
-                guard let rep = b.representative,
-                      let name = data.points.properties.value(column: col, row: rep).displayText, !name.isEmpty else { continue }
-                let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
-                labels.append(.init(markBox: box, anchorBox: box, size: TextSize(width: 0, height: 0), priority: Double(b.count)))
-                // Where "Paris +41" finds no room, the name alone may.
-                if b.count > 1 { shortTexts[texts.count] = name }
-                texts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
-            }
+        let context = Context(data: data, column: col,
+                              rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties),
+                              style: ls, font: FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight),
+                              viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
+        switch options.labelStyle {
+        case .callout:
+            return placeCallouts(drawn: drawn, batch: batch, context: context,
+                                 maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
+        case .plain:
+            return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer,
+                              soft: soft, skip: skip)
         }
-        let bubbleLabels = labels.count
+    }
+
+    /// Callouts, highest priority first (ties in draw order): each measured wrapped at `maxWidth`
+    /// and placed by `Callout.place` around its pin, or dropped.
+    static func placeCallouts(drawn: [Int], batch: MarkerBatch, context c: Context, maxWidth: Double,
+                              measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
+        var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         for (k, i) in drawn.enumerated() where !skip.contains(i) {
-            guard let text = data.points.properties.value(column: col, row: i).displayText, !text.isEmpty else { continue }
-            let markBox = batch.box(at: k), anchorBox = batch.labelAnchor(at: k)
-            var priority = priorityCol.flatMap { data.points.properties.value(column: $0, row: i).numberValue } ?? 0
-            if rank?.smallerFirst == true { priority = -priority }
-            if callout {
-                let size = measurer.measure(text, font: font, maxWidth: maxWidth)
-                labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: size, priority: priority))
-                anchors.append((batch.x[k], markBox.y, markBox))
-            } else {
-                labels.append(.init(markBox: markBox, anchorBox: anchorBox, size: TextSize(width: 0, height: 0),
-                                    priority: priority.isNaN ? -.infinity : priority))
-            }
+            guard let text = c.text(i) else { continue }
+            let markBox = batch.box(at: k)
+            let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
+            labels.append(.init(markBox: markBox, anchorBox: batch.labelAnchor(at: k), size: size, priority: c.priority(i)))
+            anchors.append((batch.x[k], markBox.y, markBox))
             texts.append(text)
+        }
+        let v = c.viewport, ls = c.style
+        var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+        index.insert(contentsOf: c.obstacles)
+        var opts = Callout.Options()
+        opts.allowOverlap = c.allowOverlap
+        let order = labels.indices.sorted {
+            labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
         }
         var items: [SceneItem] = []
         var dropped = 0
-        if callout {
-            var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
-            index.insert(contentsOf: obstacles)
-            var opts = Callout.Options()
-            opts.allowOverlap = options.allowOverlap
-            let order = labels.indices.sorted {
-                labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
+        for j in order {
+            let a = anchors[j]
+            guard let placed = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: labels[j].size, index: &index, options: opts) else {
+                dropped += 1
+                continue
             }
-            for j in order {
-                let a = anchors[j]
-                guard let c = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: labels[j].size, index: &index, options: opts) else {
-                    dropped += 1
-                    continue
-                }
-                items.append(.callout(CalloutMark(
-                    text: texts[j], font: font, color: ls.color, fill: ls.calloutFill, stroke: ls.calloutStroke,
-                    strokeWidth: 1, box: c.box, cornerRadius: c.cornerRadius, pointer: c.pointer,
-                    textOrigin: c.textOrigin, maxWidth: maxWidth)))
-            }
-            return Output(items: items, dropped: dropped)
+            items.append(.callout(CalloutMark(
+                text: texts[j], font: c.font, color: ls.color, fill: ls.calloutFill, stroke: ls.calloutStroke,
+                strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
+                textOrigin: placed.textOrigin, maxWidth: maxWidth)))
         }
-        // Plain labels, highest priority first (ties in draw order). Before a text is measured, a box
-        // smaller than any label it could make (one pixel wide, 80% of a line high, plus the halo)
-        // is tried at every position: each real box contains it, so when all are blocked the label
-        // is dropped unmeasured.
-        let h = ls.haloWidth
-        let lineHeight = measurer.measure("Hg", font: font).height
-        let probe = TextSize(width: 1 + 2 * h, height: 0.8 * lineHeight + 2 * h)
+        return Output(items: items, dropped: dropped)
+    }
+
+    /// Plain labels with a halo: cluster labels first, largest bubble first (a bubble is named
+    /// after its top member plus the count of the others, "Paris +41", as MapKit names cluster
+    /// annotations), then point labels highest priority first (ties in draw order).
+    ///
+    /// `soft`: small markers are soft obstacles (a label may cover a few, the fewest wins); `skip`:
+    /// points not to label (a spread group sharing one label value is labelled once).
+    ///
+    /// Texts are measured lazily: most labels of a dense map are blocked anyway, and shaping text
+    /// is the expensive part of layout. Before a text is measured, a box smaller than any label it
+    /// could make (one pixel wide, 80% of a line high, plus the halo) is tried at every position:
+    /// each real box contains it, so when all are blocked the label is dropped unmeasured.
+    static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context,
+                           measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
+        var texts: [String] = [], shortTexts: [Int: String] = [:], labels: [LabelPlacer.Label] = []
+        let unmeasured = TextSize(width: 0, height: 0)
+        for b in bubbles {
+            guard let rep = b.representative, let name = c.text(rep) else { continue }
+            let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
+            labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
+            // Where "Paris +41" finds no room, the name alone may.
+            if b.count > 1 { shortTexts[texts.count] = name }
+            texts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
+        }
+        let bubbleLabels = labels.count
+        for (k, i) in drawn.enumerated() where !skip.contains(i) {
+            guard let text = c.text(i) else { continue }
+            let priority = c.priority(i)
+            labels.append(.init(markBox: batch.box(at: k), anchorBox: batch.labelAnchor(at: k), size: unmeasured,
+                                priority: priority.isNaN ? -.infinity : priority))
+            texts.append(text)
+        }
         let order = labels.indices.sorted {
             let clusterA = $0 < bubbleLabels, clusterB = $1 < bubbleLabels
             if clusterA != clusterB { return clusterA }   // cluster labels first
             return labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
         }
-        let gap = ls.offset
+        let v = c.viewport, ls = c.style, h = ls.haloWidth, gap = ls.offset
+        let lineHeight = measurer.measure("Hg", font: c.font).height
+        let probe = TextSize(width: 1 + 2 * h, height: 0.8 * lineHeight + 2 * h)
         // Fixed obstacles in a raster (O(1) queries however dense); placed labels in the grid index.
         var raster = ObstacleRaster(width: v.width, height: v.height)
-        for o in obstacles { raster.add(o) }
+        for o in c.obstacles { raster.add(o) }
         raster.finish()
         var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
@@ -105,9 +148,11 @@ enum LabelLayout {
         // a bubble, a pin or a decoration.
         func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
         let maxCovered = Int.max  // no hard limit: the cost only orders the positions
+        var items: [SceneItem] = []
+        var dropped = 0
         for j in order {
             var label = labels[j]
-            if !options.allowOverlap {
+            if !c.allowOverlap {
                 label.size = probe
                 guard LabelPlacer.Position.allCases.contains(where: {
                     let b = LabelPlacer.box($0, for: label, gap: gap)
@@ -120,8 +165,8 @@ enum LabelLayout {
             // The halo reaches beyond the text: reserve it so halos do not overlap either.
             // On a dense dot map, a type hierarchy: the first labels placed (the top-ranked places)
             // at the style's size, the rest at 5/6 of it, as reference maps name smaller towns.
-            var labelFont = font
-            if soft != nil && items.count >= Self.fullSizeLabels && j >= bubbleLabels { labelFont.size = font.size * 5 / 6 }
+            var labelFont = c.font
+            if soft != nil && items.count >= Self.fullSizeLabels && j >= bubbleLabels { labelFont.size = c.font.size * 5 / 6 }
             // Dense dot maps reserve half the halo: halos may touch, texts stay a halo apart.
             let reserve = soft != nil ? h / 2 : h
             var box: Rect?, placedText = texts[j]
@@ -129,7 +174,7 @@ enum LabelLayout {
                 placedText = candidate
                 let text = measurer.measure(candidate, font: labelFont)
                 label.size = TextSize(width: text.width + 2 * reserve, height: text.height + 2 * reserve)
-                if options.allowOverlap {
+                if c.allowOverlap {
                     box = LabelPlacer.box(.right, for: label, gap: gap)
                 } else if soft == nil {
                     box = LabelPlacer.Position.allCases.lazy.map { LabelPlacer.box($0, for: label, gap: gap) }
@@ -142,9 +187,9 @@ enum LabelLayout {
                     for p in LabelPlacer.Position.allCases {
                         let b = LabelPlacer.box(p, for: label, gap: gap)
                         guard free(b) else { continue }
-                        let c = cost(b)
-                        if c <= Self.fewMarkers { best = (b, c); break }
-                        if best == nil || c < best!.1 { best = (b, c) }
+                        let n = cost(b)
+                        if n <= Self.fewMarkers { best = (b, n); break }
+                        if best == nil || n < best!.1 { best = (b, n) }
                     }
                     box = best?.0
                 }

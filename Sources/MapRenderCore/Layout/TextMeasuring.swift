@@ -1,12 +1,5 @@
 import Foundation
 
-/// The size of a laid-out text, CSS px.
-public struct TextSize: Sendable, Equatable, Hashable {
-    public var width: Double
-    public var height: Double
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
-}
-
 /// Measures text for layout. The Cairo target implements it with Pango; tests use a fake.
 /// Layout never imports Cairo.
 public protocol TextMeasuring: AnyObject {

@@ -5,7 +5,7 @@
 /// (also with a final extra element). A polygon's first ring is its exterior, the others holes;
 /// a line shape's rings are its parts. MultiPolygon parts become separate shapes.
 public struct ShapeSet: Sendable {
-    public enum Kind: UInt8, Sendable { case polygon, line }
+    public typealias Kind = ShapeKind
 
     public var coords: [Double] = []          // lon, lat, lon, lat, ...
     public var ringStart: [Int] = [0]

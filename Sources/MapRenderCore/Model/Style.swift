@@ -4,18 +4,8 @@ import Foundation
 ///
 /// Loaded from JSON (`styles/*.json`, `--style FILE`); see `Style+JSON.swift` and the README for the format.
 public struct Style: Sendable, Equatable {
-    public enum MarkerShape: String, Sendable, CaseIterable {
-        case pin, circle, square
-
-        /// The size a shape gets when chosen on the command line without a size, CSS px.
-        public var defaultSize: Double {
-            switch self {
-            case .pin: return 28
-            case .circle: return 12
-            case .square: return 11
-            }
-        }
-    }
+    /// The marker shapes a style can choose (Scene's `MarkerShape`: what the backends draw).
+    public typealias MarkerShape = MapRenderCore.MarkerShape
 
     public struct Marker: Sendable, Equatable {
         public var shape: MarkerShape = .pin
@@ -117,15 +107,13 @@ public struct Style: Sendable, Equatable {
     public static let `default` = Style()
 }
 
-public enum FontWeight: String, Sendable, CaseIterable { case normal, bold }
-
-/// A font as layout and the backend see it.
-public struct FontSpec: Hashable, Sendable {
-    public var family: String
-    /// CSS px (already multiplied by `--text-scale`).
-    public var size: Double
-    public var weight: FontWeight
-    public init(family: String, size: Double, weight: FontWeight) {
-        self.family = family; self.size = size; self.weight = weight
+extension MarkerShape {
+    /// The size a shape gets when chosen on the command line or in a manifest without a size, CSS px.
+    public var defaultSize: Double {
+        switch self {
+        case .pin: return 28
+        case .circle: return 12
+        case .square: return 11
+        }
     }
 }

@@ -64,13 +64,17 @@ public enum ViewFitter {
                  width: width, height: height)
     }
 
-    /// `--bbox W,S,E,N`: the box fills the view as tightly as its aspect allows (no padding).
+    /// The highest zoom any view takes: `--zoom`, `--max-zoom`, and a box fitted by `fit(bounds:)`.
+    public static let zoomLimit = 24.0
+
+    /// `--bbox W,S,E,N`: the box fills the view as tightly as its aspect allows (no padding), at
+    /// most at `zoomLimit` (a smaller box is shown around its centre at that zoom).
     public static func fit(bounds b: GeoBounds, width: Double, height: Double) -> Viewport {
         let minX = WebMercator.x(lon: b.west)
         var maxX = WebMercator.x(lon: b.east)
         if b.crossesAntimeridian { maxX += 1 }
         return fit(minX: minX, minY: WebMercator.y(lat: b.north), maxX: maxX, maxY: WebMercator.y(lat: b.south),
-                   width: width, height: height, extent: .zero, padding: .zero, maxZoom: 30)
+                   width: width, height: height, extent: .zero, padding: .zero, maxZoom: zoomLimit)
     }
 
     /// `--center LAT,LON --zoom Z`.

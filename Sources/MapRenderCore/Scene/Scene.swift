@@ -126,7 +126,7 @@ public struct LegBatch: Sendable {
 
 /// Polygons or lines in CSS pixels, flat: `coords` holds x, y pairs; rings and paths index into it.
 public struct ShapeBatch: Sendable {
-    public var kind: ShapeSet.Kind
+    public var kind: ShapeKind
     public var fill: RGBA
     public var stroke: RGBA
     public var strokeWidth: Double
@@ -139,7 +139,7 @@ public struct ShapeBatch: Sendable {
     /// p + 1 lies on a cut (±180° or the clamped ±85.05° edge), not on a coast or border.
     public var unstroked: [Int] = []
 
-    public init(kind: ShapeSet.Kind, fill: RGBA, stroke: RGBA, strokeWidth: Double) {
+    public init(kind: ShapeKind, fill: RGBA, stroke: RGBA, strokeWidth: Double) {
         self.kind = kind; self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
     }
 
@@ -151,7 +151,7 @@ public struct ShapeBatch: Sendable {
 
 /// How one kind of marker looks. A pin's anchor (its tip) is the point; a circle's or square's is its centre.
 public struct MarkerSymbol: Hashable, Sendable {
-    public var shape: Style.MarkerShape
+    public var shape: MarkerShape
     /// Pin height or circle/square diameter, CSS px.
     public var size: Double
     public var fill: RGBA
@@ -159,7 +159,7 @@ public struct MarkerSymbol: Hashable, Sendable {
     public var strokeWidth: Double
     public var opacity: Double
 
-    public init(shape: Style.MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double) {
+    public init(shape: MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double) {
         self.shape = shape; self.size = size; self.fill = fill; self.stroke = stroke
         self.strokeWidth = strokeWidth; self.opacity = opacity
     }

@@ -241,9 +241,9 @@ struct InputCSVReaderTests {
     }
 
     @Test func delimiterDetection() {
-        #expect(CSVReader.detectDelimiter(ArraySlice("a,b;c;d".utf8)) == UInt8(ascii: ";"))
-        #expect(CSVReader.detectDelimiter(ArraySlice("\"a;b;c\",d".utf8)) == UInt8(ascii: ","))
-        #expect(CSVReader.detectDelimiter(ArraySlice("a\tb\tc".utf8)) == 0x09)
-        #expect(CSVReader.detectDelimiter(ArraySlice("single".utf8)) == UInt8(ascii: ","))
+        #expect(CSVHeader.detectDelimiter(ArraySlice("a,b;c;d".utf8)) == UInt8(ascii: ";"))
+        #expect(CSVHeader.detectDelimiter(ArraySlice("\"a;b;c\",d".utf8)) == UInt8(ascii: ","))
+        #expect(CSVHeader.detectDelimiter(ArraySlice("a\tb\tc".utf8)) == 0x09)
+        #expect(CSVHeader.detectDelimiter(ArraySlice("single".utf8)) == UInt8(ascii: ","))
     }
 }

@@ -76,7 +76,7 @@ private func parseChunks(_ data: Data) -> (signatureOK: Bool, chunks: [ParsedChu
     return (b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) && i == b.count, chunks)
 }
 
-@Suite struct AnimationAPNGTests {
+@Suite struct APNGWriterTests {
     let frames = [
         tinyPNG(width: 3, height: 2, rgba: [255, 0, 0, 255]),
         tinyPNG(width: 3, height: 2, rgba: [0, 255, 0, 128], idatChunks: 3),

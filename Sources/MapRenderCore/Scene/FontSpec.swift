@@ -1,0 +1,12 @@
+public enum FontWeight: String, Sendable, CaseIterable { case normal, bold }
+
+/// A font as layout and the backend see it.
+public struct FontSpec: Hashable, Sendable {
+    public var family: String
+    /// CSS px (already multiplied by `--text-scale`).
+    public var size: Double
+    public var weight: FontWeight
+    public init(family: String, size: Double, weight: FontWeight) {
+        self.family = family; self.size = size; self.weight = weight
+    }
+}

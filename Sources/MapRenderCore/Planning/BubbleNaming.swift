@@ -31,11 +31,12 @@ public enum BubbleNaming {
                                       rank: (column: Int, smallerFirst: Bool)?) -> Int? {
         guard var best = members.min() else { return nil }
         guard let r = rank else { return best }
+        // One pass, O(members): ties go to the earlier row.
         var bestValue = -Double.infinity
-        for m in members.sorted() {
+        for m in members {
             guard var v = properties.value(column: r.column, row: m).numberValue, v.isFinite else { continue }
             if r.smallerFirst { v = -v }
-            if v > bestValue { bestValue = v; best = m }
+            if v > bestValue || (v == bestValue && m < best) { bestValue = v; best = m }
         }
         return best
     }

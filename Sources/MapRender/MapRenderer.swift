@@ -31,7 +31,11 @@ public enum MapRenderer {
         if input.points.count == 0 && request.points == nil && !request.allowEmpty {
             throw emptyResult(request, report: input.report)
         }
-        let basemaps = try request.basemaps.map { try BasemapCache.shapes(path: $0) }
+        // The built-in land is the fallback when the map has no basemap of its own: no
+        // --basemap file and no raster tiles (which it would cover).
+        let useDefaultBasemap = request.defaultBasemap && request.tiles.sources.isEmpty
+        let basemaps = try request.basemaps.isEmpty ? (useDefaultBasemap ? [DefaultBasemap.shapes] : [])
+            : request.basemaps.map { try BasemapCache.shapes(path: $0) }
         var warnings = input.warnings
         lap("read")
 
@@ -58,6 +62,10 @@ public enum MapRenderer {
                                     options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
         scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         lap("layout")
+        warnings += scene.warnings
+        if plan.marks.spreadFallbacks > 0 {
+            warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
+        }
 
         let data = try CairoRenderer(text: text).render(scene, format: request.format)
         lap("render")

@@ -20,6 +20,8 @@ public struct RenderRequest: Sendable {
     public var padding = 24.0
     /// GeoJSON files with polygons and lines drawn under the markers.
     public var basemaps: [String] = []
+    /// With no `basemaps`, draw the embedded Natural Earth land and borders (`--no-basemap`: false).
+    public var defaultBasemap = true
     public var layout = LayoutOptions()
     /// Clustering at the rendered zoom (supercluster semantics); nil draws every point.
     /// Its `maxZoom` is the cluster max zoom; `radius` is in pixels at extent 512.
@@ -66,7 +68,7 @@ public struct RenderRequest: Sendable {
     var neededProperties: Set<String> {
         var s = MarkerStyler.propertyNames(style: style)
         if let l = layout.labelField { s.insert(l) }
-        if let p = layout.labelPriority { s.insert(p) }
+        if let p = layout.labelPriority { s.insert(p) } else if layout.labelField != nil { s.formUnion(BubbleNaming.candidateNames) }
         if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
         for a in aggregates { s.insert(a.field) }

@@ -35,6 +35,10 @@ public struct RenderSummary: Sendable, Codable {
         /// Number of spread groups per group size ("5": 2 means two groups of five).
         public var spreadGroupSizes: [String: Int]
         public var pointsOutsideView: Int
+        /// Spread groups drawn as a bubble with their count because spreading found no room.
+        public var spreadFallbacks: Int = 0
+        /// Drawn markers and bubbles that reach beyond the image edge (0 unless the view was fixed).
+        public var marksOutside: Int = 0
     }
 
     public var input: Input
@@ -88,5 +92,10 @@ extension RenderSummary {
                         bounds: [b.west, b.south, b.east, b.north], size: [v.width, v.height], scale: request.scale),
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: bytes)
         labelsDropped = scene.labelsDropped
+        clusters.spreadFallbacks = plan.marks.spreadFallbacks
+        let image = Rect(x: -0.5, y: -0.5, width: v.width + 1, height: v.height + 1)
+        var outside = scene.bubbles.filter { !image.contains($0.box) }.count
+        for m in scene.markers { for k in 0..<m.count where !image.contains(m.box(at: k)) { outside += 1 } }
+        clusters.marksOutside = outside
     }
 }

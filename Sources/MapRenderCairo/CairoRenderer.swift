@@ -61,12 +61,30 @@ public final class CairoRenderer {
     func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool) throws {
         let s = scene.scale
         cairo_scale(cr, s, s)
-        scene.background.setSource(cr)
-        cairo_paint(cr)
+        if let w = scene.world {
+            // Beyond ±85.05° (and beyond one world's width) is not sea: letterbox it.
+            scene.letterbox.setSource(cr)
+            cairo_paint(cr)
+            cairo_rectangle(cr, w.x, w.y, w.width, w.height)
+            scene.background.setSource(cr)
+            cairo_fill(cr)
+        } else {
+            scene.background.setSource(cr)
+            cairo_paint(cr)
+        }
         let rasters = RasterPainter()
         for item in scene.items {
             switch item {
-            case .shapes(let b): drawShapes(b, cr)
+            case .shapes(let b):
+                if let w = scene.world {
+                    withSavedState(cr) {
+                        cairo_rectangle(cr, w.x, w.y, w.width, w.height)
+                        cairo_clip(cr)
+                        drawShapes(b, cr)
+                    }
+                } else {
+                    drawShapes(b, cr)
+                }
             case .markers(let m):
                 if raster {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s)
@@ -132,6 +150,11 @@ public final class CairoRenderer {
             cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
             b.fill.setSource(cr)
             cairo_fill_preserve(cr)
+            if !b.unstroked.isEmpty {
+                // Stroke the outline again without the edges that lie on a cut.
+                cairo_new_path(cr)
+                outlineSkippingCuts(b, cr)
+            }
         }
         if b.strokeWidth > 0 && b.stroke.a > 0 {
             b.stroke.setSource(cr)
@@ -139,6 +162,25 @@ public final class CairoRenderer {
             cairo_stroke(cr)
         }
         cairo_new_path(cr)
+    }
+
+    /// The polygon outlines of `b` as open runs, leaving out the edges listed in `b.unstroked`.
+    private func outlineSkippingCuts(_ b: ShapeBatch, _ cr: OpaquePointer) {
+        var u = 0
+        b.coords.withUnsafeBufferPointer { c in
+            for ring in 0..<(b.ringStart.count - 1) {
+                let start = b.ringStart[ring], end = b.ringStart[ring + 1]
+                var penDown = false
+                for p in start..<end {
+                    let q = p + 1 < end ? p + 1 : start  // the closing edge returns to the start
+                    while u < b.unstroked.count && b.unstroked[u] < p { u += 1 }
+                    let skip = u < b.unstroked.count && b.unstroked[u] == p
+                    if skip { penDown = false; continue }
+                    if !penDown { cairo_move_to(cr, c[2 * p], c[2 * p + 1]); penDown = true }
+                    cairo_line_to(cr, c[2 * q], c[2 * q + 1])
+                }
+            }
+        }
     }
 
     private func drawBubbles(_ b: BubbleBatch, _ cr: OpaquePointer) {
@@ -274,22 +316,30 @@ public final class CairoRenderer {
     /// group to (0, 0, width, height) and culls every operation outside that box, so a recording
     /// with a negative origin (anchor at 0, 0) came out as a clipped sliver with its fill lost.
     private func drawVectorMarkers(_ m: MarkerBatch, _ cr: OpaquePointer) {
-        var recordings: [(surface: OpaquePointer, ax: Double, ay: Double)] = []
-        for s in m.symbols {
+        typealias Recording = (surface: OpaquePointer, ax: Double, ay: Double)
+        func record(_ s: MarkerSymbol, _ part: MarkerPainter.Part) -> Recording {
             let e = s.extent
             let ax = e.left + 1, ay = e.top + 1
             var r = cairo_rectangle_t(x: 0, y: 0, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
             let rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &r)!
             let rcr = cairo_create(rec)!
-            MarkerPainter.draw(s, on: rcr, x: ax, y: ay)
+            MarkerPainter.draw(s, on: rcr, x: ax, y: ay, part: part)
             cairo_destroy(rcr)
-            recordings.append((rec, ax, ay))
+            return (rec, ax, ay)
         }
-        defer { recordings.forEach { cairo_surface_destroy($0.surface) } }
-        for k in 0..<m.count {
-            let rec = recordings[Int(m.symbol[k])]
+        // As MarkerStamps: outlines of small dots first, then every marker.
+        let recordings = m.symbols.map { record($0, $0.outlinesFirst ? .fill : .whole) }
+        let outlines = m.symbols.map { $0.outlinesFirst ? record($0, .outline) : nil }
+        defer { (recordings + outlines.compactMap { $0 }).forEach { cairo_surface_destroy($0.surface) } }
+        func paint(_ rec: Recording, _ k: Int) {
             cairo_set_source_surface(cr, rec.surface, m.x[k] - rec.ax, m.y[k] - rec.ay)
             cairo_paint(cr)
         }
+        if outlines.contains(where: { $0 != nil }) {
+            for k in 0..<m.count {
+                if let o = outlines[Int(m.symbol[k])] { paint(o, k) }
+            }
+        }
+        for k in 0..<m.count { paint(recordings[Int(m.symbol[k])], k) }
     }
 }

@@ -24,7 +24,8 @@ import Testing
         let labels = scene.labels.map(\.box)
         var obstacles: [Rect] = []
         for m in scene.markers {
-            for k in 0..<m.count {
+            // Small dots are soft obstacles (issue 13): labels may cover them.
+            for k in 0..<m.count where m.symbols[Int(m.symbol[k])].shape == .pin || m.symbols[Int(m.symbol[k])].size > 8 {
                 let e = m.symbols[Int(m.symbol[k])].extent
                 obstacles.append(Rect(x: m.x[k] - e.left, y: m.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom))
             }
@@ -48,16 +49,20 @@ import Testing
         checkPlacement(result.scene)
         #expect(result.summary.labelsPlaced > 20)
         #expect(result.summary.labelsDropped > 1000)
-        #expect(result.summary.labelsPlaced + result.summary.labelsDropped == result.summary.pointsDrawn)
+        // One label candidate per marker, plus one per bubble: duplicate-coordinate groups at the
+        // fixed box's edge have no room to spread and are bubbles (issue 13).
+        #expect(result.summary.labelsPlaced + result.summary.labelsDropped
+                == result.summary.pointsDrawn + result.summary.clusters.spreadFallbacks)
     }
 
     @Test func clusterLabelsNameBubblesAfterTheirBiggestCityFirst() throws {
         let result = try MapRenderer.render(try europe())
         checkPlacement(result.scene)
-        let texts = Set(result.scene.labels.map(\.text))
-        #expect(texts.isSuperset(of: ["London", "Berlin", "Madrid", "Rome", "Moscow"]))
-        // Every bubble label sits next to a bubble: cluster labels are placed first.
-        #expect(result.scene.labels.count >= result.scene.bubbles.count / 2)
+        // Bubble labels read "London +381" (issue 13), or the name alone where that finds no room.
+        let names = Set(result.scene.labels.map { $0.text.components(separatedBy: " +")[0] })
+        #expect(names.isSuperset(of: ["London", "Madrid", "Rome", "Moscow"]))
+        // Cluster labels are placed first; with their counts they are longer, so fewer fit.
+        #expect(result.scene.labels.count >= result.scene.bubbles.count / 3)
         try Snapshot.assertMatches(result.data, named: "clustered-labels", format: .png, maxDifferentPixels: 40)
     }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// is rendered as PNG, SVG and PDF; the SVG is rasterised by librsvg (`rsvg-convert`), the PDF by
 /// poppler (`pdftoppm`), at the PNG's pixel size, and both must match the PNG under `ImageDiff`.
 ///
-/// Tolerance: at most 2.5% differing pixels at `--scale 1` and 1% at `--scale 2` (YIQ threshold
+/// Tolerance: at most 2.5% differing pixels at `--scale 1` (3% for PDF) and 1% at `--scale 2` (YIQ threshold
 /// 0.1, anti-aliased pixels forgiven, as in pixelmatch). Measured on this matrix (Cairo 1.16,
 /// librsvg 2.54, poppler 22.12; set MAPRENDER_XFORMAT_REPORT=1 to print the figures): at scale 1
 /// 0.58–1.70% (SVG) and 0.98–1.90% (PDF), at scale 2 0.07–0.36% (SVG) and 0.12–0.53% (PDF).
@@ -19,13 +19,16 @@ import TestSupport
 /// the same shift is a smaller share of each stem). Poppler also widens sub-pixel strokes (the
 /// 0.5 px marker rims), hence PDF above SVG. With the broken SVG markers of issue 12 put back
 /// (recordings with a negative origin), this matrix failed 9 of its SVG comparisons at 3.1% to
-/// 12.8% differing pixels, so the limits keep clear of both.
+/// 12.8% differing pixels, so the limits keep clear of both. Since bubbles are named "Paris +41"
+/// and the built-in land is drawn (issue 13), the text-heavy bubble maps measure up to 2.83% for
+/// PDF at scale 1 (the diff images show only glyph edges), hence 3% for PDF there; the SVG limit,
+/// the one that catches the broken markers, stays 2.5%.
 ///
 /// The tools are installed by scripts/deps.sh (librsvg2-bin, poppler-utils). A missing tool fails
 /// the test with a message saying so; the suite never skips.
 @Suite struct CrossFormatTests {
     /// The largest share of differing pixels allowed at a scale (see above).
-    static func maxDifferentFraction(scale: Double) -> Double { scale >= 2 ? 0.01 : 0.025 }
+    static func maxDifferentFraction(scale: Double, pdf: Bool = false) -> Double { scale >= 2 ? 0.01 : (pdf ? 0.03 : 0.025) }
     static let size = (width: 360.0, height: 240.0)
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -115,7 +118,7 @@ import TestSupport
         for (label, url) in [("SVG via librsvg", fromSVG), ("PDF via poppler", fromPDF)] {
             let other = try PNGCodec.decode(path: url.path)
             let d = try ImageDiff.compare(png, other, makeDiffImage: true)
-            let limit = Self.maxDifferentFraction(scale: c.scale)
+            let limit = Self.maxDifferentFraction(scale: c.scale, pdf: label.hasPrefix("PDF"))
             let ok = d.differentFraction <= limit
             var where_ = ""
             if !ok {

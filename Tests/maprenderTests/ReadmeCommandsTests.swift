@@ -12,6 +12,8 @@ import TestSupport
 /// - each committed picture is what its command makes now (the project's image comparison,
 ///   anti-aliased pixels forgiven, at most 0.1% of pixels differing). After a change that alters
 ///   the pictures, run `scripts/readme-images` and look at them.
+/// Archived pictures (an earlier version's "before", listed in `<!-- archived pictures ... -->`)
+/// must exist and are not compared.
 @Suite struct ReadmeCommandsTests {
     struct Run { var status: Int32; var output: String }
 
@@ -40,8 +42,14 @@ import TestSupport
         let readme = try String(contentsOfFile: TestPaths.repoFile("README.md"), encoding: .utf8)
         let pattern = try NSRegularExpression(pattern: #"\]\(docs/images/([^)]+)\)"#)
         let ns = readme as NSString
+        let archivedRun = try script(["--list-archived"])
+        try #require(archivedRun.status == 0, Comment(rawValue: archivedRun.output))
+        let archived = Set(archivedRun.output.split(separator: "\n").map(String.init))
+        for name in archived {
+            #expect(FileManager.default.fileExists(atPath: TestPaths.repoFile("docs/images/\(name)")), "archived \(name) missing")
+        }
         let shown = Set(pattern.matches(in: readme, range: NSRange(location: 0, length: ns.length))
-            .map { ns.substring(with: $0.range(at: 1)) })
+            .map { ns.substring(with: $0.range(at: 1)) }).subtracting(archived)
         #expect(shown.count >= 10)
         for name in shown.sorted() {
             let made = out.appendingPathComponent(name).path
@@ -67,6 +75,22 @@ import TestSupport
         #expect(r.status != 0)
         #expect(r.output.contains("samples/no-such-file.csv"), Comment(rawValue: r.output))
         #expect(r.output.contains("this README command failed"), Comment(rawValue: r.output))
+    }
+
+    @Test func aMissingArchivedPictureFails() throws {
+        let dir = try tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let md = dir.appendingPathComponent("README.md")
+        try Data("""
+        ```sh
+        maprender samples/mall.csv --size 200x100 -o spread.png
+        ```
+        ![Spread](docs/images/spread.png) and ![Old](docs/images/no-such-before.png)
+        <!-- archived pictures (an earlier version): no-such-before.png -->
+
+        """.utf8).write(to: md)
+        let r = try script(["--readme", md.path, "--out", dir.path])
+        #expect(r.status != 0)
+        #expect(r.output.contains("archived picture docs/images/no-such-before.png does not exist"), Comment(rawValue: r.output))
     }
 
     @Test func aPictureWithoutACommandFails() throws {

@@ -129,7 +129,8 @@ public enum AnimationRenderer {
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
             source = try AnimationSource.load(request)
-            let basemaps = try request.base.basemaps.map { try ShapeReader.read(path: $0) }
+            let basemaps = try request.base.basemaps.isEmpty ? (request.base.defaultBasemap ? [DefaultBasemap.shapes] : [])
+                : request.base.basemaps.map { try ShapeReader.read(path: $0) }
             let read = DispatchTime.now().uptimeNanoseconds
             views = try AnimationView.compute(request, source: source, jobs: jobs)
             let viewed = DispatchTime.now().uptimeNanoseconds

@@ -121,6 +121,10 @@ public enum RenderOptionTable {
         RenderOption("basemap", .list(valueName: "file"), "GeoJSON polygons and lines to draw under the markers (repeatable).") { v, s, c in
             s.base.basemaps = try v.strings().map { try c.files.readableFile($0) }
         },
+        RenderOption("no-basemap", .flag,
+                     "Without --basemap, draw no land: the embedded Natural Earth 1:110m countries are drawn by default.") { v, s, _ in
+            s.base.defaultBasemap = !(try v.bool())
+        },
         RenderOption("attribution", .value(valueName: "text"), "Attribution text in the bottom-right corner.") { v, s, _ in
             s.base.layout.attribution = try v.string()
         },

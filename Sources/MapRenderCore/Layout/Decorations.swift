@@ -4,9 +4,44 @@ import Foundation
 public enum Decorations {
     static let margin = 8.0
 
+    /// Up to this Mercator scale variation across the map (10%) the bar is drawn plainly; above
+    /// it, it is true only at the centre latitude, which its text then states ("500 km at 48°N").
+    public static let plainScaleVariation = 0.10
+    /// Above this variation (100%: the scale doubles across the map, as on world maps) the bar is
+    /// left out with a warning.
+    public static let maxScaleVariation = 1.0
+
+    /// How much the Mercator scale (1/cos φ) varies across the view's latitudes: max/min - 1.
+    public static func scaleVariation(viewport v: Viewport) -> Double {
+        let (north, south) = visibleLatitudes(v)
+        let lowest = north >= 0 && south <= 0 ? 0 : min(abs(north), abs(south))
+        let highest = max(abs(north), abs(south))
+        return cos(lowest * .pi / 180) / cos(highest * .pi / 180) - 1
+    }
+
+    /// The one-line warning when the scale bar is left out.
+    public static func scaleBarOmitted(viewport v: Viewport, variation: Double) -> String {
+        let (north, south) = visibleLatitudes(v)
+        func deg(_ d: Double) -> String { "\(Int(abs(d).rounded()))°\(d < 0 ? "S" : "N")" }
+        let pct = String(Int((variation * 100).rounded()))
+        return "scale bar omitted: the Mercator scale varies by \(pct)% between \(deg(south)) and \(deg(north)) on this map (more than 100%)"
+    }
+
+    /// "48°N", "33°S", "0°".
+    static func latitudeText(_ lat: Double) -> String {
+        let d = Int(abs(lat).rounded())
+        return d == 0 ? "0°" : "\(d)°\(lat < 0 ? "S" : "N")"
+    }
+
+    static func visibleLatitudes(_ v: Viewport) -> (north: Double, south: Double) {
+        let top = v.world(px: 0, py: 0).y, bottom = v.world(px: 0, py: v.height).y
+        return (WebMercator.lat(y: min(max(top, 0), 1)), WebMercator.lat(y: min(max(bottom, 0), 1)))
+    }
+
     /// A bar of a round length (1, 2 or 5 × 10^k) no longer than `maxWidth` px, metric and imperial.
     public static func scaleBar(viewport v: Viewport, style: Style.Attribution, textScale: Double,
-                                measurer: TextMeasuring, maxWidth: Double = 120) -> ScaleBarMark {
+                                measurer: TextMeasuring, maxWidth: Double = 120,
+                                statingLatitude: Bool = false) -> ScaleBarMark {
         let metresPerPixel = WebMercator.metersPerWorldUnit(atLatitude: v.centerLatitude) / v.worldSize
         func nice(_ limit: Double) -> Double {
             let p = pow(10, (log10(limit)).rounded(.down))
@@ -17,7 +52,8 @@ public enum Decorations {
         var bars: [ScaleBarMark.Bar] = []
         // Metric
         let metres = nice(maxWidth * metresPerPixel)
-        let metricText = metres >= 1000 ? "\(PropertyValue.format(number: metres / 1000)) km" : "\(PropertyValue.format(number: metres)) m"
+        var metricText = metres >= 1000 ? "\(PropertyValue.format(number: metres / 1000)) km" : "\(PropertyValue.format(number: metres)) m"
+        if statingLatitude { metricText += " at \(latitudeText(v.centerLatitude))" }
         bars.append(.init(length: metres / metresPerPixel, text: metricText, textSize: measurer.measure(metricText, font: font)))
         // Imperial
         let feetPerPixel = metresPerPixel / 0.3048

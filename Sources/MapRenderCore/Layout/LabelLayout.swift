@@ -7,6 +7,11 @@ import Foundation
 /// Plain labels (`placePlain`) and callouts (`placeCallouts`) are two placements over the same
 /// candidates: the drawn markers that have a text, in draw order.
 enum LabelLayout {
+    /// With small markers, how many labels keep the full text size before the smaller type.
+    static let fullSizeLabels = 40
+    /// A label position covering at most this many small markers is taken without looking further.
+    static let fewMarkers = 4
+
     struct Output {
         var items: [SceneItem]
         var dropped: Int
@@ -18,7 +23,9 @@ enum LabelLayout {
     struct Context {
         var data: ProjectedPoints
         var column: Int
-        var priorityColumn: Int?
+        /// The ranking column (`BubbleNaming.rankColumn`): `--label-priority`, else a
+        /// population-like column (larger first) or a rank-like one (smaller first).
+        var rank: (column: Int, smallerFirst: Bool)?
         var style: Style.Label
         var font: FontSpec
         var viewport: Viewport
@@ -37,7 +44,9 @@ enum LabelLayout {
         }
 
         func priority(_ row: Int) -> Double {
-            priorityColumn.flatMap { data.points.properties.value(column: $0, row: row).numberValue } ?? 0
+            guard let r = rank else { return 0 }
+            let p = data.points.properties.value(column: r.column, row: row).numberValue ?? 0
+            return r.smallerFirst ? -p : p
         }
     }
 
@@ -45,11 +54,11 @@ enum LabelLayout {
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
-                      opacity: [Int: Double] = [:]) -> Output {
+                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let ls = style.label
         var context = Context(data: data, column: col,
-                              priorityColumn: options.labelPriority.flatMap { data.points.properties.columnIndex($0) },
+                              rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties),
                               style: ls, font: FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight),
                               viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
         context.hints = hints
@@ -57,18 +66,19 @@ enum LabelLayout {
         switch options.labelStyle {
         case .callout:
             return placeCallouts(drawn: drawn, batch: batch, context: context,
-                                 maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer)
+                                 maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
-            return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer)
+            return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer,
+                              soft: soft, skip: skip)
         }
     }
 
     /// Callouts, highest priority first (ties in draw order): each measured wrapped at `maxWidth`
     /// and placed by `Callout.place` around its pin, or dropped.
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, context c: Context, maxWidth: Double,
-                              measurer: TextMeasuring) -> Output {
+                              measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        for (k, i) in drawn.enumerated() {
+        for (k, i) in drawn.enumerated() where !skip.contains(i) {
             guard let text = c.text(i) else { continue }
             let markBox = batch.box(at: k)
             let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
@@ -100,28 +110,34 @@ enum LabelLayout {
         return Output(items: items, dropped: dropped)
     }
 
-    /// Plain labels with a halo: cluster labels first (a bubble named after its most important
-    /// point), then point labels, each group highest priority first (ties in draw order).
+    /// Plain labels with a halo: cluster labels first, largest bubble first (a bubble is named
+    /// after its top member plus the count of the others, "Paris +41", as MapKit names cluster
+    /// annotations), then point labels highest priority first (ties in draw order).
+    ///
+    /// `soft`: small markers are soft obstacles (a label may cover a few, the fewest wins); `skip`:
+    /// points not to label (a spread group sharing one label value is labelled once).
     ///
     /// Texts are measured lazily: most labels of a dense map are blocked anyway, and shaping text
     /// is the expensive part of layout. Before a text is measured, a box smaller than any label it
     /// could make (one pixel wide, 80% of a line high, plus the halo) is tried at every position:
     /// each real box contains it, so when all are blocked the label is dropped unmeasured.
     static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context,
-                           measurer: TextMeasuring) -> Output {
-        var texts: [String] = [], labels: [LabelPlacer.Label] = []
+                           measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
+        var texts: [String] = [], shortTexts: [Int: String] = [:], labels: [LabelPlacer.Label] = []
         // Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
         var owners: [Int] = [], alphas: [Double] = []
         let unmeasured = TextSize(width: 0, height: 0)
         for b in bubbles {
-            guard let rep = b.representative, let text = c.text(rep) else { continue }
+            guard let rep = b.representative, let name = c.text(rep) else { continue }
             let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
-            labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: c.priority(rep)))
-            texts.append(text)
+            labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
+            // Where "Paris +41" finds no room, the name alone may.
+            if b.count > 1 { shortTexts[texts.count] = name }
+            texts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
             owners.append(-1); alphas.append(1)
         }
         let bubbleLabels = labels.count
-        for (k, i) in drawn.enumerated() {
+        for (k, i) in drawn.enumerated() where !skip.contains(i) {
             guard let text = c.text(i) else { continue }
             // Nothing to draw below half a step of the marker's quantised opacity.
             let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
@@ -146,6 +162,10 @@ enum LabelLayout {
         raster.finish()
         var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
+        // Small markers are soft obstacles: a label may cover a few (the fewest wins), never a label,
+        // a bubble, a pin or a decoration.
+        func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
+        let maxCovered = Int.max  // no hard limit: the cost only orders the positions
         var items: [SceneItem] = []
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
@@ -154,30 +174,56 @@ enum LabelLayout {
             let hint = owners[j] >= 0 ? c.hints[owners[j]] : nil
             if !c.allowOverlap {
                 label.size = probe
-                guard LabelPlacer.Position.allCases.contains(where: { free(LabelPlacer.box($0, for: label, gap: gap)) }) else {
+                guard LabelPlacer.Position.allCases.contains(where: {
+                    let b = LabelPlacer.box($0, for: label, gap: gap)
+                    return free(b) && cost(b) <= maxCovered
+                }) else {
                     dropped += 1
                     continue
                 }
             }
             // The halo reaches beyond the text: reserve it so halos do not overlap either.
-            let text = measurer.measure(texts[j], font: c.font)
-            label.size = TextSize(width: text.width + 2 * h, height: text.height + 2 * h)
-            // A hinted side is tried first.
-            var placed: (box: Rect, side: LabelSide)?
-            if c.allowOverlap {
-                let side = hint ?? .right
-                placed = (LabelPlacer.box(side, for: label, gap: gap), side)
-            } else {
-                let sides = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
-                placed = sides.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
+            // On a dense dot map, a type hierarchy: the first labels placed (the top-ranked places)
+            // at the style's size, the rest at 5/6 of it, as reference maps name smaller towns.
+            var labelFont = c.font
+            if soft != nil && items.count >= Self.fullSizeLabels && j >= bubbleLabels { labelFont.size = c.font.size * 5 / 6 }
+            // Dense dot maps reserve half the halo: halos may touch, texts stay a halo apart.
+            let reserve = soft != nil ? h / 2 : h
+            // A hinted side (the side this label took in the previous animation frame) is tried first.
+            let sides = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+            var placed: (box: Rect, side: LabelSide)?, placedText = texts[j]
+            for candidate in [texts[j], shortTexts[j]].compactMap({ $0 }) where placed == nil {
+                placedText = candidate
+                let text = measurer.measure(candidate, font: labelFont)
+                label.size = TextSize(width: text.width + 2 * reserve, height: text.height + 2 * reserve)
+                if c.allowOverlap {
+                    let side = hint ?? .right
+                    placed = (LabelPlacer.box(side, for: label, gap: gap), side)
+                } else if soft == nil {
+                    placed = sides.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
+                } else {
+                    // The first free position (in the usual order: right, left, above, ...) that
+                    // covers at most a few small markers; else the one covering the fewest. Not
+                    // simply the fewest: that chases labels off the land, where the dots are not.
+                    var best: (box: Rect, side: LabelSide, cost: Int)?
+                    for side in sides {
+                        let b = LabelPlacer.box(side, for: label, gap: gap)
+                        guard free(b) else { continue }
+                        let n = cost(b)
+                        if n <= Self.fewMarkers { best = (b, side, n); break }
+                        if best == nil || n < best!.cost { best = (b, side, n) }
+                    }
+                    placed = best.map { ($0.box, $0.side) }
+                }
             }
             guard let (b, side) = placed else {
                 dropped += 1
                 continue
             }
             placedLabels.insert(b)
-            var mark = LabelMark(text: texts[j], font: c.font, color: ls.color, halo: ls.halo, haloWidth: h,
-                                 x: b.x + h, y: b.y + h, width: b.width - 2 * h, height: b.height - 2 * h)
+            var mark = LabelMark(text: placedText, font: labelFont, color: ls.color, halo: ls.halo, haloWidth: h,
+                                 x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
+                                 height: b.height - 2 * reserve)
             mark.opacity = alphas[j]
             items.append(.label(mark))
             if owners[j] >= 0 { sides[owners[j]] = side }

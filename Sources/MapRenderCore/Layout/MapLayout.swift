@@ -15,22 +15,27 @@ public enum MapLayout {
     public static func layout(viewport v: Viewport, scale: Double, style: Style,
                               data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                               options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {
-        let plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
+        var plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions(), bubbles: style.cluster)
+        BubbleSpacing.apply(to: &plan, style: style.cluster)  // bubbles never hide each other's counts
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         var sides: [Int: LabelSide] = [:]
+        scene.world = WorldFrame.rect(viewport: v)
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))
             }
         }
         if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, style: style.spread))) }
-        if !plan.bubbles.isEmpty {
-            scene.items.append(.bubbles(bubbles(plan: plan, viewport: v, style: style.cluster,
-                                                textScale: options.textScale, measurer: measurer)))
-        }
-        let (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
         if batch.count > 0 { scene.items.append(.markers(batch)) }
+        // Bubbles above every marker: no marker ever covers a count.
+        if !plan.bubbles.isEmpty {
+            var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
+            if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
+            scene.items.append(.bubbles(b))
+        }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
             attributionMark = attribution(text, viewport: v, style: style.attribution,
@@ -38,8 +43,12 @@ public enum MapLayout {
         }
         var decorations: [SceneItem] = []
         var decorationBoxes: [Rect] = []
-        if options.scaleBar {
-            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer)
+        let scaleVariation = Decorations.scaleVariation(viewport: v)
+        if options.scaleBar && scaleVariation > Decorations.maxScaleVariation {
+            scene.warnings.append(Decorations.scaleBarOmitted(viewport: v, variation: scaleVariation))
+        } else if options.scaleBar {
+            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer,
+                                           statingLatitude: scaleVariation > Decorations.plainScaleVariation)
             decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
         }
         if options.legend, let legend = Decorations.legend(style: style, title: style.marker.fillExpression?.categoryProperty,
@@ -47,13 +56,20 @@ public enum MapLayout {
             decorations.append(.legend(legend)); decorationBoxes.append(legend.box)
         }
         if let field = options.labelField {
-            var obstacles = markBoxes(batch) + decorationBoxes
+            // Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
+            let small = batch.symbols.map { $0.shape != .pin && $0.size <= 8 }
+            let hardMarks = (0..<batch.count).filter { !small[Int(batch.symbol[$0])] }
+            let softMarks = (0..<batch.count).filter { small[Int(batch.symbol[$0])] }
+            let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
+                                                               x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
+            var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
             obstacles += plan.bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
             obstacles += legBoxes(plan)
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
-                                           measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity)
+                                           measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
+                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field))
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
             sides = placed.sides
@@ -142,6 +158,20 @@ public enum MapLayout {
                                                      width: size.width, height: size.height)))
         }
         return batch
+    }
+
+    /// A spread group whose members all carry one label value is labelled once (by its outermost
+    /// member): the other members' point indexes.
+    static func sharedLabelRepeats(plan: MarkPlan, data: ProjectedPoints, field: String) -> Set<Int> {
+        guard let col = data.points.properties.columnIndex(field) else { return [] }
+        var skip = Set<Int>()
+        for g in plan.spreadGroups where g.members.count > 1 {
+            let first = data.points.properties.value(column: col, row: g.members[0]).displayText
+            if g.members.allSatisfy({ data.points.properties.value(column: col, row: $0).displayText == first }) {
+                skip.formUnion(g.members.dropLast())
+            }
+        }
+        return skip
     }
 
     /// The pixel box of every drawn marker.

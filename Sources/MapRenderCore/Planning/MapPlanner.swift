@@ -33,6 +33,9 @@ public enum MapPlanner {
                 refitted = true
             }
         }
+        // On the final view: a spread group with no room is drawn as a bubble with its count.
+        SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
+                             naming: options.labelField != nil)
         lap("cluster")
         return MapPlan(viewport: viewport, data: data, marks: marks, refitted: refitted)
     }
@@ -49,11 +52,11 @@ public enum MapPlanner {
                                           aggregates: options.aggregates, viewport: viewport)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
-        let priority = options.labelField == nil ? nil
-            : options.labelPriority.flatMap { data.points.properties.columnIndex($0) }
+        let naming = options.labelField == nil ? nil
+            : (rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties), ())
         let marks = MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
                                      leaves: { id in index?.members(of: id) }, spread: options.spread,
-                                     priority: priority, bubbles: style.cluster)
+                                     bubbles: style.cluster, naming: naming)
         return (marks, clustered)
     }
 

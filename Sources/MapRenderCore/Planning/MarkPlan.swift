@@ -56,6 +56,8 @@ public struct MarkPlan: Sendable {
         public var firstMarker: Int
     }
     public var spreadGroups: [SpreadGroup] = []
+    /// Spread groups drawn as a bubble because spreading them found no room (`SpreadFallback`).
+    public var spreadFallbacks = 0
 
     /// Per point index, the side its label should try first (an animation frame keeps the side of
     /// the frame before); empty for a still map.

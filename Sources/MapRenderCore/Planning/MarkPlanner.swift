@@ -7,12 +7,15 @@ public enum MarkPlanner {
     ///     (then every point is a candidate marker).
     ///   - leaves: the point indexes of a cluster id (to tell a cluster of colocated points, which
     ///     zooming never separates, from a real one).
-    ///   - priority: when labels are ranked, the column index of the priority property: each bubble
-    ///     is then named after its highest-priority member.
+    ///   - naming: when labels are on, how members rank (`BubbleNaming`): each bubble is then named
+    ///     after its top member (nil rank: input order). nil: bubbles are not named.
+    ///   - priority: (old spelling) the column of a larger-first priority property.
     ///   - bubbles: the bubble style, which gives each bubble its radius and text.
     public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
                             leaves: (Int) -> [Int]?, spread: SpreadOptions, priority: Int? = nil,
-                            bubbles: Style.Cluster = Style.default.cluster) -> MarkPlan {
+                            bubbles: Style.Cluster = Style.default.cluster,
+                            naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil) -> MarkPlan {
+        let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), ()) }
         var plan = MarkPlan()
         var singles: [Int] = []
         if let items = clusters {
@@ -25,13 +28,8 @@ public enum MarkPlanner {
                 }
                 let p = v.pixel(x: item.x, y: item.y)
                 var representative: Int?
-                if let col = priority, let members = leaves(item.id) {
-                    var best = -Double.infinity
-                    for m in members {
-                        if let value = data.points.properties.value(column: col, row: m).numberValue, value > best {
-                            best = value; representative = m
-                        }
-                    }
+                if let n = naming, let members = leaves(item.id) {
+                    representative = BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank)
                 }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
                                           representative: representative, style: bubbles))
@@ -56,7 +54,9 @@ public enum MarkPlanner {
             if members.count > spread.maximum {
                 let cx = g.reduce(0) { $0 + px[$1] } / Double(g.count), cy = g.reduce(0) { $0 + py[$1] } / Double(g.count)
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
-                                          representative: nil, style: bubbles))
+                                          representative: naming.flatMap { BubbleNaming.representative(
+                                              of: members, properties: data.points.properties, rank: $0.rank) },
+                                          style: bubbles))
             } else {
                 addGroup(members, data: data, viewport: v, to: &plan)
             }

@@ -32,6 +32,10 @@ public enum MarkerStyler {
         return s
     }
 
+    /// The outline scales with the marker: at most a sixth of its size (a 4 px dot gets 0.67 px,
+    /// not the style's 1.5 px, which would leave a dense field of dots mostly white).
+    public static func outline(_ width: Double, size: Double) -> Double { min(width, size / 6) }
+
     /// - Parameter zoom: the zoom data-driven expressions see (`["zoom"]`).
     /// - Parameters:
     ///   - opacity, scale: per-point factors (animation fades and grow-ins), quantised to 1/16 so
@@ -40,7 +44,7 @@ public enum MarkerStyler {
                                opacity: [Double]? = nil, scale: [Double]? = nil) -> MarkerStyles {
         let m = style.marker
         let base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
-                                strokeWidth: m.strokeWidth, opacity: m.opacity)
+                                strokeWidth: outline(m.strokeWidth, size: m.size), opacity: m.opacity)
         let colorCol = points.properties.columnIndex("marker-color")
         let sizeCol = points.properties.columnIndex("marker-size")
         let fillExpr = m.fillExpression?.bind(to: points.properties)
@@ -85,6 +89,7 @@ public enum MarkerStyler {
             }
             if let o = opacity?[i], o < 1 { s.opacity *= max(0, (o * 16).rounded() / 16) }
             if let f = scale?[i], f < 1 { s.size = max(1, s.size * max(1.0 / 16, (f * 16).rounded() / 16)) }
+            s.strokeWidth = outline(m.strokeWidth, size: s.size)
             if s == base { continue }
             if let k = lookup[s] {
                 index[i] = k

@@ -4,6 +4,8 @@ import Foundation
 public enum ViewFitter {
     /// The zoom used for a single point or coincident points, when the data has no extent.
     public static let defaultSinglePointZoom = 14.0
+    /// Data wider than this (300° of longitude, in world units) is fitted as the whole world centred on 0°.
+    public static let worldSpanning = 300.0 / 360
 
     /// The horizontal extent of world x values the short way round: returns (minX, maxX) with
     /// maxX possibly above 1 when the data crosses the antimeridian (Fiji, Tonga, Chukotka).
@@ -22,9 +24,12 @@ public enum ViewFitter {
     ///   - maxZoom: the cap (a single point gets `min(maxZoom, defaultSinglePointZoom)`).
     public static func fit(xs: [Double], ys: [Double], width: Double, height: Double,
                            extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
-        guard let xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
+        guard var xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
             return world(width: width, height: height)
         }
+        // World-spanning data shows the whole world once, centred on 0°, not on wherever the
+        // widest gap in the data happens to put it.
+        if xr.max - xr.min > worldSpanning { xr = (0, 1) }
         return fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi, width: width, height: height,
                    extent: extent, padding: padding, maxZoom: maxZoom)
     }

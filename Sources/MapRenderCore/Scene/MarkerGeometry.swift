@@ -31,7 +31,21 @@ public struct MarkerLayer: Sendable, Equatable {
 /// Adding a marker shape means adding a case here (and to `MarkerSymbol.extent`): every backend
 /// draws from these layers.
 public enum MarkerGeometry {
-    public static func layers(for s: MarkerSymbol) -> [MarkerLayer] {
+    /// What to draw of a symbol: all of it, or one of the two passes of an `outlinesFirst` symbol
+    /// (small opaque dots: every outline of the batch is painted before any fill). The outline
+    /// pass is a disc or square of the stroke colour reaching as far as the stroke does; the fill
+    /// pass is the shape in the fill colour, unstroked. Pins are always drawn whole.
+    public enum Part: Sendable { case whole, outline, fill }
+
+    public static func layers(for s: MarkerSymbol, part: Part = .whole) -> [MarkerLayer] {
+        if part != .whole && s.shape != .pin {
+            let h = s.size / 2 + (part == .outline ? s.strokeWidth / 2 : 0)
+            let colour = part == .outline ? s.stroke : s.fill
+            let path: [PathElement] = s.shape == .circle
+                ? [.arc(cx: 0, cy: 0, radius: h, from: 0, to: 2 * .pi)]
+                : [.moveTo(x: -h, y: -h), .lineTo(x: h, y: -h), .lineTo(x: h, y: h), .lineTo(x: -h, y: h), .close]
+            return [MarkerLayer(path: path, fill: colour, stroke: colour, strokeWidth: 0)]
+        }
         switch s.shape {
         case .pin:
             let r = s.pinHeadRadius

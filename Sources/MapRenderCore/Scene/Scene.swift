@@ -10,6 +10,15 @@ public struct Scene: Sendable {
     public var items: [SceneItem] = []
     /// Labels (or callouts) that found no free position and were left out.
     public var labelsDropped = 0
+    /// The world's extent in CSS px (one copy of the world, x within half a world of the view's
+    /// centre, y from 85.05°N to 85.05°S). `background` fills it; the rest of the image is
+    /// `letterbox`, and basemap shapes are clipped to it, so nothing is painted beyond ±85.05° and
+    /// the basemap never repeats where the data cannot. nil: the world covers the image.
+    public var world: Rect?
+    /// One line each for the user (stderr), e.g. why the scale bar was left out.
+    public var warnings: [String] = []
+    /// The colour beyond the world's edges (a neutral grey, neither sea nor land).
+    public var letterbox = RGBA(0.86, 0.86, 0.86)
 
     public init(width: Double, height: Double, scale: Double, background: RGBA) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
@@ -149,6 +158,9 @@ public struct ShapeBatch: Sendable {
     public var ringStart: [Int] = [0]
     /// Start (in rings) of each path (a polygon with its holes, or a line), plus one final end index.
     public var pathRingStart: [Int] = [0]
+    /// Polygon edges not stroked, ascending: vertex index p (in pairs) means the edge from p to
+    /// p + 1 lies on a cut (±180° or the clamped ±85.05° edge), not on a coast or border.
+    public var unstroked: [Int] = []
 
     public init(kind: ShapeKind, fill: RGBA, stroke: RGBA, strokeWidth: Double) {
         self.kind = kind; self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
@@ -179,6 +191,10 @@ public struct MarkerSymbol: Hashable, Sendable {
     public var pinHeadRadius: Double { size * 0.36 }
 
     /// How far the drawn symbol reaches from its anchor, CSS px (stroke included).
+    /// Small opaque circles and squares (≤ 8 px) draw every outline of their batch before any fill,
+    /// so a dense field reads as the fill colour with one outline around it, not as white.
+    public var outlinesFirst: Bool { shape != .pin && size <= 8 && opacity >= 1 && strokeWidth > 0 && stroke.a > 0 }
+
     public var extent: EdgeInsets {
         let h = strokeWidth / 2
         switch shape {

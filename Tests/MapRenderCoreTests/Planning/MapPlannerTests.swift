@@ -33,9 +33,12 @@ import Testing
 
         let plan = MapPlanner.plan(points: points(coords), style: .default, options: o)
         #expect(plan.refitted)
-        #expect(plan.marks.spreadGroups.count == 1)
+        // The ring still crosses the image edge after the one refit, so it is drawn as a bubble
+        // (SpreadFallback, issue 13); the refit itself is checked on the marks before that.
+        #expect(plan.marks.spreadGroups.count + plan.marks.spreadFallbacks == 1)
         #expect(plan.viewport == ViewChoice.viewport(o, data: data, extraPadding: overBefore))
-        let overAfter = MapPlanner.overflow(of: plan.marks, data: data, viewport: plan.viewport, padding: 16, bubbleStroke: 2)
+        let refitMarks = MapPlanner.marks(data: data, viewport: plan.viewport, options: o, style: .default)
+        let overAfter = MapPlanner.overflow(of: refitMarks, data: data, viewport: plan.viewport, padding: 16, bubbleStroke: 2)
         // One refit only: the extra room is split around the centred data where the other axis
         // limits the zoom (as here), so the ring moves in by half of it and may still reach out.
         #expect(abs(overAfter.left - overBefore.left / 2) < 1)

@@ -32,6 +32,26 @@ import Testing
         }
     }
 
+    /// Small dots draw every outline before any fill (issue 13): the outline pass reaches exactly
+    /// as far as the stroke of the whole marker, the fill pass is the shape alone, both unstroked.
+    @Test(arguments: [Style.MarkerShape.circle, .square])
+    func outlinePassReachesTheStrokeAndFillPassTheShape(_ shape: Style.MarkerShape) {
+        let s = MarkerSymbol(shape: shape, size: 4, fill: .white, stroke: .black, strokeWidth: 0.5, opacity: 1)
+        #expect(s.outlinesFirst)
+        let outline = MarkerGeometry.layers(for: s, part: .outline), fill = MarkerGeometry.layers(for: s, part: .fill)
+        #expect(outline.count == 1 && fill.count == 1)
+        #expect(outline[0].fill == .black && outline[0].strokeWidth == 0)
+        #expect(fill[0].fill == .white && fill[0].strokeWidth == 0)
+        let e = s.extent
+        let xs = points(outline[0].path).map(\.0)
+        #expect(abs(xs.max()! - e.right) < 1e-9 && abs(xs.min()! + e.left) < 1e-9)
+        let fx = points(fill[0].path).map(\.0)
+        #expect(abs(fx.max()! - 2) < 1e-9)
+        // A pin is always drawn whole.
+        let pin = MarkerSymbol(shape: .pin, size: 28, fill: .white, stroke: .black, strokeWidth: 1, opacity: 1)
+        #expect(MarkerGeometry.layers(for: pin, part: .outline) == MarkerGeometry.layers(for: pin))
+    }
+
     @Test func pinTipIsTheAnchorAndHeadTouchesTheTop() {
         let s = MarkerSymbol(shape: .pin, size: 28, fill: .white, stroke: .white, strokeWidth: 0, opacity: 1)
         let body = MarkerGeometry.layers(for: s)[0].path

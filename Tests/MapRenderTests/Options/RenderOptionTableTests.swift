@@ -19,7 +19,7 @@ import MapRenderCore
         "background": (["#102030"], ##""#102030""##), "marker": (["square"], #""square""#), "marker-size": (["9"], "9"),
         "center": (["-33.9,151.2"], "[-33.9, 151.2]"), "zoom": (["5.5"], "5.5"), "bbox": (["-10,35,30,60"], "[-10, 35, 30, 60]"),
         "cluster": (["false"], "false"), "spread-tolerance": (["3"], "3"), "spread-max": (["9"], "9"), "padding": (["7"], "7"),
-        "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "attribution": (["© x"], #""© x""#),
+        "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "no-basemap": (["true"], "true"), "attribution": (["© x"], #""© x""#),
         "filter": ([#"pop > 3"#], #"[">", ["get", "pop"], 3]"#), "label": (["name"], #""name""#),
         "label-priority": (["pop"], #""pop""#), "label-style": (["callout"], #""callout""#),
         "allow-overlap": (["true"], "true"), "scale-bar": (["true"], "true"), "legend": (["true"], "true"),

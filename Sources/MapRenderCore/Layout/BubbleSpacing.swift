@@ -1,0 +1,81 @@
+import Foundation
+
+/// Keeps cluster bubbles from hiding each other: a display nudge, after clustering.
+///
+/// supercluster places a cluster at its members' weighted mean, and a bubble's radius (from the
+/// style's count steps) can exceed half the cluster radius, so neighbouring bubbles overlap and a
+/// big one can cover a small one's count. Here bubbles that overlap by more than a quarter of the
+/// smaller radius are pushed apart along the line between their centres (the smaller one moves
+/// more), a few rounds, until none does. Only the drawn position moves: cluster membership, ids
+/// and counts stay exactly supercluster's.
+public enum BubbleSpacing {
+    /// The largest overlap allowed, as a fraction of the smaller radius.
+    public static let maxOverlap = 0.25
+
+    /// Nudges `x`, `y` (CSS px) of circles of radius `r` apart; returns the number of rounds used.
+    /// Circles are swept in x order, so each round costs O(n log n + pairs within reach).
+    /// - Complexity: O(rounds · (n log n + k)), n bubbles, k close pairs; independent of the points.
+    @discardableResult
+    public static func separate(x: inout [Double], y: inout [Double], r: [Double], maxRounds: Int = 60) -> Int {
+        let n = x.count
+        guard n > 1 else { return 0 }
+        let maxR = r.max() ?? 0
+        var order = Array(0..<n)
+        for round in 0..<maxRounds {
+            order.sort { x[$0] != x[$1] ? x[$0] < x[$1] : $0 < $1 }
+            var moved = false
+            for a in 0..<n {
+                let i = order[a]
+                var b = a + 1
+                while b < n {
+                    let j = order[b]
+                    if x[j] - x[i] > r[i] + maxR { break }
+                    b += 1
+                    let small = min(r[i], r[j])
+                    let minDistance = r[i] + r[j] - maxOverlap * small
+                    var dx = x[j] - x[i], dy = y[j] - y[i]
+                    var d = (dx * dx + dy * dy).squareRoot()
+                    guard d < minDistance - 1e-6 else { continue }
+                    if d < 1e-9 {
+                        // Same centre: separate along a fixed direction, deterministic by index.
+                        dx = i < j ? 1 : -1; dy = 0; d = 1e-9
+
+                    }
+                    // Push to the allowed distance plus a margin, the smaller bubble taking the larger share.
+                    let push = minDistance - d + 0.5
+                    let shareJ = r[i] / (r[i] + r[j]), shareI = 1 - shareJ
+                    let ux = d < 1e-6 ? dx : dx / d, uy = d < 1e-6 ? dy : dy / d
+                    x[i] -= ux * push * shareI; y[i] -= uy * push * shareI
+                    x[j] += ux * push * shareJ; y[j] += uy * push * shareJ
+                    moved = true
+                }
+            }
+            if !moved { return round }
+        }
+        return maxRounds
+    }
+
+    /// The largest overlap among circles, as a fraction of the smaller radius (0 when none overlap).
+    public static func worstOverlap(x: [Double], y: [Double], r: [Double]) -> Double {
+        var worst = 0.0
+        for i in x.indices {
+            for j in x.indices where j > i {
+                let d = hypot(x[j] - x[i], y[j] - y[i])
+                let overlap = r[i] + r[j] - d
+                if overlap > 0 { worst = max(worst, overlap / min(r[i], r[j])) }
+            }
+        }
+        return worst
+    }
+}
+
+extension BubbleSpacing {
+    /// Nudges the plan's bubbles (a display copy of the plan) with their radii from the style.
+    public static func apply(to plan: inout MarkPlan, style: Style.Cluster) {
+        guard plan.bubbles.count > 1 else { return }
+        var x = plan.bubbles.map(\.x), y = plan.bubbles.map(\.y)
+        let r = plan.bubbles.map { $0.radius + style.strokeWidth / 2 }
+        separate(x: &x, y: &y, r: r)
+        for i in plan.bubbles.indices { plan.bubbles[i].x = x[i]; plan.bubbles[i].y = y[i] }
+    }
+}

@@ -190,7 +190,7 @@ enum LabelLayout {
             // Dense dot maps reserve half the halo: halos may touch, texts stay a halo apart.
             let reserve = soft != nil ? h / 2 : h
             // A hinted side (the side this label took in the previous animation frame) is tried first.
-            let sides = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+            let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var placed: (box: Rect, side: LabelSide)?, placedText = texts[j]
             for candidate in [texts[j], shortTexts[j]].compactMap({ $0 }) where placed == nil {
                 placedText = candidate
@@ -200,13 +200,13 @@ enum LabelLayout {
                     let side = hint ?? .right
                     placed = (LabelPlacer.box(side, for: label, gap: gap), side)
                 } else if soft == nil {
-                    placed = sides.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
+                    placed = order.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
                 } else {
                     // The first free position (in the usual order: right, left, above, ...) that
                     // covers at most a few small markers; else the one covering the fewest. Not
                     // simply the fewest: that chases labels off the land, where the dots are not.
                     var best: (box: Rect, side: LabelSide, cost: Int)?
-                    for side in sides {
+                    for side in order {
                         let b = LabelPlacer.box(side, for: label, gap: gap)
                         guard free(b) else { continue }
                         let n = cost(b)

@@ -57,6 +57,8 @@ struct RestFrame: Sendable {
         let options = base.planOptions
         let (subMarks, clusters) = MapPlanner.marksAndClusters(data: data, viewport: v, options: options, style: base.style)
         var marks = subMarks
+        // The same final step as a still map's plan, so a frame at rest is the still map.
+        MapPlanner.settle(&marks, data: data, viewport: v, options: options, style: base.style)
         if !all { remap(&marks, to: planned) }
 
         var marker = [Int32](repeating: -1, count: n)

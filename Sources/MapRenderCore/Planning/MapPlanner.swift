@@ -33,11 +33,17 @@ public enum MapPlanner {
                 refitted = true
             }
         }
-        // On the final view: a spread group with no room is drawn as a bubble with its count.
-        SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
-                             naming: options.labelField != nil)
+        settle(&marks, data: data, viewport: viewport, options: options, style: style)
         lap("cluster")
         return MapPlan(viewport: viewport, data: data, marks: marks, refitted: refitted)
+    }
+
+    /// The last step on a final view (after any refit), for every map and every animation frame:
+    /// a spread group with no room is drawn as a bubble with its count (`SpreadFallback`).
+    public static func settle(_ marks: inout MarkPlan, data: ProjectedPoints, viewport: Viewport,
+                              options: PlanOptions, style: Style) {
+        SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
+                             naming: options.labelField != nil)
     }
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.

@@ -335,6 +335,8 @@ import Testing
         var r = Data_.request(.keyframes(paths))
         r.base.clustering = nil
         r.base.layout.labelField = "name"
+        // Markers above 8 px are hard label obstacles (smaller dots are soft: a label may cover them).
+        r.base.style.marker.size = 12
         r.framesPerTransition = 6
         let frames = try AnimationRenderer.scenes(r)
         func alphaLabel(_ k: Int) -> LabelMark? { frames[k].scene.labels.first { $0.text == "Alpha" } }

@@ -27,13 +27,13 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            sqlite3_close(db)
+            closeDatabase()
             throw MapRenderError(.inputUnreadable, "--tiles: cannot open MBTiles file \(path): \(msg)")
         }
         let meta = try readMetadata(path)
         if let f = meta["format"] { format = f }
         guard ["png", "jpg", "jpeg", "webp"].contains(format) else {
-            sqlite3_close(db)
+            closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) holds \(format) tiles; maprender draws png, jpg and webp")
         }
         if let s = meta["minzoom"], let z = Int(s) { minZoom = z }
@@ -43,7 +43,7 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         guard sqlite3_prepare_v2(db, "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
                                  -1, &query, nil) == SQLITE_OK else {
             let msg = String(cString: sqlite3_errmsg(db))
-            sqlite3_close(db)
+            closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) is not an MBTiles file: \(msg)")
         }
     }
@@ -53,11 +53,18 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         sqlite3_close(db)
     }
 
+    /// Closes the database on a failed `init`, which then throws: `deinit` still runs (every
+    /// stored property is set) and closes `db` again, so it must not keep the freed handle.
+    private func closeDatabase() {
+        sqlite3_close(db)
+        db = nil
+    }
+
     private func readMetadata(_ path: String) throws -> [String: String] {
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(db, "SELECT name, value FROM metadata", -1, &stmt, nil) == SQLITE_OK else {
             let msg = String(cString: sqlite3_errmsg(db))
-            sqlite3_close(db)
+            closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) is not an MBTiles file: \(msg)")
         }
         defer { sqlite3_finalize(stmt) }

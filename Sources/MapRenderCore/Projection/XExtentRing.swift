@@ -9,24 +9,31 @@
 /// for x in xs { ring.add(x) }
 /// let extent = ring.extent   // (min, max), max above 1 when the data crosses the antimeridian
 /// ```
+/// Values that are not finite (NaN, ±infinity) have no place on the ring: they are skipped and
+/// counted in `skipped`, never trap. Finite values outside [0, 1) go to the first or last bin.
 /// - Complexity: O(1) per value, O(bins) for `extent`.
 public struct XExtentRing: Sendable {
     static let bins = 1 << 16
     private var low = [Double](repeating: .infinity, count: XExtentRing.bins)
     private var high = [Double](repeating: -.infinity, count: XExtentRing.bins)
     private var empty = true
+    /// Values left out because they are not finite.
+    public private(set) var skipped = 0
 
     public init() {}
 
     @inline(__always)
     public mutating func add(_ x: Double) {
-        let b = min(max(Int(x * Double(Self.bins)), 0), Self.bins - 1)
+        guard x.isFinite else { skipped += 1; return }
+        // Clamped as a Double first: `Int(x * bins)` traps for |x| above about 1.4e14.
+        let b = Int(min(max(x * Double(Self.bins), 0), Double(Self.bins - 1)))
         if x < low[b] { low[b] = x }
         if x > high[b] { high[b] = x }
         empty = false
     }
 
-    /// (minX, maxX) with maxX possibly above 1 (Fiji, Tonga, Chukotka); nil when nothing was added.
+    /// (minX, maxX) with maxX possibly above 1 (Fiji, Tonga, Chukotka); nil when no finite value
+    /// was added.
     public var extent: (min: Double, max: Double)? {
         guard !empty, let firstBin = low.firstIndex(where: { $0 < .infinity }) else { return nil }
         let bins = Self.bins

@@ -38,6 +38,15 @@ import TestSupport
         return d
     }
 
+    /// The built-in land is a fallback for maps with no basemap of their own: it would cover tiles.
+    @Test func builtInLandIsNotDrawnOverTiles() throws {
+        let onTiles = try MapRenderer.render(request("ne.mbtiles", view: .center(lat: 30, lon: 10, zoom: 1.6))).scene
+        #expect(onTiles.markCounts["polygon"] == nil)
+        var plain = request("ne.mbtiles", view: .center(lat: 30, lon: 10, zoom: 1.6))
+        plain.tiles.sources = []
+        #expect((try MapRenderer.render(plain).scene.markCounts["polygon"] ?? 0) > 0)
+    }
+
     @Test func worldOnMBTilesLooksLikeTheVectorBasemap() throws {
         let r = request("ne.mbtiles", view: .center(lat: 30, lon: 10, zoom: 1.6))
         let result = try MapRenderer.render(r)

@@ -13,10 +13,13 @@ let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manife
 let package = Package(
     name: "maprender-fuzz",
     dependencies: [.package(name: "maprender", path: "..")],
-    targets: targets.map { name in
+    targets: [
+        // The driver hand-over and scratch folder every target shares.
+        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
+    ] + targets.map { name in
         .executableTarget(
             name: "fuzz-\(name)",
-            dependencies: [.product(name: "MapRender", package: "maprender")],
+            dependencies: ["FuzzSupport", .product(name: "MapRender", package: "maprender")],
             path: "Sources/fuzz-\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import MapRender
 
 /// The CSV point reader on arbitrary bytes: every outcome but a crash, a hang or a sanitizer
@@ -12,17 +13,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable with `main` = `fuzz_csv_main`: hand over to libFuzzer's driver.
+/// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.
 @_cdecl("fuzz_csv_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    FuzzDriver.run(argc, argv, fuzz)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import MapRender
 
 /// Expressions: text → parse (for each expected type) → evaluate on features with numbers,
@@ -25,17 +26,8 @@ private let fixtures: [[String: PropertyValue]] = [
     ["pop": .number(.nan), "size": .number(-1e308), "name": .string("é\u{0}\u{1F600}")],
 ]
 
-/// SwiftPM links an executable with `main` = `fuzz_expression_main`: hand over to libFuzzer's driver.
+/// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.
 @_cdecl("fuzz_expression_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    FuzzDriver.run(argc, argv, fuzz)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

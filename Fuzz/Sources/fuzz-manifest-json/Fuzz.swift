@@ -1,31 +1,17 @@
 import Foundation
+import FuzzSupport
 import MapRender
 
 /// A JSON batch manifest on arbitrary bytes: parsed and checked (paths resolve in an empty
 /// temporary folder, so inputs are mostly missing and reported, never rendered).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    _ = try? BatchManifest.parse(data: Data(bytes: bytes, count: count), name: "fuzz.json", baseDirectory: folder)
+    _ = try? BatchManifest.parse(data: Data(bytes: bytes, count: count), name: "fuzz.json", baseDirectory: FuzzDriver.scratchFolder)
     return 0
 }
 
-private let folder: String = {
-    let p = NSTemporaryDirectory() + "/maprender-fuzz-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
-    return p
-}()
-
-/// SwiftPM links an executable with `main` = `fuzz_manifest_json_main`: hand over to libFuzzer's driver.
+/// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.
 @_cdecl("fuzz_manifest_json_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    FuzzDriver.run(argc, argv, fuzz)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import MapRender
 import MapRenderCairo
 
@@ -14,17 +15,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable with `main` = `fuzz_png_main`: hand over to libFuzzer's driver.
+/// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.
 @_cdecl("fuzz_png_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzz)
+    FuzzDriver.run(argc, argv, fuzz)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

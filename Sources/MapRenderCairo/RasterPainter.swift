@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import MapRenderCore
 
 /// Draws raster marks (basemap tiles). Each distinct `RasterImage` becomes one Cairo surface per
@@ -46,6 +47,14 @@ final class RasterPainter {
             }
         }
         cairo_surface_mark_dirty(s)
+        // A JPEG tile: SVG and PDF embed the original bytes (image/jpeg, DCTDecode), once per
+        // surface, instead of the pixels re-encoded as PNG; raster output ignores them.
+        if let jpeg = img.jpeg, let copy = malloc(jpeg.count) {
+            jpeg.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: jpeg.count) }
+            let status = cairo_surface_set_mime_data(s, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self),
+                                                     UInt(jpeg.count), { free($0) }, copy)
+            if status != CAIRO_STATUS_SUCCESS { free(copy) }
+        }
         surfaces[ObjectIdentifier(img)] = s
         return s
     }

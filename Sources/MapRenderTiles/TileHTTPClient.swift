@@ -43,8 +43,9 @@ final class TileHTTPClient: @unchecked Sendable {
         cache = TileDiskCache(directory: options.resolvedCacheDirectory)
         let config = URLSessionConfiguration.ephemeral
         config.httpMaximumConnectionsPerHost = options.connectionsPerHost
-        config.timeoutIntervalForRequest = options.timeout
-        config.timeoutIntervalForResource = options.timeout
+        // The timeout is kept by `send`; these only stop a transfer that outlives it.
+        config.timeoutIntervalForRequest = (options.timeout + 2).rounded(.up)
+        config.timeoutIntervalForResource = (options.timeout + 2).rounded(.up)
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.urlCache = nil
         config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
@@ -93,7 +94,7 @@ final class TileHTTPClient: @unchecked Sendable {
         lock.unlock()
         if notBefore > now { return .retry(after: notBefore - now, attempt: attempt) }
 
-        var request = URLRequest(url: u, timeoutInterval: options.timeout)
+        var request = URLRequest(url: u, timeoutInterval: (options.timeout + 2).rounded(.up))
         request.setValue(options.fullUserAgent, forHTTPHeaderField: "User-Agent")
         if let r = range { request.setValue("bytes=\(r.lowerBound)-\(r.upperBound)", forHTTPHeaderField: "Range") }
         if let c = cached {
@@ -161,7 +162,11 @@ final class TileHTTPClient: @unchecked Sendable {
             done.signal()
         }
         task.resume()
-        done.wait()
+        // Our own clock for the timeout: FoundationNetworking rounds the session's down to whole seconds.
+        if done.wait(timeout: .now() + options.timeout) == .timedOut {
+            task.cancel()
+            return (nil, nil, NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut))
+        }
         return box.value
     }
 

@@ -46,7 +46,7 @@ public final class TileService: @unchecked Sendable {
     private let memory: TileMemory<Result>
     private var inFlight: [String: Pending] = [:]
     private let lock = NSLock()
-    private let workers: OperationQueue
+    private let workers = TileWorkers(count: 16)
 
     enum Result {
         case image(RasterImage, fromCache: Bool)
@@ -72,9 +72,6 @@ public final class TileService: @unchecked Sendable {
         self.options = options
         client = TileHTTPClient(options: options)
         memory = TileMemory(limit: memoryLimit)
-        workers = OperationQueue()
-        workers.maxConcurrentOperationCount = 16
-        workers.name = "maprender.tiles"
     }
 
     private static var registry: [TileOptionsKey: TileService] = [:]
@@ -215,7 +212,7 @@ public final class TileService: @unchecked Sendable {
     /// Runs attempt `attempt` at `w` on a worker after `after` seconds; `done` gets the result.
     private func schedule(_ w: Want, attempt: Int, after: Double, done: @escaping (Result) -> Void) {
         let run = {
-            self.workers.addOperation {
+            self.workers.submit {
                 switch Self.load(w.tile, from: w.source, retina: w.retina, attempt: attempt) {
                 case .done(let r): done(r)
                 case .retry(let wait, let next): self.schedule(w, attempt: next, after: wait, done: done)

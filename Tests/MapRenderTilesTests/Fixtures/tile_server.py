@@ -12,13 +12,14 @@ Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
   slow      sleeps 3 s before answering
   slowonce  sleeps 3 s on the first request of each tile, then answers at once
   retry2    429 with Retry-After: 2 on the first request of each tile, then 200
+  retry30   429 with Retry-After: 30 on the first request of each tile, then 200
   longwait  429 with Retry-After: 3600 always
   bad       200 with bytes that are not an image
   hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
 /NAME.pmtiles serves FIXTURES/NAME.pmtiles with Range requests (206); /datadown/NAME.pmtiles
   serves its header and directories but answers 500 for ranges in its tile data.
 /stats returns JSON: requests per path, the most requests in flight at once, user agents seen,
-  and every request in the order it arrived ("log": [Host header, path]).
+  and every request in the order it arrived ("log": [Host header, path, seconds since start]).
 """
 import json, os, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 FIX = os.path.dirname(os.path.abspath(__file__))
 lock = threading.Lock()
 counts, agents, log = {}, set(), []
+START = time.time()
 state = {"inflight": 0, "max_inflight": 0}
 
 
@@ -53,7 +55,7 @@ class Handler(BaseHTTPRequestHandler):
             n = counts.get(self.path, 0) + 1
             counts[self.path] = n
             agents.add(self.headers.get("User-Agent", ""))
-            log.append([self.headers.get("Host", ""), self.path])
+            log.append([self.headers.get("Host", ""), self.path, "%.3f" % (time.time() - START)])
             state["inflight"] += 1
             state["max_inflight"] = max(state["max_inflight"], state["inflight"])
         try:
@@ -119,6 +121,10 @@ class Handler(BaseHTTPRequestHandler):
             if n == 1:
                 return self.send(429, b"slow down", [("Retry-After", "2")])
             return self.send(200, body)
+        if mode == "retry30":
+            if n == 1:
+                return self.send(429, b"slow down", [("Retry-After", "30")])
+            return self.send(200, body)
         if mode == "longwait":
             return self.send(429, b"come back in an hour", [("Retry-After", "3600")])
         if mode == "bad":
@@ -128,6 +134,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, body)
         return self.send(404)
 
+
+# Die with the test process, even when it ends without stopping us (Linux: PR_SET_PDEATHSIG).
+try:
+    import ctypes, signal
+    ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)
+except OSError:
+    pass
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True

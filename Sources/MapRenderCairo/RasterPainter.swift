@@ -23,7 +23,10 @@ final class RasterPainter {
             cairo_set_source_surface(cr, surface, 0, 0)
             let pattern = cairo_get_source(cr)
             cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
-            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            // Cairo's PDF writer pads an EXTEND_PAD image into a new one, losing a JPEG's own
+            // bytes: there the tile is drawn unpadded (a PDF viewer does not fade image edges).
+            let pdfJPEG = img.jpeg != nil && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+            cairo_pattern_set_extend(pattern, pdfJPEG ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
             cairo_paint(cr)
         }
     }

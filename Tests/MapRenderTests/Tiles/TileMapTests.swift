@@ -174,6 +174,45 @@ import TestSupport
         #expect(checked >= 15)
     }
 
+    /// An animation on tiles: its frames at rest are the still maps of their keyframes, tiles,
+    /// attribution and all, and every frame has the tiles under it.
+    @Test func animationFramesAtRestAreTheStillMapsOnTiles() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func geojson(_ places: [(String, Double, Double)]) -> String {
+            let f = places.map { #"{"type":"Feature","id":"\#($0.0)","geometry":{"type":"Point","coordinates":[\#($0.2),\#($0.1)]},"properties":{"name":"\#($0.0)"}}"# }
+            return #"{"type":"FeatureCollection","features":["# + f.joined(separator: ",") + "]}"
+        }
+        let a = dir.appendingPathComponent("a.geojson").path, b = dir.appendingPathComponent("b.geojson").path
+        try geojson([("Paris", 48.86, 2.35), ("Madrid", 40.42, -3.70), ("Rome", 41.90, 12.50)]).write(toFile: a, atomically: true, encoding: .utf8)
+        try geojson([("Paris", 52.52, 13.40), ("Madrid", 38.72, -9.14), ("Oslo", 59.91, 10.75)]).write(toFile: b, atomically: true, encoding: .utf8)
+        var base = request("ne.pmtiles", view: .center(lat: 48, lon: 5, zoom: 2.6), width: 480, height: 320)
+        base.layout.labelField = "name"
+        var r = AnimationRequest(source: .keyframes([a, b]), output: .inMemory(format: .png))
+        r.base = base
+        r.framesPerTransition = 4
+        r.jobs = 2
+        var frames: [Int: Data] = [:]
+        try AnimationRenderer.render(r, onFrame: { k, d in frames[k] = d })
+        #expect(frames.count == 5)
+        for (k, path) in [(0, a), (4, b)] {
+            var still = base
+            still.inputs = [path]
+            let expected = try MapRenderer.render(still)
+            #expect(expected.scene.markCounts["tile"] ?? 0 > 0)
+            #expect(frames[k] == expected.data, "frame \(k) at rest differs from the still map on tiles")
+        }
+        // A frame between them has the same tiles: where no point is, it is the map without points.
+        var empty = base
+        empty.inputs = [a]
+        empty.style.marker.opacity = 0
+        empty.layout.labelField = nil
+        let background = try PNGCodec.decode(data: try MapRenderer.render(empty).data)
+        let middle = try PNGCodec.decode(data: try #require(frames[2]))
+        let d = try ImageDiff.compare(background, middle).differentFraction
+        #expect(d < 0.05, "a moving frame differs from the tiles alone in \(d * 100)% of pixels")
+    }
+
     @Test func worldOnMBTilesLooksLikeTheVectorBasemap() throws {
         let r = request("ne.mbtiles", view: .center(lat: 30, lon: 10, zoom: 1.6))
         let result = try MapRenderer.render(r)

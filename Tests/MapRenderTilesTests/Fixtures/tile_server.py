@@ -16,17 +16,20 @@ Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
   longwait  429 with Retry-After: 3600 always
   bad       200 with bytes that are not an image
   hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
+/mb/NAME/z/x/y.png serves the tiles of FIXTURES/NAME.mbtiles (Cache-Control: max-age=86400; 404 when absent).
 /NAME.pmtiles serves FIXTURES/NAME.pmtiles with Range requests (206); /datadown/NAME.pmtiles
   serves its header and directories but answers 500 for ranges in its tile data.
 /stats returns JSON: requests per path, the most requests in flight at once, user agents seen,
   and every request in the order it arrived ("log": [Host header, path, seconds since start]).
 """
-import json, os, sys, threading, time
+import json, os, sqlite3, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FIX = os.path.dirname(os.path.abspath(__file__))
 lock = threading.Lock()
 counts, agents, log = {}, set(), []
+# --delay-ms N: every answer waits N ms first (a server far away; the benchmark's cold cache).
+DELAY = float(sys.argv[sys.argv.index("--delay-ms") + 1]) / 1000 if "--delay-ms" in sys.argv else 0
 START = time.time()
 state = {"inflight": 0, "max_inflight": 0}
 
@@ -65,6 +68,21 @@ class Handler(BaseHTTPRequestHandler):
                 state["inflight"] -= 1
 
     def answer(self, n):
+        if DELAY:
+            time.sleep(DELAY)
+        if self.path.startswith("/mb/"):
+            parts = self.path.strip("/").split("/")
+            if len(parts) != 5:
+                return self.send(404)
+            _, name, z, x, y = parts
+            db = sqlite3.connect(os.path.join(FIX, os.path.basename(name) + ".mbtiles"))
+            z, x, y = int(z), int(x), int(y.split(".")[0])
+            row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?",
+                             (z, x, 2 ** z - 1 - y)).fetchone()
+            db.close()
+            if row is None:
+                return self.send(404)
+            return self.send(200, bytes(row[0]), [("Cache-Control", "max-age=86400"), ("Content-Type", "image/png")])
         if self.path.endswith(".pmtiles"):
             down = self.path.startswith("/datadown/")
             name = os.path.basename(self.path)

@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import MapRenderCore
 
 /// Draws raster marks (basemap tiles). Each distinct `RasterImage` becomes one Cairo surface per
@@ -22,7 +23,10 @@ final class RasterPainter {
             cairo_set_source_surface(cr, surface, 0, 0)
             let pattern = cairo_get_source(cr)
             cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
-            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            // Cairo's PDF writer pads an EXTEND_PAD image into a new one, losing a JPEG's own
+            // bytes: there the tile is drawn unpadded (a PDF viewer does not fade image edges).
+            let pdfJPEG = img.jpeg != nil && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+            cairo_pattern_set_extend(pattern, pdfJPEG ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
             cairo_paint(cr)
         }
     }
@@ -46,6 +50,14 @@ final class RasterPainter {
             }
         }
         cairo_surface_mark_dirty(s)
+        // A JPEG tile: SVG and PDF embed the original bytes (image/jpeg, DCTDecode), once per
+        // surface, instead of the pixels re-encoded as PNG; raster output ignores them.
+        if let jpeg = img.jpeg, let copy = malloc(jpeg.count) {
+            jpeg.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: jpeg.count) }
+            let status = cairo_surface_set_mime_data(s, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self),
+                                                     UInt(jpeg.count), { free($0) }, copy)
+            if status != CAIRO_STATUS_SUCCESS { free(copy) }
+        }
         surfaces[ObjectIdentifier(img)] = s
         return s
     }

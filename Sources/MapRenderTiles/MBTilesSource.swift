@@ -76,7 +76,7 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         return out
     }
 
-    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+    func fetch(_ t: TileID, retina: Bool, attempt: Int) -> TileFetch {
         if let b = bounds, !TileBounds.intersects(t, b) { return .missing }
         lock.lock(); defer { lock.unlock() }
         sqlite3_reset(query)

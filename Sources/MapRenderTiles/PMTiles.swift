@@ -7,6 +7,20 @@ protocol RangeReader: Sendable {
     var name: String { get }
     /// Exactly `length` bytes from `offset` (fewer only at the end of the data).
     func read(offset: UInt64, length: UInt64) throws -> Data
+    /// One attempt at the bytes, saying whether they came from a cache (HTTP); may throw `TileRetry`.
+    func read(offset: UInt64, length: UInt64, attempt: Int) throws -> RangeRead
+}
+
+/// Bytes read from a range, and whether a cache gave them (no server was asked, or it said 304).
+struct RangeRead {
+    var data: Data
+    var fromCache: Bool
+}
+
+extension RangeReader {
+    func read(offset: UInt64, length: UInt64, attempt: Int) throws -> RangeRead {
+        RangeRead(data: try read(offset: offset, length: length), fromCache: false)
+    }
 }
 
 /// A local file read with `pread`: many threads at once, no shared file position.
@@ -84,7 +98,9 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
         }
     }
 
-    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+    /// The tile's bytes; `fromCache` when the tile's own bytes came from the HTTP disk cache
+    /// (directories are not counted: they are not tiles).
+    func fetch(_ t: TileID, retina: Bool, attempt: Int) -> TileFetch {
         guard TileBounds.intersects(t, header.bounds) else { return .missing }
         let id = Self.tileID(t)
         do {
@@ -92,22 +108,24 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
             for _ in 0..<4 {  // the spec allows at most 3 levels of leaves
                 guard let e = Self.find(id, in: dir) else { return .missing }
                 if e.runLength > 0 {
-                    let d = try reader.read(offset: header.dataOffset + e.offset, length: UInt64(e.length))
-                    return d.isEmpty ? .missing : .data(d, fromCache: false)
+                    let r = try reader.read(offset: header.dataOffset + e.offset, length: UInt64(e.length), attempt: attempt)
+                    return r.data.isEmpty ? .missing : .data(r.data, fromCache: r.fromCache)
                 }
-                dir = try leaf(offset: header.leafOffset + e.offset, length: UInt64(e.length))
+                dir = try leaf(offset: header.leafOffset + e.offset, length: UInt64(e.length), attempt: attempt)
             }
             return .failed("\(name): directories nested too deep")
+        } catch let r as TileRetry {
+            return .retry(after: r.after, attempt: r.attempt)
         } catch {
             return .failed("\(name): tile \(t): \(error)")
         }
     }
 
-    private func leaf(offset: UInt64, length: UInt64) throws -> [Entry] {
+    private func leaf(offset: UInt64, length: UInt64, attempt: Int) throws -> [Entry] {
         lock.lock()
         if let l = leaves[offset] { lock.unlock(); return l }
         lock.unlock()
-        let d = try Self.parseDirectory(Self.decompress(reader.read(offset: offset, length: length),
+        let d = try Self.parseDirectory(Self.decompress(reader.read(offset: offset, length: length, attempt: attempt).data,
                                                         header.internalCompression, name: name), name: name)
         lock.lock(); leaves[offset] = d; lock.unlock()
         return d

@@ -34,27 +34,44 @@ public struct TileBasemap: Sendable {
 /// The tile stage: opens sources, fetches each distinct tile once per run (many maps, many
 /// threads), decodes it, and places it. One per set of options for the whole process, so batch
 /// jobs share one fetcher, one disk cache and one memory of decoded tiles (`shared(for:)`).
+///
+/// The memory of decoded tiles is bounded (`memoryLimit` bytes, least recently used out); a
+/// tile pushed out comes back from the disk cache or its file, without a request.
+/// Tiles of all sources of a map are fetched together on a pool of workers; a tile that must
+/// wait (Retry-After, backoff) is queued again for later, so no worker sleeps.
 public final class TileService: @unchecked Sendable {
     public let options: TileOptions
     let client: TileHTTPClient
     private var sources: [String: TileSource] = [:]
-    private var done: [String: Result] = [:]
-    private var inFlight: [String: DispatchGroup] = [:]
+    private let memory: TileMemory<Result>
+    private var inFlight: [String: Pending] = [:]
     private let lock = NSLock()
-    private let workers: OperationQueue
+    private let workers = TileWorkers(count: 16)
 
     enum Result {
         case image(RasterImage, fromCache: Bool)
         case missing
         case failed(String)
+
+        /// Bytes it holds, for the memory's bound.
+        var cost: Int {
+            if case .image(let img, _) = self { return img.rgba.count + (img.jpeg?.count ?? 0) + 128 }
+            return 128
+        }
     }
 
-    public init(options: TileOptions) {
+    /// A tile being fetched for one map that other maps wait for.
+    private final class Pending {
+        let group = DispatchGroup()
+        var result: Result?
+        init() { group.enter() }
+    }
+
+    /// - Parameter memoryLimit: bytes of decoded tiles kept between maps (default 256 MiB).
+    public init(options: TileOptions, memoryLimit: Int = 256 << 20) {
         self.options = options
         client = TileHTTPClient(options: options)
-        workers = OperationQueue()
-        workers.maxConcurrentOperationCount = 16
-        workers.name = "maprender.tiles"
+        memory = TileMemory(limit: memoryLimit)
     }
 
     private static var registry: [TileOptionsKey: TileService] = [:]
@@ -73,10 +90,16 @@ public final class TileService: @unchecked Sendable {
     /// Requests sent to tile servers by this service (for tests and the batch report).
     public var requestsSent: Int { client.requestsSent }
 
+    /// Bytes of decoded tiles held between maps now, and the bound.
+    public var memoryBytes: Int { lock.lock(); defer { lock.unlock() }; return memory.bytes }
+    public var memoryLimit: Int { memory.limit }
+
     /// The tiles for `viewport` from every source in `options.sources`, bottom source first.
     public func basemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
         var out = TileBasemap()
         var problems: [String] = []
+        struct Layer { var spec: TileSourceSpec; var source: TileSource; var retina: Bool; var placements: [TilePlacement]; var tiles: [TileID] }
+        var layers: [Layer] = []
         for text in specs {
             let spec = try TileSourceSpec.parse(text, options: options)
             let source = try open(spec)
@@ -84,20 +107,29 @@ public final class TileService: @unchecked Sendable {
             let zoom = TileCoverage.tileZoom(viewZoom: viewport.zoom, tileSize: Double(spec.tileSize), scale: scale,
                                              pixelRatio: retina ? 2 : 1)
             let cover = TileCoverage.cover(viewport, zoom: zoom, minZoom: source.minZoom, maxZoom: source.maxZoom, scale: scale)
-            let tiles = Array(Set(cover.placements.map(\.tile))).sorted()
-            let results = fetchAll(tiles, from: source, sourceKey: text, retina: retina)
-            out.stats.requested += tiles.count
-            for t in tiles {
-                switch results[t]! {
+            layers.append(Layer(spec: spec, source: source, retina: retina, placements: cover.placements,
+                                tiles: Array(Set(cover.placements.map(\.tile))).sorted()))
+        }
+        // Every source's tiles at once: a slow or waiting server does not hold up another's.
+        let wanted = layers.flatMap { l in l.tiles.map { Want(source: l.source, key: l.spec.text, tile: $0, retina: l.retina) } }
+        let results = fetchAll(wanted)
+        var k = 0
+        for l in layers {
+            var byTile: [TileID: Result] = [:]
+            out.stats.requested += l.tiles.count
+            for t in l.tiles {
+                let r = results[k]; k += 1
+                byTile[t] = r
+                switch r {
                 case .image(_, let c): if c { out.stats.fromCache += 1 } else { out.stats.fetched += 1 }
                 case .missing: out.stats.missing += 1
                 case .failed(let why): out.stats.failed += 1; problems.append(why)
                 }
             }
-            for p in cover.placements {
-                if case .image(let img, _) = results[p.tile]! { out.marks.append(RasterMark(image: img, rect: p.rect)) }
+            for p in l.placements {
+                if case .image(let img, _) = byTile[p.tile]! { out.marks.append(RasterMark(image: img, rect: p.rect)) }
             }
-            if let a = spec.attribution ?? source.attribution, !out.attributions.contains(a) { out.attributions.append(a) }
+            if let a = l.spec.attribution ?? l.source.attribution, !out.attributions.contains(a) { out.attributions.append(a) }
         }
         if let a = options.attribution { out.attributions = a.isEmpty ? [] : [a] }
         if out.stats.missing + out.stats.failed > 0 {
@@ -126,64 +158,83 @@ public final class TileService: @unchecked Sendable {
         return s
     }
 
-    /// Fetches and decodes `tiles` in parallel; a tile already fetched (or being fetched by
-    /// another map) in this run is not fetched again.
-    private func fetchAll(_ tiles: [TileID], from source: TileSource, sourceKey: String, retina: Bool) -> [TileID: Result] {
-        var out: [TileID: Result] = [:]
-        var mine: [(TileID, String)] = []
-        var waits: [(TileID, String, DispatchGroup)] = []
+    /// One tile of one source that a map needs.
+    private struct Want {
+        var source: TileSource, key: String, tile: TileID, retina: Bool
+        var memoryKey: String { "\(key)|\(tile)|\(retina)" }
+    }
+
+    /// Fetches and decodes `wanted` in parallel, results in the same order. A tile already in
+    /// memory, or being fetched by another map of this run, is not fetched again; a tile that
+    /// must wait is queued again after its wait, holding no worker meanwhile.
+    private func fetchAll(_ wanted: [Want]) -> [Result] {
+        var out = [Result?](repeating: nil, count: wanted.count)
+        var mine: [(Int, Pending)] = []
+        var waits: [(Int, Pending)] = []
         lock.lock()
-        for t in tiles {
-            let key = "\(sourceKey)|\(t)|\(retina)"
-            if let r = done[key] {
-                if case .image(let img, _) = r { out[t] = .image(img, fromCache: true) } else { out[t] = r }
-            } else if let g = inFlight[key] {
-                waits.append((t, key, g))
+        for (i, w) in wanted.enumerated() {
+            let key = w.memoryKey
+            if let r = memory.value(for: key) {
+                if case .image(let img, _) = r { out[i] = .image(img, fromCache: true) } else { out[i] = r }
+            } else if let p = inFlight[key] {
+                waits.append((i, p))
             } else {
-                let g = DispatchGroup()
-                g.enter()
-                inFlight[key] = g
-                mine.append((t, key))
+                let p = Pending()
+                inFlight[key] = p
+                mine.append((i, p))
             }
         }
         lock.unlock()
 
-        let fetched = Box([Result?](repeating: nil, count: mine.count))
         let all = DispatchGroup()
-        let resultsLock = NSLock()
-        for (k, (t, _)) in mine.enumerated() {
+        for (i, p) in mine {
             all.enter()
-            workers.addOperation {
-                let r = Self.load(t, from: source, retina: retina)
-                resultsLock.lock(); fetched.value[k] = r; resultsLock.unlock()
+            let w = wanted[i]
+            schedule(w, attempt: 0, after: 0) { r in
+                self.lock.lock()
+                p.result = r
+                self.memory.insert(r, for: w.memoryKey, cost: r.cost)
+                self.inFlight.removeValue(forKey: w.memoryKey)
+                self.lock.unlock()
+                p.group.leave()
                 all.leave()
             }
         }
         all.wait()
-        lock.lock()
-        for (k, (t, key)) in mine.enumerated() {
-            done[key] = fetched.value[k]!
-            out[t] = fetched.value[k]!
-            inFlight.removeValue(forKey: key)?.leave()
+        for (i, p) in mine { out[i] = p.result! }
+        for (i, p) in waits {
+            p.group.wait()
+            if case .image(let img, _) = p.result! { out[i] = .image(img, fromCache: true) } else { out[i] = p.result! }
         }
-        lock.unlock()
-        for (t, key, g) in waits {
-            g.wait()
-            lock.lock()
-            let r = done[key]!
-            lock.unlock()
-            if case .image(let img, _) = r { out[t] = .image(img, fromCache: true) } else { out[t] = r }
-        }
-        return out
+        return out.map { $0! }
     }
 
-    static func load(_ t: TileID, from source: TileSource, retina: Bool) -> Result {
-        switch source.fetch(t, retina: retina) {
-        case .missing: return .missing
-        case .failed(let why): return .failed(why)
+    /// Runs attempt `attempt` at `w` on a worker after `after` seconds; `done` gets the result.
+    private func schedule(_ w: Want, attempt: Int, after: Double, done: @escaping (Result) -> Void) {
+        let run = {
+            self.workers.submit {
+                switch Self.load(w.tile, from: w.source, retina: w.retina, attempt: attempt) {
+                case .done(let r): done(r)
+                case .retry(let wait, let next): self.schedule(w, attempt: next, after: wait, done: done)
+                }
+            }
+        }
+        if after > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + after, execute: run) } else { run() }
+    }
+
+    enum Load {
+        case done(Result)
+        case retry(after: Double, attempt: Int)
+    }
+
+    static func load(_ t: TileID, from source: TileSource, retina: Bool, attempt: Int = 0) -> Load {
+        switch source.fetch(t, retina: retina, attempt: attempt) {
+        case .missing: return .done(.missing)
+        case .failed(let why): return .done(.failed(why))
+        case .retry(let after, let next): return .retry(after: after, attempt: next)
         case .data(let d, let fromCache):
-            do { return .image(try decode(d, name: "\(source.name) tile \(t)"), fromCache: fromCache) }
-            catch { return .failed("\(error)") }
+            do { return .done(.image(try decode(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
+            catch { return .done(.failed("\(error)")) }
         }
     }
 
@@ -200,16 +251,20 @@ public final class TileService: @unchecked Sendable {
         }
         defer { mr_tile_free(out) }
         let rgba = [UInt8](UnsafeBufferPointer(start: out, count: Int(w) * Int(h) * 4))
-        return RasterImage(width: Int(w), height: Int(h), rgba: rgba, name: name)
+        // JPEG bytes are kept so that SVG and PDF embed the tile as it came.
+        let isJPEG = d.count >= 3 && d.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF])
+        return RasterImage(width: Int(w), height: Int(h), rgba: rgba, name: name, jpeg: isJPEG ? [UInt8](d) : nil)
     }
 }
 
 /// The fetch-relevant options: jobs that agree on these share one service.
 private struct TileOptionsKey: Hashable {
     var cache: String, ua: String, connections: Int, offline: Bool, timeout: Double, retries: Int
+    var retryBase: Double, maxRetryWait: Double
     var size: Int?, subdomains: String?
     init(_ o: TileOptions) {
         cache = o.resolvedCacheDirectory; ua = o.fullUserAgent; connections = o.connectionsPerHost
         offline = o.offline; timeout = o.timeout; retries = o.retries; size = o.tileSize; subdomains = o.subdomains
+        retryBase = o.retryBase; maxRetryWait = o.maxRetryWait
     }
 }

@@ -9,6 +9,8 @@ public enum TileFetch: Sendable {
     case missing
     /// The tile could not be had (server error, timeout, offline and not cached); the reason, one line.
     case failed(String)
+    /// Not yet: try again in `after` seconds as attempt `attempt` (a Retry-After, a backoff).
+    case retry(after: Double, attempt: Int)
 }
 
 /// A tileset: a folder, an MBTiles or PMTiles file, or a tile server. Safe to use from many threads.
@@ -20,7 +22,12 @@ protocol TileSource: AnyObject, Sendable {
     var attribution: String? { get }
     /// Whether it serves `@2x` tiles (templates with `{r}`).
     var hasRetina: Bool { get }
-    func fetch(_ tile: TileID, retina: Bool) -> TileFetch
+    /// Attempt `attempt` (0 first) at the tile. Never sleeps: a wait comes back as `.retry`.
+    func fetch(_ tile: TileID, retina: Bool, attempt: Int) -> TileFetch
+}
+
+extension TileSource {
+    func fetch(_ tile: TileID, retina: Bool) -> TileFetch { fetch(tile, retina: retina, attempt: 0) }
 }
 
 /// A folder laid out as `z/x/y.png` (or .jpg, .jpeg, .webp).
@@ -41,7 +48,7 @@ final class FolderTileSource: TileSource, @unchecked Sendable {
         minZoom = lo; maxZoom = hi
     }
 
-    func fetch(_ t: TileID, retina: Bool) -> TileFetch {
+    func fetch(_ t: TileID, retina: Bool, attempt: Int) -> TileFetch {
         for ext in Self.extensions {
             let p = "\(root)/\(t.z)/\(t.x)/\(t.y).\(ext)"
             if let d = FileManager.default.contents(atPath: p) { return .data(d, fromCache: false) }

@@ -28,8 +28,12 @@ public struct TileOptions: Sendable, Equatable {
     public var strict = false
     /// Seconds before one HTTP request gives up.
     public var timeout = 15.0
-    /// Retries after 429 and 5xx answers (with backoff, honouring Retry-After).
+    /// Retries after 429 and 5xx answers and timeouts (with backoff, honouring Retry-After).
     public var retries = 3
+    /// Seconds before the first retry when the server gives no Retry-After; doubled each time.
+    public var retryBase = 0.5
+    /// The longest Retry-After maprender waits (seconds); a server asking for more fails the tile.
+    public var maxRetryWait = 60.0
 
     public init() {}
 

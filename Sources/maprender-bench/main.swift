@@ -9,6 +9,8 @@
 //   2. scaling: 250k, 500k, 1M, 2M points, time per stage and command, ratio per doubling;
 //   3. `maprender cluster` on GeoNames cities (34k, and 170k made by jittering them);
 //   4. GeoJSON input against CSV input of the same points;
+//   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
+//      warm HTTP cache, cold from a loopback server 20 ms away, and 200 batch maps of one region;
 //   5. (--big) 10M points.
 import Foundation
 
@@ -251,6 +253,8 @@ struct Measured {
     var cpu = 0.0
     var stages: [String: Double] = [:]
     var zoom: Double?
+    /// `--summary` `tiles`: requested, fromCache, fetched, missing, failed.
+    var tiles: [String: Int] = [:]
     var stdout = "", stderr = ""
     var ok: Bool { status == 0 }
 }
@@ -287,6 +291,7 @@ func run(_ argv: [String], summary: String? = nil) -> Measured {
        let j = try? JSONSerialization.jsonObject(with: d) as? [String: Any] {
         m.stages = j["timings"] as? [String: Double] ?? [:]
         m.zoom = (j["view"] as? [String: Any])?["zoom"] as? Double
+        m.tiles = j["tiles"] as? [String: Int] ?? [:]
     }
     if let s = summary { try? FileManager.default.removeItem(atPath: s) }
     return m
@@ -337,7 +342,8 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson] [--big]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles] [--big]
+         [--tile-fixtures DIR]
          [--scaling-distributions clumps,gen_points,land]
 """
 let shared = option("--shared")
@@ -346,7 +352,8 @@ let peerPython = option("--peer-python") ?? "python3"
 let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
 let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
 let mainN = Int(option("--n") ?? "") ?? 1_000_000
-let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson").split(separator: ",").map(String.init))
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles").split(separator: ",").map(String.init))
+let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
 let big = flag("--big")
 let scalingOnly = option("--scaling-distributions").map { Set($0.split(separator: ",").map(String.init)) }
 guard args.count == 2 else { print(usage); exit(2) }
@@ -596,6 +603,107 @@ if sections.contains("geojson") {
           + pad("cpu " + secs(g.cpu), 13) + pad(mb(g.peakMB), 9)
           + "target <= 1.0 s " + verdict(g.wall, 1.0) + ", <= 250 MB " + verdict(g.peakMB, 250))
     print(pad("CSV, same points", 40) + pad(secs(c.wall), 11) + pad("cpu " + secs(c.cpu), 13) + pad(mb(c.peakMB), 9) + "GeoJSON / CSV: " + ratio(g.wall / c.wall))
+}
+
+// MARK: 6. Tiles
+
+/// The loopback tile server of the tests (Fixtures/tile_server.py), `delayMS` before each answer.
+final class BenchTileServer {
+    let process = Process()
+    var port = 0
+    init(delayMS: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "\(tileFixtures)/tile_server.py", "--delay-ms", "\(delayMS)"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        while true {
+            let b = out.fileHandleForReading.readData(ofLength: 1)
+            if b.isEmpty || b[b.startIndex] == 0x0A { break }
+            line.append(b)
+        }
+        port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+    }
+    /// Requests per path so far.
+    func counts() -> [String: Int] {
+        let m = run(["python3", "-c", "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:\(port)/stats').read().decode())"])
+        let j = (try? JSONSerialization.jsonObject(with: Data(m.stdout.utf8))) as? [String: Any]
+        return j?["counts"] as? [String: Int] ?? [:]
+    }
+    func stop() { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+}
+
+if sections.contains("tiles") {
+    print("")
+    print("== 6. tiles: a 1024x768 map of central Paris (GeoNames places on city tiles, zooms 10-14) ==")
+    print("tile stage from --summary (ms, median of \(max(3, repeats)) runs); tiles: requested/fromCache/fetched")
+    let city = ["\(citiesFile)", "--bbox=2.22,48.80,2.48,48.92", "--size", "1024x768", "--no-cluster", "--label", "name"]
+    let out = "\(workDir)/tiles-city.png"
+    func tileLine(_ name: String, _ m: Measured, target: Double) {
+        let t = m.stages["tiles"] ?? .nan
+        let counts = ["requested", "fromCache", "fetched"].map { "\(m.tiles[$0] ?? -1)" }.joined(separator: "/")
+        print(pad(name, 44) + pad(m.ok ? String(format: "%.1f ms", t) : "EXIT \(m.status)", 12) + pad("tiles " + counts, 20)
+              + pad("whole run " + secs(m.wall), 22) + "target <= \(Int(target)) ms " + verdict(t, target))
+    }
+    let runs = max(3, repeats)
+    for file in ["city.mbtiles", "city.pmtiles"] {
+        let m = median((0..<runs).map { _ in maprender(city + ["--tiles", "\(tileFixtures)/\(file)", "-o", out]) })
+        tileLine("local \(file)", m, target: 40)
+    }
+    if let server = try? BenchTileServer(delayMS: 20), server.port > 0 {
+        let template = "http://127.0.0.1:\(server.port)/mb/city/{z}/{x}/{y}.png"
+        // Cold: a new cache folder for each run (and a server 20 ms away), then warm: that cache again.
+        var colds: [Measured] = []
+        var cache = ""
+        for k in 0..<runs {
+            cache = "\(workDir)/tilecache-cold-\(getpid())-\(k)"
+            try? FileManager.default.removeItem(atPath: cache)
+            colds.append(maprender(city + ["--tiles", template, "--tile-cache", cache, "-o", out]))
+        }
+        let warm = median((0..<runs).map { _ in maprender(city + ["--tiles", template, "--tile-cache", cache, "-o", out]) })
+        tileLine("HTTP, warm disk cache", warm, target: 40)
+        tileLine("HTTP, cold, +20 ms a tile, 2 connections", median(colds), target: 500)
+        // The same with more connections than the 2 a public server asks for (your own server).
+        let wide = median((0..<runs).map { k -> Measured in
+            let c = "\(workDir)/tilecache-cold8-\(getpid())-\(k)"
+            try? FileManager.default.removeItem(atPath: c)
+            return maprender(city + ["--tiles", template, "--tile-cache", c, "--tile-connections", "8", "-o", out])
+        })
+        tileLine("HTTP, cold, +20 ms a tile, 8 connections", wide, target: 500)
+        // 200 maps of one region in one batch: one fetcher, one cache.
+        let batchDir = "\(workDir)/tiles-batch"
+        try? FileManager.default.removeItem(atPath: batchDir)
+        try FileManager.default.createDirectory(atPath: batchDir + "/maps", withIntermediateDirectories: true)
+        let before = server.counts().filter { $0.key.hasPrefix("/mb/city/") }
+        var jobs: [String] = []
+        for k in 0..<200 {
+            // The same region, slightly different framings and thresholds, as a report's maps would be.
+            let dx = Double(k % 5) * 0.004, dy = Double(k / 5 % 4) * 0.003
+            jobs.append(#"{ "output": "maps/m\#(k).png", "filter": ["\#(k % 2 == 0 ? ">=" : "<")", ["get", "population"], \#(20000 + 500 * k)], "bbox": "\#(2.22 + dx),\#(48.80 + dy),\#(2.46 + dx),\#(48.90 + dy)" }"#)
+        }
+        let manifest = """
+        { "defaults": { "input": "\(citiesFile)", "size": "1024x768", "cluster": false, "label": "name",
+                        "tiles": "\(template)", "tile-cache": "\(batchDir)/cache" },
+          "jobs": [\(jobs.joined(separator: ",\n"))] }
+        """
+        try manifest.write(toFile: batchDir + "/maps.json", atomically: true, encoding: .utf8)
+        let b = run([binary, "batch", batchDir + "/maps.json", "--allow-outside-root"])
+        let after = server.counts().filter { $0.key.hasPrefix("/mb/city/") }
+        var requests = 0, distinct = 0, twice = 0
+        for (path, n) in after {
+            let new = n - (before[path] ?? 0)
+            guard new > 0 else { continue }
+            requests += new; distinct += 1
+            if new > 1 { twice += 1 }
+        }
+        print(pad("batch: 200 maps of one region, cold cache", 44) + pad(b.ok ? secs(b.wall) : "EXIT \(b.status)", 12)
+              + "\(requests) requests for \(distinct) distinct tiles (\(twice) fetched more than once)  target: each once "
+              + (requests == distinct && b.ok ? "ok" : "MISSED"))
+        server.stop()
+    } else {
+        print("note: no loopback tile server (python3 \(tileFixtures)/tile_server.py): HTTP figures skipped")
+    }
 }
 
 // MARK: 5. 10M points

@@ -37,9 +37,14 @@ final class TileServer {
         try? FileManager.default.removeItem(atPath: cache)
     }
 
-    func url(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)/{z}/{x}/{y}.png" }
+    /// A URL template of `mode`; `host` "localhost" reaches the same server as another host.
+    func url(_ mode: String, host: String = "127.0.0.1") -> String { "http://\(host):\(port)/\(mode)/{z}/{x}/{y}.png" }
 
-    struct Stats: Decodable { var counts: [String: Int]; var maxInFlight: Int; var agents: [String] }
+    struct Stats: Decodable {
+        var counts: [String: Int]; var maxInFlight: Int; var agents: [String]
+        /// Every request in arrival order: Host header, path.
+        var log: [[String]]
+    }
 
     func stats() throws -> Stats {
         let done = DispatchSemaphore(value: 0)

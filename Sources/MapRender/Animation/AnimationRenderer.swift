@@ -129,10 +129,14 @@ public enum AnimationRenderer {
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
             source = try AnimationSource.load(request)
-            let basemaps = try request.base.basemaps.isEmpty ? (request.base.defaultBasemap ? [DefaultBasemap.shapes] : [])
+            // The built-in land only without raster tiles (it would cover them), as for a still map.
+            let useDefault = request.base.defaultBasemap && request.base.tiles.sources.isEmpty
+            let basemaps = try request.base.basemaps.isEmpty ? (useDefault ? [DefaultBasemap.shapes] : [])
                 : request.base.basemaps.map { try ShapeReader.read(path: $0) }
             let read = DispatchTime.now().uptimeNanoseconds
             views = try AnimationView.compute(request, source: source, jobs: jobs)
+            // Tiles: bad sources, and missing tiles under --tiles-strict, stop the run here (first view).
+            if let first = views.viewports.first { _ = try TileStage.run(request.base, viewport: first) }
             let viewed = DispatchTime.now().uptimeNanoseconds
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6

@@ -19,8 +19,19 @@ struct FrameDrawing {
 
     /// The frame's scene, and the side each point's label took (hints for the next frame).
     func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {
-        MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
-                         plan: plan.marks, basemaps: basemaps, options: base.layout, measurer: measurer)
+        let tiles = self.tiles(plan.viewport)
+        var out = MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
+                                   plan: plan.marks, basemaps: basemaps, options: TileStage.layout(base.layout, tiles: tiles),
+                                   measurer: measurer)
+        out.scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
+        return out
+    }
+
+    /// Raster tiles under the frame (`--tiles`), as under a still map: through the process's tile
+    /// service, so frames on one view fetch and decode each tile once. Problems (and
+    /// `--tiles-strict`) were reported by `AnimationRenderer` for the first frame's view.
+    func tiles(_ v: Viewport) -> TileBasemap? {
+        try? TileStage.run(base, viewport: v)
     }
 
     func render(_ scene: Scene, format: OutputFormat, text: PangoText) throws -> Data {
@@ -32,8 +43,11 @@ struct FrameDrawing {
         var options = base.layout
         options.labelField = nil
         let data = ProjectedPoints(points: PointSet(), style: base.style)
-        let scene = MapLayout.scene(viewport: v, scale: base.scale, style: base.style, data: data, plan: nil,
-                                    basemaps: basemaps, options: options, measurer: CachingTextMeasurer(text))
+        let tiles = self.tiles(v)
+        var scene = MapLayout.scene(viewport: v, scale: base.scale, style: base.style, data: data, plan: nil,
+                                    basemaps: basemaps, options: TileStage.layout(options, tiles: tiles),
+                                    measurer: CachingTextMeasurer(text))
+        scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         return try CairoRenderer(text: text).render(scene, format: .svg)
     }
 }

@@ -79,9 +79,12 @@ public final class RasterImage: Sendable {
     public let rgba: [UInt8]
     /// Names the image (a tile's source and z/x/y) in messages; not drawn.
     public let name: String
-    public init(width: Int, height: Int, rgba: [UInt8], name: String) {
+    /// The JPEG file the pixels were decoded from, when they were: SVG and PDF embed these bytes
+    /// as they are rather than the pixels re-encoded as PNG.
+    public let jpeg: [UInt8]?
+    public init(width: Int, height: Int, rgba: [UInt8], name: String, jpeg: [UInt8]? = nil) {
         precondition(rgba.count == width * height * 4, "RGBA buffer size does not match \(width)x\(height)")
-        self.width = width; self.height = height; self.rgba = rgba; self.name = name
+        self.width = width; self.height = height; self.rgba = rgba; self.name = name; self.jpeg = jpeg
     }
 }
 

@@ -10,17 +10,27 @@ Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
   flaky500  500 on the first two requests of each tile, then 200
   down      500 always
   slow      sleeps 3 s before answering
+  slowonce  sleeps 3 s on the first request of each tile, then answers at once
+  retry2    429 with Retry-After: 2 on the first request of each tile, then 200
+  retry30   429 with Retry-After: 30 on the first request of each tile, then 200
+  longwait  429 with Retry-After: 3600 always
   bad       200 with bytes that are not an image
   hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
-/ne.pmtiles serves the PMTiles fixture with Range requests (206).
-/stats returns JSON: requests per path, the most requests in flight at once, user agents seen.
+/mb/NAME/z/x/y.png serves the tiles of FIXTURES/NAME.mbtiles (Cache-Control: max-age=86400; 404 when absent).
+/NAME.pmtiles serves FIXTURES/NAME.pmtiles with Range requests (206); /datadown/NAME.pmtiles
+  serves its header and directories but answers 500 for ranges in its tile data.
+/stats returns JSON: requests per path, the most requests in flight at once, user agents seen,
+  and every request in the order it arrived ("log": [Host header, path, seconds since start]).
 """
-import json, os, sys, threading, time
+import json, os, sqlite3, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FIX = os.path.dirname(os.path.abspath(__file__))
 lock = threading.Lock()
-counts, agents = {}, set()
+counts, agents, log = {}, set(), []
+# --delay-ms N: every answer waits N ms first (a server far away; the benchmark's cold cache).
+DELAY = float(sys.argv[sys.argv.index("--delay-ms") + 1]) / 1000 if "--delay-ms" in sys.argv else 0
+START = time.time()
 state = {"inflight": 0, "max_inflight": 0}
 
 
@@ -42,12 +52,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/stats":
             with lock:
                 body = json.dumps({"counts": counts, "maxInFlight": state["max_inflight"],
-                                   "agents": sorted(agents)}).encode()
+                                   "agents": sorted(agents), "log": log}).encode()
             return self.send(200, body, [("Content-Type", "application/json")])
         with lock:
             n = counts.get(self.path, 0) + 1
             counts[self.path] = n
             agents.add(self.headers.get("User-Agent", ""))
+            log.append([self.headers.get("Host", ""), self.path, "%.3f" % (time.time() - START)])
             state["inflight"] += 1
             state["max_inflight"] = max(state["max_inflight"], state["inflight"])
         try:
@@ -57,13 +68,36 @@ class Handler(BaseHTTPRequestHandler):
                 state["inflight"] -= 1
 
     def answer(self, n):
-        if self.path == "/ne.pmtiles":
-            data = open(os.path.join(FIX, "ne.pmtiles"), "rb").read()
+        if DELAY:
+            time.sleep(DELAY)
+        if self.path.startswith("/mb/"):
+            parts = self.path.strip("/").split("/")
+            if len(parts) != 5:
+                return self.send(404)
+            _, name, z, x, y = parts
+            db = sqlite3.connect(os.path.join(FIX, os.path.basename(name) + ".mbtiles"))
+            z, x, y = int(z), int(x), int(y.split(".")[0])
+            row = db.execute("SELECT tile_data FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?",
+                             (z, x, 2 ** z - 1 - y)).fetchone()
+            db.close()
+            if row is None:
+                return self.send(404)
+            return self.send(200, bytes(row[0]), [("Cache-Control", "max-age=86400"), ("Content-Type", "image/png")])
+        if self.path.endswith(".pmtiles"):
+            down = self.path.startswith("/datadown/")
+            name = os.path.basename(self.path)
+            if "/" in self.path.strip("/") and not down or not os.path.exists(os.path.join(FIX, name)):
+                return self.send(404)
+            data = open(os.path.join(FIX, name), "rb").read()
+            data_offset = int.from_bytes(data[56:64], "little")
             rng = self.headers.get("Range", "")
             if rng.startswith("bytes="):
                 a, b = rng[6:].split("-")
+                if down and int(a) >= data_offset:
+                    return self.send(500, b"tile data unavailable")
                 part = data[int(a):int(b) + 1]
-                return self.send(206, part, [("Content-Range", f"bytes {a}-{int(a) + len(part) - 1}/{len(data)}")])
+                return self.send(206, part, [("Content-Range", f"bytes {a}-{int(a) + len(part) - 1}/{len(data)}"),
+                                             ("Cache-Control", "max-age=3600")])
             return self.send(200, data)
         parts = self.path.strip("/").split("/")
         if len(parts) != 4:
@@ -97,6 +131,20 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "slow":
             time.sleep(3)
             return self.send(200, body)
+        if mode == "slowonce":
+            if n == 1:
+                time.sleep(3)
+            return self.send(200, body)
+        if mode == "retry2":
+            if n == 1:
+                return self.send(429, b"slow down", [("Retry-After", "2")])
+            return self.send(200, body)
+        if mode == "retry30":
+            if n == 1:
+                return self.send(429, b"slow down", [("Retry-After", "30")])
+            return self.send(200, body)
+        if mode == "longwait":
+            return self.send(429, b"come back in an hour", [("Retry-After", "3600")])
         if mode == "bad":
             return self.send(200, b"<html>not a tile</html>")
         if mode == "hold":
@@ -104,6 +152,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, body)
         return self.send(404)
 
+
+# Die with the test process, even when it ends without stopping us (Linux: PR_SET_PDEATHSIG).
+try:
+    import ctypes, signal
+    ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)
+except OSError:
+    pass
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True

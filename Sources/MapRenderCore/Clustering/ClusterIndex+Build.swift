@@ -138,13 +138,27 @@ extension ClusterIndex {
             let scratch = grid.scratch(bytes: 16 * count)
             let askedIndex = scratch.bindMemory(to: Int32.self, capacity: 2 * count)
             let askedSlot = (scratch + 8 * count).bindMemory(to: Int32.self, capacity: 2 * count)
-            var m = 0
-            for (i, item) in list.enumerated() {
-                if let p = NeighbourGrid.position(slot: slot[Int(item)], zoom: zoom) {
-                    askedIndex[m] = Int32(i)
-                    askedSlot[m] = p
-                    m += 1
+            // (Two threads for a large zoom, each writing its half's from where the half starts;
+            // then the second half's move down behind the first's.)
+            var halfCounts = (0, 0)
+            withUnsafeMutablePointer(to: &halfCounts) { halfCounts in
+                inHalves(count) { range in
+                    var m = range.lowerBound
+                    for i in range {
+                        if let p = NeighbourGrid.position(slot: slot[Int(list[i])], zoom: zoom) {
+                            askedIndex[m] = Int32(i)
+                            askedSlot[m] = p
+                            m += 1
+                        }
+                    }
+                    if range.lowerBound == 0 { halfCounts.pointee.0 = m } else { halfCounts.pointee.1 = m - range.lowerBound }
                 }
+            }
+            var m = halfCounts.0
+            for k in count / 2..<count / 2 + halfCounts.1 {
+                askedIndex[m] = askedIndex[k]
+                askedSlot[m] = askedSlot[k]
+                m += 1
             }
             // Two sides, when an empty column parts the items: no item on one side is within the
             // radius of one on the other, so each side's decisions are those of the whole pass.

@@ -138,13 +138,27 @@ extension ClusterIndex {
             let scratch = grid.scratch(bytes: 16 * count)
             let askedIndex = scratch.bindMemory(to: Int32.self, capacity: 2 * count)
             let askedSlot = (scratch + 8 * count).bindMemory(to: Int32.self, capacity: 2 * count)
-            var m = 0
-            for (i, item) in list.enumerated() {
-                if let p = NeighbourGrid.position(slot: slot[Int(item)], zoom: zoom) {
-                    askedIndex[m] = Int32(i)
-                    askedSlot[m] = p
-                    m += 1
+            // (Two threads for a large zoom, each writing its half's from where the half starts;
+            // then the second half's move down behind the first's.)
+            var halfCounts = (0, 0)
+            withUnsafeMutablePointer(to: &halfCounts) { halfCounts in
+                inHalves(count) { range in
+                    var m = range.lowerBound
+                    for i in range {
+                        if let p = NeighbourGrid.position(slot: slot[Int(list[i])], zoom: zoom) {
+                            askedIndex[m] = Int32(i)
+                            askedSlot[m] = p
+                            m += 1
+                        }
+                    }
+                    if range.lowerBound == 0 { halfCounts.pointee.0 = m } else { halfCounts.pointee.1 = m - range.lowerBound }
                 }
+            }
+            var m = halfCounts.0
+            for k in count / 2..<count / 2 + halfCounts.1 {
+                askedIndex[m] = askedIndex[k]
+                askedSlot[m] = askedSlot[k]
+                m += 1
             }
             // Two sides, when an empty column parts the items: no item on one side is within the
             // radius of one on the other, so each side's decisions are those of the whole pass.
@@ -191,9 +205,8 @@ extension ClusterIndex {
             log.members.reserveCapacity(asked.count)
             let stamp = UInt8(zoom)
             let r = options.radius(atZoom: zoom), r2 = r * r
-            var neighbours: [Int32] = [], positions: [Int32] = []
-            neighbours.reserveCapacity(64)
-            positions.reserveCapacity(64)
+            var found = NeighbourGrid.Found()
+            defer { found.deallocate() }
             var rankByRef: UnsafeMutablePointer<Int32>?
             defer { rankByRef?.deallocate() }
             for k in asked {
@@ -205,13 +218,14 @@ extension ClusterIndex {
                 let item = list[Int(index)], ref = Int(item)
                 if visited[ref] == stamp { continue }
                 visited[ref] = stamp
-                neighbours.removeAll(keepingCapacity: true)
-                positions.removeAll(keepingCapacity: true)
+                found.removeAll()
                 // A point's position is its entry's (a Float); a cluster's is only in the store.
                 let e = grid.entry(s)
                 let sx = ref < items.pointCount ? Double(e.x) : items.x(ref), sy = ref < items.pointCount ? Double(e.y) : items.y(ref)
-                let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2, into: &neighbours,
-                                                      positions: &positions, clusters: items.pointCount, clusterXY: items.clusterXY)
+                let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2, into: &found,
+                                                      clusters: items.pointCount, clusterXY: items.clusterXY)
+                var neighbours = UnsafeMutableBufferPointer(start: found.refs, count: found.count)
+                let positions = UnsafeBufferPointer(start: found.positions, count: found.count)
                 for b in neighbours { visited[Int(b)] = stamp }
                 if !neighbours.isEmpty && total >= options.minPoints {
                     // The centroid, summed as supercluster sums it (seed first).
@@ -232,7 +246,8 @@ extension ClusterIndex {
                 }
                 log.writes.append((index, item))
                 if neighbours.count > 1 {
-                    // Kept as they are, in supercluster's order: the KD-tree's.
+                    // Kept as they are, in supercluster's order: the KD-tree's (their positions
+                    // are not needed any more).
                     if rankByRef == nil {
                         let ranks = tree().traversalRanks()
                         let byRef = UnsafeMutablePointer<Int32>.allocate(capacity: items.capacity)

@@ -95,9 +95,15 @@ public struct ClusterIndex: Sendable {
         let items = Items(pointCount: n, aggregateCount: aggregates.count)
         if let xy = projected {
             precondition(xy.x.count == n && xy.y.count == n, "one projected x and y per point")
-            for i in 0..<n {
-                items.pointXY[2 * i] = Float(xy.x[i])
-                items.pointXY[2 * i + 1] = Float(xy.y[i])
+            xy.x.withUnsafeBufferPointer { x in
+                xy.y.withUnsafeBufferPointer { y in
+                    inHalves(n) { range in
+                        for i in range {
+                            items.pointXY[2 * i] = Float(x[i])
+                            items.pointXY[2 * i + 1] = Float(y[i])
+                        }
+                    }
+                }
             }
         } else {
             points.lon.withUnsafeBufferPointer { lon in

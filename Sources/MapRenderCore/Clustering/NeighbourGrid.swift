@@ -61,6 +61,51 @@ final class NeighbourGrid {
         var weight: Int32
     }
 
+    /// The refs and grid positions `take` finds for one item: scratch memory reused from item to
+    /// item (appending to two arrays cost more than the search itself in a dense zoom). The owner
+    /// deallocates it.
+    struct Found {
+        private(set) var refs: UnsafeMutablePointer<Int32>
+        private(set) var positions: UnsafeMutablePointer<Int32>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int = 64) {
+            self.capacity = capacity
+            refs = .allocate(capacity: capacity)
+            positions = .allocate(capacity: capacity)
+        }
+
+        func deallocate() {
+            refs.deallocate()
+            positions.deallocate()
+        }
+
+        var isEmpty: Bool { count == 0 }
+
+        mutating func removeAll() { count = 0 }
+
+        @inline(__always)
+        mutating func append(ref: Int32, position: Int32) {
+            if count == capacity { grow() }
+            refs[count] = ref
+            positions[count] = position
+            count += 1
+        }
+
+        private mutating func grow() {
+            let newCapacity = 2 * capacity
+            let newRefs = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
+            let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
+            newRefs.moveInitialize(from: refs, count: count)
+            newPositions.moveInitialize(from: positions, count: count)
+            deallocate()
+            refs = newRefs
+            positions = newPositions
+            capacity = newCapacity
+        }
+    }
+
     private(set) var cell = 0.0
     private(set) var shift = 0
     /// Items in the grid.
@@ -218,6 +263,36 @@ final class NeighbourGrid {
                 if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
                 while p < pEnd && old[p].isMerged { p += 1 }
                 while q < qEnd && old[q].isMerged { q += 1 }
+                if a >= m || Int(sorted.keys[a] >> 32) != c {
+                    // No new cluster in this column (most columns): the two runs merged by y.
+                    @inline(__always)
+                    func copy(_ i: Int) {
+                        var e = old[i]
+                        e.state &= Entry.merged - 1
+                        (new + out).initialize(to: e)
+                        out += 1
+                    }
+                    while p < pEnd && q < qEnd {
+                        if old[p].y <= old[q].y {
+                            copy(p)
+                            p += 1
+                            while p < pEnd && old[p].isMerged { p += 1 }
+                        } else {
+                            copy(q)
+                            q += 1
+                            while q < qEnd && old[q].isMerged { q += 1 }
+                        }
+                    }
+                    while p < pEnd {
+                        if !old[p].isMerged { copy(p) }
+                        p += 1
+                    }
+                    while q < qEnd {
+                        if !old[q].isMerged { copy(q) }
+                        q += 1
+                    }
+                    continue
+                }
                 while true {
                     let hasA = a < m && Int(sorted.keys[a] >> 32) == c
                     let yp: Float = p < pEnd ? old[p].y : .infinity
@@ -347,13 +422,13 @@ final class NeighbourGrid {
     }
 
     /// Marks the item at position `p` taken, and appends the items not yet taken whose (x, y)
-    /// satisfy (x - qx)² + (y - qy)² <= r2 (their refs to `found`, their positions to `positions`),
+    /// satisfy (x - qx)² + (y - qy)² <= r2 (their refs and positions to `found`),
     /// marking them taken too; returns the points they stand for. (qx, qy) is the item's own
     /// `Double` position; `r2` at most (cell - Float rounding)². For each ref found from `clusters`
     /// on (a cluster), starts fetching its position in `clusterXY` (merging will read it).
     @inline(__always)
-    func take(position p: Int, x qx: Double, y qy: Double, r2: Double, into found: inout [Int32],
-              positions: inout [Int32], clusters: Int = .max, clusterXY: UnsafePointer<Double>? = nil) -> Int {
+    func take(position p: Int, x qx: Double, y qy: Double, r2: Double, into found: inout Found,
+              clusters: Int = .max, clusterXY: UnsafePointer<Double>? = nil) -> Int {
         let v = entries, st = start
         v[p].state |= Entry.taken
         let e = v[p]
@@ -369,8 +444,7 @@ final class NeighbourGrid {
                     if dx * dx + dy * dy <= r2 {
                         v[q].state |= Entry.taken
                         if Int(v[q].ref) >= clusters, let clusterXY { mr_prefetch(clusterXY + 2 * (Int(v[q].ref) - clusters)) }
-                        found.append(v[q].ref)
-                        positions.append(Int32(q))
+                        found.append(ref: v[q].ref, position: Int32(q))
                         total += Int(v[q].weight)
                     }
                 }
@@ -406,14 +480,15 @@ final class NeighbourGrid {
     /// The sweep of the columns `range`: writes only their entries' windows and their refs' slots,
     /// reads the columns beside them.
     private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
-        let cell = self.cell
+        let cell = self.cell, width = pow2(-shift)
         let v = entries, st = start, windows = self.windows
-        /// Whether positions from..<end hold no item but p within `cell` of (x, y) along both axes.
+        /// Whether positions from..<end (of another column) hold no item within `cell` of (x, y)
+        /// along both axes.
         @inline(__always)
-        func alone(_ from: Int, _ end: Int, _ p: Int, _ x: Double, _ high: Double) -> Bool {
+        func none(_ from: Int, _ end: Int, _ x: Double, _ high: Double) -> Bool {
             var j = from
             while j < end && Double(v[j].y) <= high {
-                if j != p && abs(Double(v[j].x) - x) <= cell { return false }
+                if abs(Double(v[j].x) - x) <= cell { return false }
                 j += 1
             }
             return true
@@ -421,19 +496,43 @@ final class NeighbourGrid {
         for c in range {
             let lo = Int(st[c]), hi = Int(st[c + 1])
             if lo == hi { continue }
-            // Columns c - 1, c, c + 1 (empty beyond the edges): the first position of each
-            // whose y is not below y - cell, which only moves forward.
-            var left = Int(st[Swift.max(c - 1, 0)]), middle = lo, right = hi
+            // Columns c - 1 and c + 1 (empty beyond the edges): the first position of each whose
+            // y is not below y - cell, which only moves forward.
+            var left = Int(st[Swift.max(c - 1, 0)]), right = hi
             let leftEnd = c > 0 ? lo : 0, rightEnd = Int(st[c + 2])
+            // An item further than `cell` from its column's left (right) edge has nobody near in
+            // the column on that side (x · 2^shift is exact, so is the edge).
+            let leftEdge = Double(c) * width, rightEdge = Double(c + 1) * width
             for p in lo..<hi {
                 let x = Double(v[p].x), y = Double(v[p].y)
                 let low = y - cell, high = y + cell
-                while left < leftEnd && Double(v[left].y) < low { left += 1 }
-                while middle < hi && Double(v[middle].y) < low { middle += 1 }
-                while right < rightEnd && Double(v[right].y) < low { right += 1 }
-                let alone = alone(middle, hi, p, x, high) && alone(left, leftEnd, p, x, high)
-                    && alone(right, rightEnd, p, x, high)
+                // In its own column, the items within cell along y are those just before and after it.
+                var alone = true
+                var j = p - 1
+                while j >= lo && Double(v[j].y) >= low {
+                    if abs(Double(v[j].x) - x) <= cell { alone = false; break }
+                    j -= 1
+                }
+                if alone {
+                    j = p + 1
+                    while j < hi && Double(v[j].y) <= high {
+                        if abs(Double(v[j].x) - x) <= cell { alone = false; break }
+                        j += 1
+                    }
+                }
+                // The window pointers only move forward, so they may lag behind and catch up
+                // when needed.
+                if alone && x - cell < leftEdge {
+                    while left < leftEnd && Double(v[left].y) < low { left += 1 }
+                    alone = none(left, leftEnd, x, high)
+                }
+                if alone && x + cell >= rightEdge {
+                    while right < rightEnd && Double(v[right].y) < low { right += 1 }
+                    alone = none(right, rightEnd, x, high)
+                }
                 if !alone {
+                    while left < leftEnd && Double(v[left].y) < low { left += 1 }
+                    while right < rightEnd && Double(v[right].y) < low { right += 1 }
                     slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
                     windows[p] = (Int32(left), Int32(right))
                 }

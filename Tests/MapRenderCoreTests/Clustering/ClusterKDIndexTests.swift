@@ -92,14 +92,17 @@ import TestSupport
             for i in stride(from: 0, to: count, by: Swift.max(1, count / 50)) {
                 f.load(cell: cell, zoom: zoom)
                 guard let p = f.position(i, zoom: zoom) else { continue }
-                var found: [Int32] = [], positions: [Int32] = []
+                var taken = NeighbourGrid.Found(capacity: 1)   // grows as it must
+                defer { taken.deallocate() }
                 let qx = f.xs[i], qy = f.ys[i]
-                let weight = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &found, positions: &positions)
+                let weight = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &taken)
+                let found = Array(UnsafeBufferPointer(start: taken.refs, count: taken.count))
+                let positions = Array(UnsafeBufferPointer(start: taken.positions, count: taken.count))
                 #expect(weight == found.count)
                 #expect(positions.map { f.grid.entry($0).ref } == found)
-                var again: [Int32] = []
-                _ = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &again, positions: &positions)
-                #expect(again.isEmpty)
+                taken.removeAll()
+                _ = f.grid.take(position: Int(p), x: qx, y: qy, r2: r * r, into: &taken)
+                #expect(taken.isEmpty)
                 let expected = (0..<count).filter { j in
                     let dx = f.xs[j] - qx, dy = f.ys[j] - qy
                     return j != i && dx * dx + dy * dy <= r * r

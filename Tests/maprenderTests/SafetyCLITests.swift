@@ -162,6 +162,31 @@ import TestSupport
         #expect(strict.stderr == #"maprender: error: marker.fill: feature 0: the expression gave "Bay Springs", not a colour; the style's fill is used (3373 features in all) (--strict)"# + "\n")
     }
 
+    @Test func invalidUTF8WarnsOnceAndStrictMakesItAnError() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let geo = d.appendingPathComponent("latin1.geojson")
+        func feature(_ name: [UInt8], _ lon: Int) -> [UInt8] {
+            Array(#"{"type":"Feature","properties":{"name":""#.utf8) + name
+                + Array(#""},"geometry":{"type":"Point","coordinates":[\#(lon),10]}}"#.utf8)
+        }
+        let bytes = Array(#"{"type":"FeatureCollection","features":["#.utf8) + feature(Array("ok".utf8), 1) + [0x2C]
+            + feature(Array("caf".utf8) + [0xE9], 2) + [0x2C] + feature([0xFF], 3) + Array("]}".utf8)
+        try Data(bytes).write(to: geo)
+        let args = [geo.path, "-o", "/dev/null", "--format", "png", "--size", "120x90", "--label", "name"]
+        let r = try run(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "maprender: warning: \(geo.path): 2 text fields are not valid UTF-8 (first on feature 1); the bad bytes are shown as U+FFFD\n")
+        let strict = try run(args + ["--strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr == "maprender: error: \(geo.path): 2 text fields are not valid UTF-8 (first on feature 1) (--strict)\n")
+
+        let csv = d.appendingPathComponent("latin1.csv")
+        try Data(Array("lat,lon,name\n1,2,ok\n3,4,caf".utf8) + [0xE9, 0x0A]).write(to: csv)
+        let c = try run([csv.path, "-o", "/dev/null", "--format", "png", "--label", "name", "--strict"])
+        #expect(c.status == 65)
+        #expect(c.stderr == "maprender: error: \(csv.path): 1 text field is not valid UTF-8 (first on line 3) (--strict)\n")
+    }
+
     // MARK: - Messages never echo what is not a CSV header, nor control characters
 
     @Test func aFileThatIsNotCSVIsNotQuoted() throws {

@@ -165,7 +165,7 @@ public enum RenderOptionTable {
             s.base.allowEmpty = try v.bool()
         },
         RenderOption("strict", .flag,
-                     "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) errors instead of warnings.") { v, s, _ in
+                     "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) and input text that is not valid UTF-8 errors instead of warnings.") { v, s, _ in
             s.base.strict = try v.bool()
         },
         RenderOption("max-memory", .value(valueName: "MB"), default: "8192",

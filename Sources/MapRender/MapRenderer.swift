@@ -90,6 +90,7 @@ public enum MapRenderer {
             opts.keepProperties = (opts.keepProperties ?? []).union(request.neededProperties)
             var all: PointSet? = nil
             for (n, path) in request.inputs.enumerated() {
+                opts.memoryLimit = RenderBounds.readingLimit(request, pointsSoFar: all?.count ?? 0)
                 let loaded = try PointReader.read(path: path, options: opts)
                 try strictText(loaded.report, request.strict)
                 warnings += loaded.report.warnings()

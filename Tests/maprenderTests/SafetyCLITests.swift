@@ -124,10 +124,23 @@ import TestSupport
         // 32000 x 32000 pixels at 12 bytes each.
         let r = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "16000x16000", "--scale", "2"])
         #expect(r.status == 64)
-        #expect(r.stderr == "maprender: error: the render would need about 11719 MB of memory (the image and the GeoJSON files), more than the limit of 8192 MB; --max-memory raises it\n")
+        #expect(r.stderr == "maprender: error: the render would need about 11721 MB of memory (11719 MB for the image, 1.4 MB for about 3415 CSV rows), more than the limit of 8192 MB; --max-memory raises it\n")
         let small = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "5"])
         #expect(small.status == 64)
-        #expect(small.stderr == "maprender: error: the render would need about 6 MB of memory (the image and the GeoJSON files), more than the limit of 5 MB; --max-memory raises it\n")
+        #expect(small.stderr == "maprender: error: the render would need about 6.8 MB of memory (5.5 MB for the image, 1.4 MB for about 3415 CSV rows), more than the limit of 5 MB; --max-memory raises it\n")
+        let geo = try run(["samples/populated_places.geojson", "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "2"])
+        #expect(geo.status == 64)
+        #expect(geo.stderr == "maprender: error: the render would need about 5.6 MB of memory (5.5 MB for the image, 0.1 MB for the GeoJSON files), more than the limit of 2 MB; --max-memory raises it\n")
+    }
+
+    @Test func aCSVFromStandardInputIsBoundedWhileRead() throws {
+        // Not known up front: the 100x100 image leaves 928576 bytes of the 1 MB, 2321 points.
+        let csv = "lat,lon\n" + (0..<5000).map { "\($0 % 80).5,\($0 % 170).5\n" }.joined()
+        let r = try run(["-", "-o", "/dev/null", "--format", "png", "--size", "100x100", "--max-memory", "1"], stdin: Data(csv.utf8))
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: <stdin>: reading stopped at 2322 points (line 2323): at about 400 bytes each, they and the image would need more than the limit of 1 MB; --max-memory raises it\n")
+        let fits = try run(["-", "-o", "/dev/null", "--format", "png", "--size", "100x100", "--max-memory", "3"], stdin: Data(csv.utf8))
+        #expect(fits.status == 0, "\(fits.stderr)")
     }
 
     // MARK: - Filters and expressions

@@ -169,7 +169,7 @@ public enum RenderOptionTable {
             s.base.strict = try v.bool()
         },
         RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
-                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
+                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
             s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
         },
     ]

@@ -157,7 +157,7 @@ public enum AnimationRenderer {
         }
 
         /// Frames per chunk: enough to keep every thread busy; memory grows with it.
-        var chunkSize: Int { max(8, 4 * jobs) }
+        var chunkSize: Int { AnimationView.chunkSize(jobs: jobs) }
 
         /// Plans the frames chunk by chunk, in order, handing each chunk's plans to `body`, with
         /// their scenes when labels keep their side (laid out in order: each frame's label sides

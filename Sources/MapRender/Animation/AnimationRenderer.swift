@@ -224,7 +224,8 @@ public enum AnimationRenderer {
             var sink = try makeSink()
             let counter = ProgressCounter(total: total, report: progress)
             let jobs = self.jobs
-            let texts = (0..<jobs).map { _ in PangoText() }
+            // One text context per thread: never more threads than frames in a chunk (`--jobs` may be huge).
+            let texts = (0..<min(jobs, chunkSize)).map { _ in PangoText() }
             let drawing = self.drawing
             let wantsBytes = sink.wantsBytes
             let store = sink

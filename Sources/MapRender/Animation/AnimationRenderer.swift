@@ -225,7 +225,7 @@ public enum AnimationRenderer {
             let counter = ProgressCounter(total: total, report: progress)
             let jobs = self.jobs
             // One text context per thread: never more threads than frames in a chunk (`--jobs` may be huge).
-            let texts = (0..<min(jobs, chunkSize)).map { _ in PangoText() }
+            let texts = (0..<min(jobs, chunkSize, total)).map { _ in PangoText() }
             let drawing = self.drawing
             let wantsBytes = sink.wantsBytes
             let store = sink

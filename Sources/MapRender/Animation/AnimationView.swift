@@ -89,8 +89,9 @@ enum AnimationView {
     }
 
     /// Frames made at once when frames are streamed: a few per thread, at least 8. `jobs` is
-    /// clamped first, so `--jobs 9223372036854775807` cannot overflow the product.
-    static func chunkSize(jobs: Int) -> Int { max(8, 4 * min(max(jobs, 1), 1 << 16)) }
+    /// clamped to 1024 first, so `--jobs 9223372036854775807` neither overflows the product nor
+    /// holds a huge chunk of frames in memory.
+    static func chunkSize(jobs: Int) -> Int { max(8, 4 * min(max(jobs, 1), 1 << 10)) }
 
     /// `x` rounded to a whole number of frames in 0...n (NaN or infinity: n), without the trap
     /// of `Int(_:)` on values it cannot hold.

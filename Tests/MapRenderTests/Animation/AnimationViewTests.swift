@@ -94,7 +94,7 @@ import TestSupport
         #expect(AnimationView.smooth([1, 2, 3, 4], sigma: 1e300) == [2.5, 2.5, 2.5, 2.5])
         #expect(AnimationView.smooth([1, 2, 3], sigma: .nan) == [1, 2, 3])
         #expect(AnimationView.follow([], fps: 10, fixedZoom: nil, width: 10, height: 10).viewports.isEmpty)
-        #expect(AnimationView.chunkSize(jobs: .max) == 4 << 16)
+        #expect(AnimationView.chunkSize(jobs: .max) == 4 << 10)
         #expect(AnimationView.chunkSize(jobs: 1) == 8 && AnimationView.chunkSize(jobs: 4) == 16)
     }
 }

@@ -55,4 +55,20 @@ import TestSupport
                                        name: "-", options: options)
         #expect(few.points.count == 2321)
     }
+
+    /// GeoJSON is read whole: from standard input it stops at the bytes the limit leaves.
+    @Test func aStreamedGeoJSONStopsAtTheLimit() throws {
+        var options = InputOptions()
+        options.format = .geojson
+        options.memoryLimit = InputMemoryLimit(bytes: 3000, limitText: "more than the limit of 1 MB; --max-memory raises it")
+        let features = (0..<40).map { #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#($0),1]}}"# }
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        #expect(text.utf8.count > 1000)
+        #expect(throws: MapRenderError(.usage, "<stdin>: reading stopped at \(text.utf8.count) bytes of GeoJSON: parsed (about 3 times its size) with the image, it would need more than the limit of 1 MB; --max-memory raises it")) {
+            try PointReader.read(data: Data(text.utf8), name: "-", options: options)
+        }
+        options.memoryLimit!.bytes = 3 * text.utf8.count
+        #expect(try PointReader.read(data: Data(text.utf8), name: "-", options: options).points.count == 40)
+    }
 }
+

@@ -54,7 +54,7 @@ public enum ImageComparison {
             throw MapRenderError(.usage, "\(name): the image is \(header.width)x\(header.height) = \(header.pixels) pixels, "
                 + "more than the limit of \(maxPixels); --max-pixels raises it")
         }
-        return try PNGCodec.decode(data: data, name: name)
+        return try PNGCodec.decode(data: data, name: name, sizeChecked: true)
     }
 
     /// Two files that are neither PNG nor text (PDFs): equal when their bytes are.

@@ -90,7 +90,9 @@ public enum MapRenderer {
             opts.keepProperties = (opts.keepProperties ?? []).union(request.neededProperties)
             var all: PointSet? = nil
             for (n, path) in request.inputs.enumerated() {
+                opts.memoryLimit = RenderBounds.readingLimit(request, pointsSoFar: all?.count ?? 0)
                 let loaded = try PointReader.read(path: path, options: opts)
+                try strictText(loaded.report, request.strict)
                 warnings += loaded.report.warnings()
                 if n == 0 { report = loaded.report; report.source = request.inputs.joined(separator: ", ") } else { report.merge(loaded.report) }
                 if all == nil { all = loaded.points } else { all!.append(contentsOf: loaded.points) }
@@ -132,6 +134,13 @@ public enum MapRenderer {
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
         return result
+    }
+
+    /// With `--strict`, text that is not valid UTF-8 is an error rather than a warning.
+    static func strictText(_ report: InputReport, _ strict: Bool) throws {
+        if strict, let problem = report.invalidUTF8Problem {
+            throw MapRenderError(.inputMalformed, problem + " (--strict)")
+        }
     }
 
     /// No point left to draw from the input files: an error, so a good map is not replaced by an empty one.

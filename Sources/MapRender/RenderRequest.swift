@@ -43,7 +43,8 @@ public struct RenderRequest: Sendable {
     /// Make the warnings about expression results that cannot be used (`marker.size` out of
     /// range, `marker.fill` not a colour) errors (`--strict`).
     public var strict = false
-    /// Refuse a render whose memory, estimated up front (`RenderBounds`), exceeds this many bytes
+    /// Refuse a render whose memory, estimated up front (`RenderBounds`: image, GeoJSON files,
+    /// CSV rows) or counted while reading input of unknown size, exceeds this many bytes
     /// (`--max-memory`, in MB on the command line).
     public var maxMemory = 8 << 30
 

@@ -32,10 +32,11 @@ public enum PNGCodec {
         return try decode(data: data, name: path)
     }
 
-    /// Decodes PNG bytes; `name` is used in error messages.
+    /// Decodes PNG bytes; `name` is used in error messages. `sizeChecked`: the caller has checked
+    /// the header's size against a limit, so a failure to decode is the data, not memory.
     ///
     /// - Throws: `MapRenderError` `.inputMalformed` ("NAME: not a PNG file", "NAME: corrupt PNG: ...").
-    public static func decode(data: Data, name: String = "PNG data") throws -> RGBAImage {
+    public static func decode(data: Data, name: String = "PNG data", sizeChecked: Bool = false) throws -> RGBAImage {
         guard data.count >= signature.count, data.prefix(signature.count).elementsEqual(signature) else {
             throw MapRenderError(.inputMalformed, "\(name): not a PNG file")
         }
@@ -53,7 +54,8 @@ public enum PNGCodec {
             switch status {
             case CAIRO_STATUS_NO_MEMORY:
                 // Cairo reports libpng's errors (a damaged IDAT stream) as NO_MEMORY too.
-                throw MapRenderError(.inputMalformed, "\(name): corrupt PNG: its image data cannot be decoded (or it is too large for memory)")
+                throw MapRenderError(.inputMalformed, "\(name): corrupt PNG: its image data cannot be decoded"
+                    + (sizeChecked ? " (damaged compressed data)" : " (or it is too large for memory)"))
             default:
                 throw MapRenderError(.inputMalformed, "\(name): corrupt PNG: \(statusText(status))")
             }

@@ -121,3 +121,39 @@ extension SafetyTests {
         #expect(loaded.report.warnings() == ["latin1.csv: 2 text fields are not valid UTF-8 (first on line 3); the bad bytes are shown as U+FFFD"])
     }
 }
+
+extension SafetyTests {
+    /// GeoJSON text kept as properties or ids: bad bytes become U+FFFD, counted once per file
+    /// with the first feature (the CSV reader's warning, by feature index).
+    @Test func invalidUTF8InGeoJSONIsCountedWithItsFeature() throws {
+        var bytes = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+        bytes += Array(#"{"type":"Feature","id":1,"properties":{"name":"ok"},"geometry":{"type":"Point","coordinates":[1,2]}},"#.utf8)
+        bytes += Array(#"{"type":"Feature","properties":{"name":"caf"#.utf8) + [0xE9]
+        bytes += Array(#""},"geometry":{"type":"Point","coordinates":[3,4]}},"#.utf8)
+        // A key and an id with bad bytes, one with an escape (the other decoding path).
+        bytes += Array(#"{"type":"Feature","id":""#.utf8) + [0xFE] + Array(#"","properties":{"n"#.utf8) + [0xFF]
+        bytes += Array(#"m\n":"x"},"geometry":{"type":"Point","coordinates":[5,6]}}]}"#.utf8)
+        var options = InputOptions()
+        options.format = .geojson
+        let loaded = try PointReader.read(data: Data(bytes), name: "latin1.geojson", options: options)
+        #expect(loaded.points.count == 3)
+        #expect(loaded.points.properties.value("name", row: 1) == .string("caf\u{FFFD}"))
+        #expect(loaded.report.invalidUTF8 == 3)
+        #expect(loaded.report.firstInvalidUTF8 == 1)
+        #expect(loaded.report.warnings() == ["latin1.geojson: 3 text fields are not valid UTF-8 (first on feature 1); the bad bytes are shown as U+FFFD"])
+
+        // Properties that are not kept are skipped undecoded: nothing to warn about.
+        options.keepProperties = ["other"]
+        let skipped = try PointReader.read(data: Data(bytes), name: "latin1.geojson", options: options)
+        // Still read: the id, and the key with an escape (decoded to be compared with "other").
+        #expect(skipped.report.invalidUTF8 == 2)
+        #expect(skipped.report.firstInvalidUTF8 == 2)
+        options.keepProperties = []
+        let none = try PointReader.read(data: Data(bytes), name: "latin1.geojson", options: options)
+        #expect(none.report.invalidUTF8 == 1)   // the id alone: properties are skipped unread
+
+        let clean = try PointReader.read(data: Data(#"{"type":"Point","coordinates":[1,2]}"#.utf8), name: "ok.geojson", options: InputOptions())
+        #expect(clean.report.invalidUTF8 == 0)
+        #expect(clean.report.warnings() == [])
+    }
+}

@@ -124,10 +124,23 @@ import TestSupport
         // 32000 x 32000 pixels at 12 bytes each.
         let r = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "16000x16000", "--scale", "2"])
         #expect(r.status == 64)
-        #expect(r.stderr == "maprender: error: the render would need about 11719 MB of memory (the image and the GeoJSON files), more than the limit of 8192 MB; --max-memory raises it\n")
+        #expect(r.stderr == "maprender: error: the render would need about 11721 MB of memory (11719 MB for the image, 1.4 MB for about 3415 CSV rows), more than the limit of 8192 MB; --max-memory raises it\n")
         let small = try run([Self.airports, "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "5"])
         #expect(small.status == 64)
-        #expect(small.stderr == "maprender: error: the render would need about 6 MB of memory (the image and the GeoJSON files), more than the limit of 5 MB; --max-memory raises it\n")
+        #expect(small.stderr == "maprender: error: the render would need about 6.8 MB of memory (5.5 MB for the image, 1.4 MB for about 3415 CSV rows), more than the limit of 5 MB; --max-memory raises it\n")
+        let geo = try run(["samples/populated_places.geojson", "-o", "/dev/null", "--format", "png", "--size", "800x600", "--max-memory", "2"])
+        #expect(geo.status == 64)
+        #expect(geo.stderr == "maprender: error: the render would need about 5.6 MB of memory (5.5 MB for the image, 0.1 MB for the GeoJSON files), more than the limit of 2 MB; --max-memory raises it\n")
+    }
+
+    @Test func aCSVFromStandardInputIsBoundedWhileRead() throws {
+        // Not known up front: the 100x100 image leaves 928576 bytes of the 1 MB, 2321 points.
+        let csv = "lat,lon\n" + (0..<5000).map { "\($0 % 80).5,\($0 % 170).5\n" }.joined()
+        let r = try run(["-", "-o", "/dev/null", "--format", "png", "--size", "100x100", "--max-memory", "1"], stdin: Data(csv.utf8))
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: <stdin>: reading stopped at 2322 points (line 2323): at about 400 bytes each, they and the image would need more than the limit of 1 MB; --max-memory raises it\n")
+        let fits = try run(["-", "-o", "/dev/null", "--format", "png", "--size", "100x100", "--max-memory", "3"], stdin: Data(csv.utf8))
+        #expect(fits.status == 0, "\(fits.stderr)")
     }
 
     // MARK: - Filters and expressions
@@ -162,6 +175,57 @@ import TestSupport
         #expect(strict.stderr == #"maprender: error: marker.fill: feature 0: the expression gave "Bay Springs", not a colour; the style's fill is used (3373 features in all) (--strict)"# + "\n")
     }
 
+    @Test func invalidUTF8WarnsOnceAndStrictMakesItAnError() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let geo = d.appendingPathComponent("latin1.geojson")
+        func feature(_ name: [UInt8], _ lon: Int) -> [UInt8] {
+            Array(#"{"type":"Feature","properties":{"name":""#.utf8) + name
+                + Array(#""},"geometry":{"type":"Point","coordinates":[\#(lon),10]}}"#.utf8)
+        }
+        let bytes = Array(#"{"type":"FeatureCollection","features":["#.utf8) + feature(Array("ok".utf8), 1) + [0x2C]
+            + feature(Array("caf".utf8) + [0xE9], 2) + [0x2C] + feature([0xFF], 3) + Array("]}".utf8)
+        try Data(bytes).write(to: geo)
+        let args = [geo.path, "-o", "/dev/null", "--format", "png", "--size", "120x90", "--label", "name"]
+        let r = try run(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "maprender: warning: \(geo.path): 2 text fields are not valid UTF-8 (first on feature 1); the bad bytes are shown as U+FFFD\n")
+        let strict = try run(args + ["--strict"])
+        #expect(strict.status == 65)
+        #expect(strict.stderr == "maprender: error: \(geo.path): 2 text fields are not valid UTF-8 (first on feature 1) (--strict)\n")
+
+        let csv = d.appendingPathComponent("latin1.csv")
+        try Data(Array("lat,lon,name\n1,2,ok\n3,4,caf".utf8) + [0xE9, 0x0A]).write(to: csv)
+        let c = try run([csv.path, "-o", "/dev/null", "--format", "png", "--label", "name", "--strict"])
+        #expect(c.status == 65)
+        #expect(c.stderr == "maprender: error: \(csv.path): 1 text field is not valid UTF-8 (first on line 3) (--strict)\n")
+    }
+
+    /// `["/", x, 0]` (infinity) and a negative size from an expression: a warning naming the key
+    /// and the first feature, an error with --strict; a constant out of range is a style error.
+    @Test func outOfRangeExpressionResultsAreNamed() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        func style(_ text: String) throws -> String {
+            let url = d.appendingPathComponent("s\(UUID()).json")
+            try write(text, url)
+            return url.path
+        }
+        let base = [Self.airports, "-o", "/dev/null", "--format", "png", "--size", "120x90", "--style"]
+        let divided = try style(#"{ "marker": { "size": ["/", 1, 0] } }"#)
+        let inf = try run(base + [divided])
+        #expect(inf.status == 0)
+        #expect(inf.stderr == "maprender: warning: marker.size: feature 0: the expression gave inf, not a finite number; the style's size 28 px is used (3376 features in all)\n")
+        let strict = try run(base + [divided, "--strict"])
+        #expect(strict.status == 78)
+        #expect(strict.stderr == "maprender: error: marker.size: feature 0: the expression gave inf, not a finite number; the style's size 28 px is used (3376 features in all) (--strict)\n")
+        let negative = try run(base + [try style(#"{ "marker": { "size": ["-", 0, 50] } }"#)])
+        #expect(negative.status == 0)
+        #expect(negative.stderr == "maprender: warning: marker.size: feature 0: the expression gave -50, outside 1...256; drawn at 1 px (3376 features in all)\n")
+        let constant = try style(#"{ "marker": { "size": -50 } }"#)
+        let c = try run(base + [constant])
+        #expect(c.status == 78)
+        #expect(c.stderr == "maprender: error: \(constant): marker.size: expected a number in 1...256, got -50\n")
+    }
+
     // MARK: - Messages never echo what is not a CSV header, nor control characters
 
     @Test func aFileThatIsNotCSVIsNotQuoted() throws {
@@ -176,6 +240,21 @@ import TestSupport
         let e = try run([escape.path, "-o", "/dev/null", "--format", "png"])
         #expect(e.status == 65)
         #expect(e.stderr == "maprender: error: \(escape.path): no latitude/longitude columns found; header is: name\\u{1B}[31m, value (use --lat and --lon)\n")
+    }
+
+    /// In a batch too: neither the error nor the report quotes a file that is not CSV.
+    @Test func aBatchInputThatIsNotCSVIsNotQuoted() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        try write("SECRET-TOKEN-123\n", d.appendingPathComponent("key.txt"))
+        let manifest = d.appendingPathComponent("m.yaml")
+        try write("jobs:\n  - { input: key.txt, output: a.png, size: 120x90 }\n", manifest)
+        let report = d.appendingPathComponent("report.json")
+        let r = try run(["batch", manifest.path, "-q", "--report", report.path])
+        #expect(r.status == 1)
+        #expect(!r.stderr.contains("SECRET"))
+        #expect(r.stderr.contains("key.txt: no latitude/longitude columns found; the first line is not a CSV header (1 field, 16 bytes) (use --lat and --lon)"), "\(r.stderr)")
+        let json = try String(contentsOf: report, encoding: .utf8)
+        #expect(!json.contains("SECRET") && json.contains("the first line is not a CSV header"), "\(json)")
     }
 
     // MARK: - compare
@@ -226,6 +305,19 @@ import TestSupport
         let r = try run(["compare", a.path, bad.path])
         #expect(r.status == 2)
         #expect(r.stderr == "maprender: error: \(bad.path): corrupt PNG: chunk IDAT at byte \(idat - 4) fails its CRC check\n")
+
+        // Damaged compressed data under a valid CRC: the data, never "out of memory".
+        var damaged = try Data(contentsOf: a)
+        let length = damaged[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        damaged[idat + 14] ^= 0xFF
+        damaged[idat + 15] ^= 0xFF
+        let crc = PNGBytes.crc(Array(damaged[idat..<(idat + 4 + length)]))
+        damaged.replaceSubrange((idat + 4 + length)..<(idat + 8 + length),
+                                with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        try damaged.write(to: bad)
+        let z = try run(["compare", a.path, bad.path])
+        #expect(z.status == 2)
+        #expect(z.stderr == "maprender: error: \(bad.path): corrupt PNG: its image data cannot be decoded (damaged compressed data)\n")
 
         // 12000 x 12000 in a header of a few bytes: refused from the header alone.
         let huge = d.appendingPathComponent("huge.png")
@@ -302,6 +394,13 @@ import TestSupport
         let r = try run(["batch", named.path, "-q"])
         #expect(r.status == 64)
         #expect(r.stderr == "maprender: error: refusing to write jobs[1].output \(named.path): it is the manifest \(named.path); choose another output\n")
+        let onto = d.appendingPathComponent("onto.yaml")
+        try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - { output: pts.csv, format: png }\n", onto)
+        let o = try run(["batch", onto.path, "-q"])
+        #expect(o.status == 64)
+        let pts = d.resolvingSymlinksInPath().appendingPathComponent("pts.csv").path
+        #expect(o.stderr == "maprender: error: refusing to write jobs[0].output \(pts): it is the input of jobs[0] \(pts); choose another output\n")
+        #expect(try Data(contentsOf: d.appendingPathComponent("pts.csv")) == Data(contentsOf: CLITests.repo.appendingPathComponent(Self.airports)))
         let manifest = d.appendingPathComponent("m.yaml")
 
         try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: a.png\n", manifest)
@@ -325,6 +424,18 @@ import TestSupport
         #expect(try run(["batch", manifest.path, "-q", "--allow-empty"]).status == 0)
     }
 
+    /// YAML's `0x0` is a size here, not the hexadecimal number 0.
+    @Test func aBatchSizeOf0x0IsReadAsASize() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let manifest = d.appendingPathComponent("m.yaml")
+        try write("defaults: { input: pts.csv }\njobs:\n  - { output: a.png, size: 0x0 }\n", manifest)
+        let r = try run(["batch", manifest.path, "-q"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "maprender: error: \(manifest.path): jobs[0].size: width and height must each be in 1...16384, got \"0x0\"\n")
+    }
+
     // MARK: - animate: bounded frames, a clean-up that removes only its own frames
 
     @Test func animationFrameCountsAreBoundedBeforeReading() throws {
@@ -334,6 +445,24 @@ import TestSupport
         let frames = try run(["animate", "samples/tracks.csv", "-o", "/nonexistent/frames", "--frames", "1000000000"])
         #expect(frames.status == 64)
         #expect(frames.stderr == "maprender: error: the animation would have 1000000000 frames (--frames), more than the limit of 100000; --max-frames raises it\n")
+        let long = try run(["animate", "samples/tracks.csv", "-o", "/nonexistent/frames", "--duration", "1e6"])
+        #expect(long.status == 64)
+        #expect(long.stderr == "maprender: error: the animation would have 10000000 frames (--duration × --fps), more than the limit of 100000; --max-frames raises it\n")
+    }
+
+    /// Any number of jobs: once `4 * jobs` overflowed, then a text context was made per job.
+    @Test func aHugeJobCountRendersTheSameFrames() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let args = ["animate", "samples/tracks.csv", "--size", "120x90", "--frames", "3", "-q"]
+        let one = try run(args + ["-o", d.appendingPathComponent("one").path, "--jobs", "1"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let huge = try run(args + ["-o", d.appendingPathComponent("huge").path, "--jobs", "9223372036854775807"])
+        #expect(huge.status == 0, "\(huge.stderr.prefix(300))")
+        for k in 1...3 {
+            let name = String(format: "frame-%05d.png", k)
+            #expect(FileManager.default.contentsEqual(atPath: d.appendingPathComponent("one/\(name)").path,
+                                                     andPath: d.appendingPathComponent("huge/\(name)").path), "\(name)")
+        }
     }
 
     @Test func frameCleanUpRemovesOnlyItsOwnFrames() throws {

@@ -161,7 +161,7 @@ public enum AnimationRenderer {
         }
 
         /// Frames per chunk: enough to keep every thread busy; memory grows with it.
-        var chunkSize: Int { max(8, 4 * jobs) }
+        var chunkSize: Int { AnimationView.chunkSize(jobs: jobs) }
 
         /// Plans the frames chunk by chunk, in order, handing each chunk's plans to `body`, with
         /// their scenes when labels keep their side (laid out in order: each frame's label sides
@@ -228,7 +228,8 @@ public enum AnimationRenderer {
             var sink = try makeSink()
             let counter = ProgressCounter(total: total, report: progress)
             let jobs = self.jobs
-            let texts = (0..<jobs).map { _ in PangoText() }
+            // One text context per thread: never more threads than frames in a chunk (`--jobs` may be huge).
+            let texts = (0..<min(jobs, chunkSize, total)).map { _ in PangoText() }
             let drawing = self.drawing
             let wantsBytes = sink.wantsBytes
             let store = sink

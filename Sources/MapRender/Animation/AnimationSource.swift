@@ -200,6 +200,7 @@ struct AnimationSource: Sendable {
         var extent = EdgeInsets.zero
         for path in paths {
             let loaded = try PointReader.read(path: path, options: options)
+            try MapRenderer.strictText(loaded.report, request.base.strict)
             warnings += loaded.report.warnings()
             sets.append(loaded.points)
             extent = union(extent, MarkerStyler.resolve(points: loaded.points, style: request.base.style).extent)

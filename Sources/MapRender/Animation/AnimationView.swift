@@ -49,8 +49,14 @@ enum AnimationView {
                 return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
             }
             let fits: [Viewport?] = try FramePool.map(count: n, jobs: jobs) { k in
-                let s = source.positions(k)
-                guard s.count > 0 else { return nil }
+                var s = source.positions(k)
+                if !(s.x.allSatisfy(\.isFinite) && s.y.allSatisfy(\.isFinite)) {
+                    // A position without a place (not from the readers, which skip them) is left out.
+                    let keep = s.x.indices.filter { s.x[$0].isFinite && s.y[$0].isFinite }
+                    s.x = keep.map { s.x[$0] }
+                    s.y = keep.map { s.y[$0] }
+                }
+                guard !s.x.isEmpty else { return nil }
                 return ViewFitter.fit(xs: s.x, ys: s.y, width: base.width, height: base.height,
                                       extent: markerExtent, padding: padding, maxZoom: base.maxZoom)
             }
@@ -60,17 +66,17 @@ enum AnimationView {
 
     /// The box of every position of every frame, x the short way round (maxX may exceed 1):
     /// frames are made a chunk at a time and folded into an `XExtentRing`, so memory does not
-    /// grow with the number of frames. nil when no frame has a point.
+    /// grow with the number of frames. nil when no frame has a point (with finite x and y).
     static func extent(of source: AnimationSource, jobs: Int) throws -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         var ring = XExtentRing()
         var minY = Double.infinity, maxY = -Double.infinity
-        let chunk = max(8, 4 * jobs)
+        let chunk = chunkSize(jobs: jobs)
         var first = 0
         while first < source.frameCount {
             let range = first..<min(source.frameCount, first + chunk)
             let states = try FramePool.map(count: range.count, jobs: jobs) { i in source.positions(range.lowerBound + i) }
             for s in states {
-                for (x, y) in zip(s.x, s.y) {
+                for (x, y) in zip(s.x, s.y) where x.isFinite && y.isFinite {
                     ring.add(x)
                     minY = min(minY, y)
                     maxY = max(maxY, y)
@@ -78,8 +84,19 @@ enum AnimationView {
             }
             first = range.upperBound
         }
-        guard let x = ring.extent else { return nil }
+        guard let x = ring.extent, minY <= maxY else { return nil }
         return (x.min, minY, x.max, maxY)
+    }
+
+    /// Frames made at once when frames are streamed: a few per thread, at least 8. `jobs` is
+    /// clamped to 1024 first, so `--jobs 9223372036854775807` neither overflows the product nor
+    /// holds a huge chunk of frames in memory.
+    static func chunkSize(jobs: Int) -> Int { max(8, 4 * min(max(jobs, 1), 1 << 10)) }
+
+    /// `x` rounded to a whole number of frames in 0...n (NaN or infinity: n), without the trap
+    /// of `Int(_:)` on values it cannot hold.
+    static func frames(_ x: Double, _ rule: FloatingPointRoundingRule, atMost n: Int) -> Int {
+        x.isFinite ? Int(min(max(x.rounded(rule), 0), Double(n))) : n
     }
 
     /// Smooths per-frame fits (nil: a frame without points, which takes its neighbours' view).
@@ -105,7 +122,9 @@ enum AnimationView {
             cy[k] = v.centerY
             z[k] = fixedZoom ?? v.zoom
         }
-        let window = max(1, Int((fps / 2).rounded()))
+        let fps = fps > 0 && fps.isFinite ? fps : 10
+        // Windows wider than the animation reach no further frames.
+        let window = max(1, frames(fps / 2, .toNearestOrAwayFromZero, atMost: n))
         if fixedZoom == nil {
             var lowest = z
             for k in 0..<n {
@@ -126,8 +145,8 @@ enum AnimationView {
     /// symmetric, so no lag in the middle; at the ends it averages the frames it has.
     static func smooth(_ v: [Double], sigma: Double) -> [Double] {
         let n = v.count
-        guard n > 2 else { return v }
-        let reach = Int((3 * sigma).rounded(.up))
+        guard n > 2, sigma > 0, sigma.isFinite else { return v }
+        let reach = frames(3 * sigma, .up, atMost: n)
         let weights = (0...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         return (0..<n).map { k in
             var sum = 0.0, total = 0.0

@@ -239,6 +239,7 @@ final class SharedInputs: @unchecked Sendable {
         var all: PointSet? = nil
         for path in job.request.inputs {
             let loaded = try self.loaded(entries[Self.key(path, job.request.inputOptions)]!)
+            try MapRenderer.strictText(loaded.report, job.request.strict)
             if all == nil { all = loaded.points } else { all!.append(contentsOf: loaded.points) }
         }
         return all ?? PointSet()

@@ -165,11 +165,11 @@ public enum RenderOptionTable {
             s.base.allowEmpty = try v.bool()
         },
         RenderOption("strict", .flag,
-                     "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) errors instead of warnings.") { v, s, _ in
+                     "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) and input text that is not valid UTF-8 errors instead of warnings.") { v, s, _ in
             s.base.strict = try v.bool()
         },
         RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
-                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
+                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
             s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
         },
     ]

@@ -98,15 +98,16 @@ final class ByteSource {
         return head
     }
 
-    /// Everything that is left (GeoJSON is parsed from one byte array).
-    func readAll() throws -> [UInt8] {
+    /// Everything that is left (GeoJSON is parsed from one byte array); past `limit` bytes,
+    /// the error `tooLarge(bytes read)`.
+    func readAll(limit: Int = .max, tooLarge: (Int) -> Error = { _ in MapRenderError(.internal, "input too large") }) throws -> [UInt8] {
         var out: [UInt8] = []
         if let data {
             out.reserveCapacity(pending.count - pendingOffset + data.count - dataOffset)
         } else if fd >= 0 {
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
-                out.reserveCapacity(Int(info.st_size) + 1)
+                out.reserveCapacity(min(Int(info.st_size), limit) + 1)
             }
         }
         let chunk = 1 << 20
@@ -115,6 +116,7 @@ final class ByteSource {
         while true {
             let n = try read(into: buffer, capacity: chunk)
             if n == 0 { break }
+            if n > limit - out.count { throw tooLarge(out.count + n) }
             out.append(contentsOf: UnsafeBufferPointer(start: buffer, count: n))
         }
         return out

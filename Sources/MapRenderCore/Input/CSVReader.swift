@@ -29,12 +29,15 @@ final class CSVReader {
     @exclusivity(unchecked) private var propertyColumns: [(csv: Int, target: Int)] = []
     @exclusivity(unchecked) private var rowValues: [PropertyValue] = []
     @exclusivity(unchecked) private var decimalComma = false
+    /// Points past which reading stops (`options.memoryLimit`).
+    @exclusivity(unchecked) private var maxPoints = Int.max
 
     init(name: String, options: InputOptions) {
         self.name = ByteSource.displayName(name)
         self.options = options
         report = InputReport(source: name)
         report.format = "csv"
+        maxPoints = options.memoryLimit?.maxPoints ?? .max
     }
 
     /// Reads the whole source, `chunkSize` bytes at a time.
@@ -90,6 +93,14 @@ final class CSVReader {
             return
         }
         if header == nil { try handleHeader() } else { handleRow() }
+        if points.count > maxPoints { throw tooManyPoints() }
+    }
+
+    /// The error past `options.memoryLimit` (a streamed input that would not fit).
+    private func tooManyPoints() -> MapRenderError {
+        let limit = options.memoryLimit!
+        return MapRenderError(.usage, "\(name): reading stopped at \(points.count) points (line \(tokenizer.recordLine)): "
+            + "at about \(InputMemoryLimit.bytesPerPoint) bytes each, they and the image would need \(limit.limitText)")
     }
 
     // MARK: Records

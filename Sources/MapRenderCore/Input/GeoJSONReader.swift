@@ -3,7 +3,7 @@
 enum GeoJSONReader {
     static func read(bytes: [UInt8], name: String, options: InputOptions) throws -> LoadedPoints {
         let sink = GeoJSONPointSink(name: name, options: options)
-        try JSONScanner.scan(bytes, name: ByteSource.displayName(name)) { scanner in
+        try JSONScanner.scan(bytes, name: ByteSource.displayName(name), invalidUTF8: sink.invalidUTF8) { scanner in
             var walker = GeoJSONWalker(scanner: scanner, sink: sink)
             try walker.run()
         }
@@ -40,6 +40,8 @@ final class GeoJSONPointSink: GeoJSONSink {
     @exclusivity(unchecked) private var skips = 0
     /// Whether any feature so far had an id (`points.ids` stays empty until one does).
     @exclusivity(unchecked) private var hasIDs = false
+    /// Text with invalid UTF-8 bytes, counted by the scanner with the feature it was in.
+    let invalidUTF8 = InvalidUTF8Tally()
 
     init(name: String, options: InputOptions) {
         self.options = options
@@ -53,6 +55,8 @@ final class GeoJSONPointSink: GeoJSONSink {
 
     func finish() -> LoadedPoints {
         report.pointsRead = points.count
+        report.invalidUTF8 = invalidUTF8.count
+        report.firstInvalidUTF8 = invalidUTF8.first
         return LoadedPoints(points: points, report: report)
     }
 
@@ -67,6 +71,7 @@ final class GeoJSONPointSink: GeoJSONSink {
         properties.removeAll(keepingCapacity: true)
         id = .missing
         skipsAtFeatureStart = skips
+        invalidUTF8.feature = index
     }
 
     func featureID(_ id: PropertyValue) {

@@ -16,6 +16,8 @@ struct JSONScanner {
     /// The file name, as it starts error messages.
     let name: String
     private var containers: [UInt8] = []   // reused by skipValue
+    /// Counts decoded text whose bytes are not valid UTF-8 (nil: not counted).
+    let invalidUTF8: InvalidUTF8Tally?
 
     /// A string as it appears in the input: the bytes between the quotes.
     struct RawString {
@@ -27,18 +29,21 @@ struct JSONScanner {
     /// What the next value is, judged by its first byte.
     enum Kind { case object, array, string, number, bool, null, end, invalid }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, name: String) {
+    private init(base: UnsafePointer<UInt8>, count: Int, name: String, invalidUTF8: InvalidUTF8Tally?) {
         self.base = base
         self.count = count
         self.name = name
+        self.invalidUTF8 = invalidUTF8
         if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }   // BOM
     }
 
-    /// Runs `body` with a scanner over `bytes` (which may be empty).
-    static func scan<R>(_ bytes: [UInt8], name: String, _ body: (JSONScanner) throws -> R) rethrows -> R {
+    /// Runs `body` with a scanner over `bytes` (which may be empty); `invalidUTF8` counts the
+    /// strings decoded with U+FFFD for bad bytes.
+    static func scan<R>(_ bytes: [UInt8], name: String, invalidUTF8: InvalidUTF8Tally? = nil,
+                        _ body: (JSONScanner) throws -> R) rethrows -> R {
         let storage = bytes.isEmpty ? [0] : bytes   // a valid base address even for no bytes
         return try storage.withUnsafeBufferPointer { buffer in
-            try body(JSONScanner(base: buffer.baseAddress!, count: bytes.count, name: name))
+            try body(JSONScanner(base: buffer.baseAddress!, count: bytes.count, name: name, invalidUTF8: invalidUTF8))
         }
     }
 
@@ -230,10 +235,11 @@ struct JSONScanner {
         decode(try readRawString())
     }
 
-    /// The text of a raw string, escapes resolved (invalid UTF-8 and lone surrogates become U+FFFD).
-    func decode(_ raw: RawString) -> String {
+    /// The text of a raw string, escapes resolved (invalid UTF-8 and lone surrogates become
+    /// U+FFFD; invalid UTF-8 is counted in `invalidUTF8` when `counted`).
+    func decode(_ raw: RawString, counted: Bool = true) -> String {
         let bytes = UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start)
-        if !raw.hasEscapes { return String(decoding: bytes, as: UTF8.self) }
+        if !raw.hasEscapes { return text(bytes, counted: counted) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = raw.start
@@ -270,12 +276,20 @@ struct JSONScanner {
             default: out.append(e)   // \" \\ \/
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBufferPointer { text($0, counted: counted) }
+    }
+
+    /// Bytes as a String; invalid UTF-8 becomes U+FFFD and is counted.
+    @inline(__always)
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>, counted: Bool) -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        if counted { invalidUTF8?.note() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether a raw string is exactly `literal` (keys such as `type`, compared without a String).
     func equals(_ raw: RawString, _ literal: StaticString) -> Bool {
-        if raw.hasEscapes { return decode(raw) == literal.description }
+        if raw.hasEscapes { return decode(raw, counted: false) == literal.description }
         let n = literal.utf8CodeUnitCount
         guard raw.end - raw.start == n else { return false }
         return memcmp(base + raw.start, literal.utf8Start, n) == 0
@@ -441,6 +455,19 @@ struct JSONScanner {
             }
             i += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBufferPointer { text($0, counted: true) }
+    }
+}
+
+/// Strings a scanner decoded whose bytes were not valid UTF-8: how many, and the feature of the
+/// first (the reader sets `feature` as it walks).
+final class InvalidUTF8Tally {
+    var count = 0
+    var first: Int?
+    var feature = 0
+
+    func note() {
+        if count == 0 { first = feature }
+        count += 1
     }
 }

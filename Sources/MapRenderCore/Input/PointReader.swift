@@ -34,7 +34,12 @@ public enum PointReader {
         case .csv:
             return try CSVReader(name: source.name, options: options).read(source, chunkSize: chunkSize)
         case .geojson:
-            return try GeoJSONReader.read(bytes: source.readAll(), name: source.name, options: options)
+            let bytes = try source.readAll(limit: options.memoryLimit?.maxGeoJSONBytes ?? .max) { read in
+                let limit = options.memoryLimit!
+                return MapRenderError(.usage, "\(source.displayName): reading stopped at \(read) bytes of GeoJSON: "
+                    + "parsed (about \(InputMemoryLimit.geoJSONFactor) times its size) with the image, it would need \(limit.limitText)")
+            }
+            return try GeoJSONReader.read(bytes: bytes, name: source.name, options: options)
         }
     }
 

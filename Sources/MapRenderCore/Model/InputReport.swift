@@ -38,7 +38,7 @@ public struct InputReport: Sendable, Equatable {
     public static let maxExamples = 5
 
     /// Text fields whose bytes are not valid UTF-8 (kept, with U+FFFD for the bad bytes), and
-    /// the line (CSV) of the first.
+    /// the line (CSV) or feature index (GeoJSON, 0-based) of the first.
     public var invalidUTF8 = 0
     public var firstInvalidUTF8: Int?
 
@@ -64,10 +64,16 @@ public struct InputReport: Sendable, Equatable {
             let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
             let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
             return "\(shown): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
-        } + (invalidUTF8 == 0 ? [] : [
-            "\(shown): \(invalidUTF8) text \(invalidUTF8 == 1 ? "field is" : "fields are") not valid UTF-8 (first on \(unit) \(firstInvalidUTF8 ?? 0)); "
-                + "the bad bytes are shown as U+FFFD",
-        ])
+        } + (invalidUTF8Problem.map { ["\($0); the bad bytes are shown as U+FFFD"] } ?? [])
+    }
+
+    /// `f.geojson: 2 text fields are not valid UTF-8 (first on feature 7)`, or nil when all were.
+    /// A warning, or with `--strict` an error.
+    public var invalidUTF8Problem: String? {
+        guard invalidUTF8 > 0 else { return nil }
+        let unit = format == "csv" ? "line" : "feature"
+        let shown = source == "-" ? "<stdin>" : source
+        return "\(shown): \(invalidUTF8) text \(invalidUTF8 == 1 ? "field is" : "fields are") not valid UTF-8 (first on \(unit) \(firstInvalidUTF8 ?? 0))"
     }
 
     /// Merges counts of another report (used when one render reads several inputs).

@@ -10,7 +10,8 @@
 /// let extent = ring.extent   // (min, max), max above 1 when the data crosses the antimeridian
 /// ```
 /// Values that are not finite (NaN, ±infinity) have no place on the ring: they are skipped and
-/// counted in `skipped`, never trap. Finite values outside [0, 1) go to the first or last bin.
+/// counted in `skipped`, never trap. Finite values outside [0, 1) are folded into it first (x and
+/// x + 1 are the same meridian), so 1.0 (longitude 180) is 0 and no bin index can leave the ring.
 /// - Complexity: O(1) per value, O(bins) for `extent`.
 public struct XExtentRing: Sendable {
     static let bins = 1 << 16
@@ -25,10 +26,13 @@ public struct XExtentRing: Sendable {
     @inline(__always)
     public mutating func add(_ x: Double) {
         guard x.isFinite else { skipped += 1; return }
-        // Clamped as a Double first: `Int(x * bins)` traps for |x| above about 1.4e14.
-        let b = Int(min(max(x * Double(Self.bins), 0), Double(Self.bins - 1)))
-        if x < low[b] { low[b] = x }
-        if x > high[b] { high[b] = x }
+        // Folded into [0, 1) as a Double (`Int(x * bins)` would trap for |x| above about 1.4e14);
+        // x just below an integer can round up to 1.
+        var f = x - x.rounded(.down)
+        if !(f < 1) { f = 0 }
+        let b = min(Int(f * Double(Self.bins)), Self.bins - 1)
+        if f < low[b] { low[b] = f }
+        if f > high[b] { high[b] = f }
         empty = false
     }
 

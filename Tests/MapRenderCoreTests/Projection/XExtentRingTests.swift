@@ -58,4 +58,59 @@ import TestSupport
         #expect(ring.skipped == 0)
         #expect(r.min <= 0.25 && r.max >= 0.25)
     }
+
+    /// Inputs of every awkward kind, generated: none, one value, all equal, the antimeridian
+    /// (x = 0 and x = 1.0, longitude ±180), NaN and ±infinity, huge values, whole worlds away,
+    /// random arcs and scatters. Never a trap; the extent covers every finite value (folded into
+    /// [0, 1), x and x + 1 being one meridian) and is no longer than the shortest arc that does,
+    /// found by sorting, give or take a bin on each side.
+    @Test func generatedInputsAreCoveredTheShortWay() throws {
+        var rng = SeededRandom(seed: 1414)
+        let bin = 1.0 / Double(XExtentRing.bins)
+        for trial in 0..<400 {
+            let n = Int.random(in: 0...40, using: &rng)
+            let xs: [Double] = (0..<n).map { _ in
+                switch trial % 8 {
+                case 0: return 0.3
+                case 1: return [0.0, 1.0, -0.0, 1.0 - 1e-17, 0.9999999999999999].randomElement(using: &rng)!
+                case 2: return [Double.nan, .infinity, -.infinity, 0.25].randomElement(using: &rng)!
+                case 3: return [1e300, -1e300, .greatestFiniteMagnitude, 1e15, -1e-300, .leastNonzeroMagnitude].randomElement(using: &rng)!
+                case 4: return Double.random(in: 0..<1, using: &rng) + Double(Int.random(in: -3...3, using: &rng))
+                case 5: return Double.random(in: 0.9..<1.1, using: &rng)   // across the antimeridian, unfolded
+                default: return Double.random(in: -2..<2, using: &rng)
+                }
+            }
+            var ring = XExtentRing()
+            for x in xs { ring.add(x) }
+            let finite = xs.filter(\.isFinite).map { x -> Double in
+                let f = x - x.rounded(.down)
+                return f < 1 ? f : 0
+            }
+            #expect(ring.skipped == xs.count - finite.count)
+            guard let r = ring.extent else {
+                #expect(finite.isEmpty, "trial \(trial): no extent for \(xs)")
+                continue
+            }
+            try #require(!finite.isEmpty, "trial \(trial): an extent for \(xs)")
+            #expect(r.min >= 0 && r.min < 1 && r.max >= r.min && r.max - r.min < 1, "trial \(trial): \(r)")
+            for f in finite {
+                #expect((f >= r.min && f <= r.max) || (f + 1 >= r.min && f + 1 <= r.max), "trial \(trial): \(f) outside \(r)")
+            }
+            let shortest = Self.bruteForce(finite)
+            #expect(r.max - r.min <= shortest.max - shortest.min + 2 * bin, "trial \(trial): \(r) vs \(shortest)")
+        }
+    }
+
+    /// Values whole worlds apart are the same meridians: the same extent.
+    @Test func wholeWorldsApartGiveTheSameExtent() throws {
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<50 {
+            let xs = (0..<Int.random(in: 1...30, using: &rng)).map { _ in Double.random(in: 0.6..<0.95, using: &rng) }
+            var a = XExtentRing(), b = XExtentRing()
+            for x in xs { a.add(x) }
+            for x in xs { b.add(x + Double(Int.random(in: -5...5, using: &rng))) }
+            let ea = try #require(a.extent), eb = try #require(b.extent)
+            #expect(abs(ea.min - eb.min) < 1e-9 && abs(ea.max - eb.max) < 1e-9, "\(ea) vs \(eb)")
+        }
+    }
 }

@@ -73,6 +73,32 @@ import MapRenderCore
         try Snapshot.assertMatches(result.data, named: "world-letterboxed", format: .png, maxDifferentPixels: 40)
     }
 
+    /// `--center LAT,LON` without `--zoom` overrides the 0° centring of world-spanning data: the
+    /// view is centred exactly there, at the same zoom as the default world view, and every
+    /// bubble and marker lies inside the one world drawn around that centre (none in the letterbox).
+    @Test func centerAloneRecentresTheWorld() throws {
+        var r = try RenderOptionTable.request(commandLine: [
+            ("center", OptionValue(word: "10,150")), ("size", OptionValue(word: "800x480"))])
+        r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
+        #expect(r.view == .fitAround(lat: 10, lon: 150))
+        let result = try MapRenderer.render(r)
+        #expect(abs(result.viewport.centerLongitude - 150) < 1e-9)
+        #expect(abs(result.viewport.centerLatitude - 10) < 1e-9)
+        r.view = .fit(zoom: nil)
+        let plain = try MapRenderer.render(r)
+        #expect(abs(plain.viewport.centerLongitude) < 1e-9)
+        #expect(abs(result.viewport.zoom - plain.viewport.zoom) < 0.05)
+        let w = try #require(result.scene.world)
+        #expect(abs(w.x + w.width / 2 - 400) < 1e-9)
+        #expect(result.scene.bubbles.count == plain.scene.bubbles.count)
+        for b in result.scene.bubbles {
+            #expect(b.x - b.radius >= w.x - 1e-9 && b.x + b.radius <= w.maxX + 1e-9, "bubble \(b.count) outside the world")
+        }
+        // London (0°) is drawn left of the centre by 150° worth of world, not off the map.
+        let london = result.viewport.pixel(x: WebMercator.x(lon: -0.1), y: WebMercator.y(lat: 51.5))
+        #expect(abs(london.x - (400 - 150.1 / 360 * w.width)) < 1e-6)
+    }
+
     /// Points at the poles: a circle at 90°S would be half beyond the world's edge; it is kept inside.
     @Test func marksAtThePolesStayInsideTheWorld() throws {
         let url = try csvFile("id,lat,lon\n1,-90,0\n2,90,10\n3,0,-170\n4,10,170\n")

@@ -11,6 +11,8 @@ enum LabelLayout {
     static let fullSizeLabels = 40
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
+    /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
+    static let coastCost = 4
 
     struct Output {
         var items: [SceneItem]
@@ -54,7 +56,8 @@ enum LabelLayout {
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
-                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
+                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = [],
+                      land: @autoclosure () -> LandMask? = nil) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let ls = style.label
         var context = Context(data: data, column: col,
@@ -69,7 +72,7 @@ enum LabelLayout {
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
             return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer,
-                              soft: soft, skip: skip)
+                              soft: soft, skip: skip, land: soft == nil ? nil : land())
         }
     }
 
@@ -280,15 +283,19 @@ enum LabelLayout {
                 return order.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
             }
             // The first free position (in the usual order: right, left, above, ...) that covers at
-            // most a few small markers; else the one covering the fewest. Not simply the fewest:
-            // that chases labels off the land, where the dots are not.
+            // most a few small markers and crosses no coast; else the one with the lowest cost:
+            // each small marker beyond the few, plus `coastCost` for a box across a coastline
+            // (a name half on land, half at sea reads worst). Not simply the fewest markers: that
+            // chases labels off the land, where the dots are not.
             var best: (box: Rect, side: LabelSide, cost: Int)?
             for side in order {
                 let b = LabelPlacer.box(side, for: label, gap: gap)
                 guard free(b) else { continue }
                 let n = cost(b)
-                if n <= LabelLayout.fewMarkers { best = (b, side, n); break }
-                if best == nil || n < best!.cost { best = (b, side, n) }
+                let coast = land?.crossesCoast(b) ?? false
+                if n <= LabelLayout.fewMarkers && !coast { best = (b, side, 0); break }
+                let total = max(0, n - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0)
+                if best == nil || total < best!.cost { best = (b, side, total) }
             }
             return best.map { ($0.box, $0.side) }
         }

@@ -69,7 +69,9 @@ public enum MapLayout {
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
                                            measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
-                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field))
+                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
+                                           land: LandMask(polygons: scene.items.compactMap { if case .shapes(let s) = $0 { return s } else { return nil } },
+                                                          width: v.width, height: v.height))
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
             sides = placed.sides

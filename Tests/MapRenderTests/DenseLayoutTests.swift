@@ -218,12 +218,12 @@ import Testing
         try Snapshot.assertMatches(result.data, named: "world-clustered-named", format: .png, maxDifferentPixels: 40)
     }
 
-    /// Clustered world cities, --label name: a bubble is named after a member that lies under it,
-    /// not after its top member wherever that is ("Chengdu +4145" was drawn over India, "Lima
-    /// +2264" over Central America). Checked twice: on the plan, the name is a member of the
-    /// bubble's cluster within the bubble's radius of its centre, or else the member nearest the
-    /// centre among the cluster's 10 most populous; on the drawn scene, a city of that name lies
-    /// within 40 px of the drawn (possibly nudged) bubble.
+    /// Clustered world cities, --label name: a bubble is named after a member near where it is
+    /// drawn, not after its top member wherever that is ("Chengdu +4145" was drawn over India,
+    /// "Lima +2264" over Central America). Checked twice: on the plan, the name is the most
+    /// populous member of the bubble's cluster within 1.5 bubble radii of its centre, or else the
+    /// member nearest the centre among the cluster's 10 most populous; on the drawn scene, a city
+    /// of that name lies within 50 px of the drawn (possibly nudged) bubble.
     @Test func bubblesAreNamedAfterAMemberUnderThem() throws {
         var r = RenderRequest()
         r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
@@ -244,7 +244,14 @@ import Testing
             #expect(members.contains(rep))
             let p = pixel(rep)
             let d = hypot(p.x - b.x, p.y - b.y)
-            if d <= b.radius + 1e-9 { underBubble += 1; continue }
+            let reach = BubbleNaming.reach * b.radius
+            func population(_ i: Int) -> Double { props.value(column: pop, row: i).numberValue ?? -1 }
+            if d <= reach + 1e-9 {
+                underBubble += 1
+                // No member within reach is more populous.
+                #expect(!members.contains { hypot(pixel($0).x - b.x, pixel($0).y - b.y) <= reach && population($0) > population(rep) })
+                continue
+            }
             // None under the bubble: the nearest of the 10 most populous members.
             let top = members.sorted {
                 let a = props.value(column: pop, row: $0).numberValue ?? -1, c = props.value(column: pop, row: $1).numberValue ?? -1
@@ -253,11 +260,11 @@ import Testing
             #expect(top.contains(rep))
             let nearest = top.map { q in hypot(pixel(q).x - b.x, pixel(q).y - b.y) }.min()!
             #expect(abs(d - nearest) < 1e-9)
-            // And then no member under the bubble at all.
-            #expect(!members.contains { hypot(pixel($0).x - b.x, pixel($0).y - b.y) <= b.radius })
+            // And then no member within reach at all.
+            #expect(!members.contains { hypot(pixel($0).x - b.x, pixel($0).y - b.y) <= reach })
         }
         #expect(named >= 25)
-        #expect(underBubble * 10 >= named * 9, "\(underBubble) of \(named) bubbles named after a member under them")
+        #expect(underBubble * 10 >= named * 9, "\(underBubble) of \(named) bubbles named after a member within reach")
         // On the drawn map: each "Name +N" label has a city of that name within 40 px of the
         // centre of the drawn bubble of N + 1 points nearest to the label.
         let nameColumn = try #require(props.columnIndex("name"))
@@ -272,11 +279,11 @@ import Testing
             let bubble = try #require(candidates.min { hypot($0.x - centre.x, $0.y - centre.y) < hypot($1.x - centre.x, $1.y - centre.y) })
             let d = (byName[parts[0]] ?? []).map { hypot(pixel($0).x - bubble.x, pixel($0).y - bubble.y) }.min() ?? .infinity
             worst = max(worst, d)
-            #expect(d <= 40, "\(label.text) is \(d) px from its bubble")
+            #expect(d <= 50, "\(label.text) is \(d) px from its bubble")
             checked += 1
         }
         #expect(checked >= 20)
-        print("bubble names: \(underBubble) of \(named) under their bubble; \(checked) labels, worst \(worst) px")
+        print("bubble names: \(underBubble) of \(named) within reach; \(checked) labels, worst \(worst) px")
     }
 
     /// Whether a circle (centre, radius) and a rectangle share any point.

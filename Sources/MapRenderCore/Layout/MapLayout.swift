@@ -21,6 +21,7 @@ public enum MapLayout {
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         var sides: [Int: LabelSide] = [:]
         scene.world = WorldFrame.rect(viewport: v)
+        scene.letterbox = style.letterbox
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))

@@ -48,6 +48,12 @@ public enum BubbleNaming {
         public init(x: Double, y: Double, reach: Double) { self.x = x; self.y = y; self.reach = reach }
     }
 
+    /// How far from a bubble's centre its name may lie, in bubble radii: under the bubble or just
+    /// beside it. (On the 34k world cities, the top members of the India and Central America
+    /// bubbles, Chengdu and Lima, lie 2.1 and 2.9 radii away; Madrid and Rome, 1.3 radii from
+    /// their bubbles' centres on a map of Europe, name them.)
+    public static let reach = 1.5
+
     /// How many of the top-ranked members are considered when none lies within reach.
     public static let topMembers = 10
 

@@ -47,8 +47,10 @@ public enum MapRenderer {
             throw MapRenderError(.style, "\(issue) (--strict)")
         }
         warnings += plan.data.styles.issues
-        if input.points.count == 0, case .fit = request.view {
-            warnings.append("no points to draw; showing the whole world")
+        switch request.view {
+        case .fit, .fitAround:
+            if input.points.count == 0 { warnings.append("no points to draw; showing the whole world") }
+        default: break
         }
 
         // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.

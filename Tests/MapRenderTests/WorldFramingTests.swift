@@ -73,6 +73,59 @@ import MapRenderCore
         try Snapshot.assertMatches(result.data, named: "world-letterboxed", format: .png, maxDifferentPixels: 40)
     }
 
+    /// `--center LAT,LON` without `--zoom` overrides the 0° centring of world-spanning data: the
+    /// view is centred exactly there, at a zoom that still shows all the data around it (lower
+    /// than the default view's when the centre is off the data's middle latitude), and every
+    /// bubble lies inside the one world drawn around that centre (none in the letterbox).
+    @Test func centerAloneRecentresTheWorld() throws {
+        var r = try RenderOptionTable.request(commandLine: [
+            ("center", OptionValue(word: "10,150")), ("size", OptionValue(word: "800x480"))])
+        r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
+        #expect(r.view == .fitAround(lat: 10, lon: 150))
+        let result = try MapRenderer.render(r)
+        #expect(abs(result.viewport.centerLongitude - 150) < 1e-9)
+        #expect(abs(result.viewport.centerLatitude - 10) < 1e-9)
+        r.view = .fit(zoom: nil)
+        let plain = try MapRenderer.render(r)
+        #expect(abs(plain.viewport.centerLongitude) < 1e-9)
+        #expect(result.viewport.zoom <= plain.viewport.zoom + 1e-9)
+        #expect(result.summary.pointsDrawn + result.summary.clusters.pointsInside == 34006)
+        let w = try #require(result.scene.world)
+        #expect(abs(w.x + w.width / 2 - 400) < 1e-9)
+        #expect(result.scene.bubbles.count == plain.scene.bubbles.count)
+        for b in result.scene.bubbles {
+            #expect(b.x - b.radius >= w.x - 1e-9 && b.x + b.radius <= w.maxX + 1e-9, "bubble \(b.count) outside the world")
+        }
+        // London (0°) is drawn left of the centre by 150° worth of world, not off the map.
+        let london = result.viewport.pixel(x: WebMercator.x(lon: -0.1), y: WebMercator.y(lat: 51.5))
+        #expect(abs(london.x - (400 - 150.1 / 360 * w.width)) < 1e-6)
+    }
+
+    /// The letterbox colour is the style's `letterbox`: painted left of the world and beyond
+    /// ±85.05°, nowhere else; a bad value names the key.
+    @Test func letterboxColourComesFromTheStyle() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
+        r.width = 700; r.height = 1000
+        r.style = try Style.parse(data: Data(##"{"letterbox": "#ff8800"}"##.utf8), name: "box.json")
+        #expect(r.style.letterbox == RGBA.parse("#ff8800")!)
+        let result = try MapRenderer.render(r)
+        let w = try #require(result.scene.world)
+        #expect(w.x > 2 && w.y > 2 && w.maxY < 998)   // letterboxed left, above and below
+        let img = try PNGCodec.decode(data: result.data)
+        for (x, y) in [(1, 500), (350, 1), (350, 998)] {
+            let p = img[x, y]
+            #expect(p.r == 255 && p.g == 136 && p.b == 0, "pixel \(x),\(y) is \(p)")
+        }
+        // Inside the world: sea or land, never the letterbox colour.
+        let sea = img[350, Int(w.y) + 3]
+        #expect(!(sea.r == 255 && sea.g == 136 && sea.b == 0))
+        // The default stays the neutral grey, and the dark style has its own.
+        #expect(Style.default.letterbox == RGBA(0.86, 0.86, 0.86))
+        #expect(try Style.load(path: TestPaths.repoFile("styles/dark.json")).letterbox == RGBA.parse("#2e2e2e")!)
+        #expect(throws: (any Error).self) { try Style.parse(data: Data(#"{"letterbox": "greyish"}"#.utf8), name: "box.json") }
+    }
+
     /// Points at the poles: a circle at 90°S would be half beyond the world's edge; it is kept inside.
     @Test func marksAtThePolesStayInsideTheWorld() throws {
         let url = try csvFile("id,lat,lon\n1,-90,0\n2,90,10\n3,0,-170\n4,10,170\n")

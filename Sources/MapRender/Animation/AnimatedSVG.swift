@@ -7,7 +7,8 @@ import MapRenderCore
 /// run through every frame's planned values (`<animate>`/`<animateTransform>`, linear between
 /// frames, looping).
 ///
-/// Markers take their shape, colour and size from the frame they first appear in. Bubbles carry
+/// Markers take their shape, colour and size from the frame they first appear in; small opaque
+/// dots draw all their outlines before any fill, as in the still map. Bubbles carry
 /// their count text (one text per count the bubble takes, shown while it has that count); plain
 /// labels follow their placement in each frame (one text per label string).
 struct AnimatedSVG {
@@ -49,15 +50,23 @@ struct AnimatedSVG {
         let k = plan.index
         let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
         let marks = plan.marks
+        // Members of spread groups laid out as dots are drawn as dots (`SpreadLayout.symbol`).
+        var layoutOf: [Int: SpreadLayout] = [:]
+        for g in marks.spreadGroups where g.layout != .planned {
+            for m in g.firstMarker..<(g.firstMarker + g.members.count) { layoutOf[m] = g.layout }
+        }
         for (m, i) in marks.markerPoint.enumerated() {
             let key = plan.keys[i]
             var t = markers[key] ?? Track(frames: frameCount)
-            if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
+            if t.symbol == nil { t.symbol = (layoutOf[m] ?? .planned).symbol(styles.symbols[Int(styles.index[i])]) }
             t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
             t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
             markers[key] = t
         }
-        for (b, bubble) in marks.bubbles.enumerated() {
+        // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.
+        var spaced = marks
+        BubbleSpacing.apply(to: &spaced, style: base.style.cluster)
+        for (b, bubble) in spaced.bubbles.enumerated() {
             let track = plan.bubbles[b].track
             var t = bubbles[track] ?? Track(frames: frameCount)
             t.x[k] = Float(bubble.x); t.y[k] = Float(bubble.y)
@@ -130,18 +139,16 @@ struct AnimatedSVG {
                 out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
             }
         }
-        for key in markers.keys.sorted() {
-            let t = filled(markers[key]!)
+        // Small opaque dots (`outlinesFirst`) draw every outline before any fill, as the PNG does,
+        // so a dense field reads as its fill colour.
+        let markerKeys = markers.keys.sorted()
+        let tracks = markerKeys.map { filled(markers[$0]!) }
+        for t in tracks where t.symbol!.outlinesFirst {
+            out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline))
+        }
+        for t in tracks {
             let sym = t.symbol!
-            let translate = zip(t.x, t.y).map { "\(num($0)),\(num($1))" }
-            out += "<g transform=\"translate(\(translate[0])) scale(\(num(t.size[0])))\" opacity=\"\(num(t.opacity[0]))\">"
-            if frameCount > 1 {
-                out += "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"\(translate.joined(separator: ";"))\" \(timing)/>"
-                out += "<animateTransform attributeName=\"transform\" type=\"scale\" additive=\"sum\" values=\"\(t.size.map(num).joined(separator: ";"))\" \(timing)/>"
-                out += animate("opacity", t.opacity.map(num), timing)
-            }
-            out += shape(sym)
-            out += "</g>\n"
+            out += markerGroup(t, timing: timing, content: shape(sym, part: sym.outlinesFirst ? .fill : .whole))
         }
         for key in labels.keys.sorted() {
             let (track, mark) = labels[key]!
@@ -202,11 +209,24 @@ struct AnimatedSVG {
         return t
     }
 
+    /// One marker's group: moved, scaled and faded through the frames, around `content`.
+    private func markerGroup(_ t: Track, timing: String, content: String) -> String {
+        let translate = zip(t.x, t.y).map { "\(num($0)),\(num($1))" }
+        var out = "<g transform=\"translate(\(translate[0])) scale(\(num(t.size[0])))\" opacity=\"\(num(t.opacity[0]))\">"
+        if frameCount > 1 {
+            out += "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"\(translate.joined(separator: ";"))\" \(timing)/>"
+            out += "<animateTransform attributeName=\"transform\" type=\"scale\" additive=\"sum\" values=\"\(t.size.map(num).joined(separator: ";"))\" \(timing)/>"
+            out += animate("opacity", t.opacity.map(num), timing)
+        }
+        return out + content + "</g>\n"
+    }
+
     /// The marker's outlines around its anchor at (0, 0), from the same `MarkerGeometry` the
-    /// Cairo backend draws (PNG, SVG, PDF).
-    private func shape(_ s: MarkerSymbol) -> String {
+    /// Cairo backend draws (PNG, SVG, PDF); `part` as `MarkerGeometry.Part` (the outline or fill
+    /// pass of a small dot).
+    private func shape(_ s: MarkerSymbol, part: MarkerGeometry.Part = .whole) -> String {
         var out = "<g opacity=\"\(num(s.opacity))\">"
-        for layer in MarkerGeometry.layers(for: s) {
+        for layer in MarkerGeometry.layers(for: s, part: part) {
             let (fill, fillAlpha) = svgColor(layer.fill)
             out += "<path d=\"\(PathElement.svgPathData(layer.path, number: num))\" fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\""
             if layer.strokeWidth > 0 {

@@ -36,6 +36,16 @@ enum AnimationView {
         case .bbox(let b):
             let v = ViewFitter.fit(bounds: b, width: base.width, height: base.height)
             return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
+        case .fitAround(let lat, let lon):
+            let centre = (x: WebMercator.x(lon: lon), y: WebMercator.y(lat: lat))
+            var v = ViewFitter.fit(xs: [], ys: [], around: centre, width: base.width, height: base.height,
+                                   extent: markerExtent, padding: padding, maxZoom: base.maxZoom)
+            if let box = try extent(of: source, jobs: jobs) {
+                v = ViewFitter.fit(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, around: centre,
+                                   width: base.width, height: base.height, extent: markerExtent, padding: padding,
+                                   maxZoom: base.maxZoom)
+            }
+            return Views(viewports: Array(repeating: v, count: n), unwrappedCenter: Array(repeating: v.centerX, count: n))
         case .fit(let zoom):
             if !request.follow {
                 guard let box = try extent(of: source, jobs: jobs) else {

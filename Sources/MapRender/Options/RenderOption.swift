@@ -87,7 +87,6 @@ public struct RenderSettings: Sendable {
     /// Problems of combination, naming options with `spell` (`--center`, or `'center'` in a manifest).
     public func problems(spell: (String) -> String) -> [String] {
         var out: [String] = []
-        if center != nil && zoom == nil { out.append("\(spell("center")) needs \(spell("zoom"))") }
         if bbox != nil && (center != nil || zoom != nil) {
             out.append("\(spell("bbox")) cannot be combined with \(spell("center")) or \(spell("zoom"))")
         }
@@ -111,6 +110,8 @@ public struct RenderSettings: Sendable {
         if let s = markerSize { r.style.marker.size = s }
         if let c = center, let z = zoom {
             r.view = .center(lat: c.lat, lon: c.lon, zoom: z)
+        } else if let c = center {
+            r.view = .fitAround(lat: c.lat, lon: c.lon)
         } else if let b = bbox {
             r.view = .bbox(b)
         } else {

@@ -89,7 +89,7 @@ public enum RenderOptionTable {
             s.markerSize = try v.number(1...256)
         },
         RenderOption("center", .value(valueName: "lat,lon"),
-                     "Center of the view; needs --zoom.") { v, s, _ in
+                     "Center of the view; with --zoom, that zoom; alone, the zoom that shows all the data around it.") { v, s, _ in
             guard let p = v.numbers(), p.count == 2, p.allSatisfy(\.isFinite), abs(p[0]) <= 90, abs(p[1]) <= 180 else {
                 throw v.fail("expected LAT,LON with |lat| <= 90 and |lon| <= 180, got \(v.shown)")
             }

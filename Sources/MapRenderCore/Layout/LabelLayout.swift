@@ -11,6 +11,8 @@ enum LabelLayout {
     static let fullSizeLabels = 40
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
+    /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
+    static let coastCost = 4
 
     struct Output {
         var items: [SceneItem]
@@ -54,7 +56,8 @@ enum LabelLayout {
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
-                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
+                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = [],
+                      land: @autoclosure () -> LandMask? = nil) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
         let ls = style.label
         var context = Context(data: data, column: col,
@@ -69,7 +72,7 @@ enum LabelLayout {
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
             return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer,
-                              soft: soft, skip: skip)
+                              soft: soft, skip: skip, land: soft == nil ? nil : land())
         }
     }
 
@@ -115,119 +118,186 @@ enum LabelLayout {
     /// annotations), then point labels highest priority first (ties in draw order).
     ///
     /// `soft`: small markers are soft obstacles (a label may cover a few, the fewest wins); `skip`:
-    /// points not to label (a spread group sharing one label value is labelled once).
+    /// points not to label (a spread group sharing one label value is labelled once); `land`: where
+    /// the basemap's land is, so that on a dense dot map labels prefer boxes that cross no coast.
     ///
-    /// Texts are measured lazily: most labels of a dense map are blocked anyway, and shaping text
-    /// is the expensive part of layout. Before a text is measured, a box smaller than any label it
-    /// could make (one pixel wide, 80% of a line high, plus the halo) is tried at every position:
-    /// each real box contains it, so when all are blocked the label is dropped unmeasured.
+    /// In four steps: the candidates (`PlainCandidates`), their order, then for each one a cheap
+    /// probe (`PlainPlacer.mightFit`), the measured text at the first good side (`PlainPlacer.place`).
     static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context,
-                           measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = []) -> Output {
-        var texts: [String] = [], shortTexts: [Int: String] = [:], labels: [LabelPlacer.Label] = []
-        // Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
-        var owners: [Int] = [], alphas: [Double] = []
-        let unmeasured = TextSize(width: 0, height: 0)
-        for b in bubbles {
-            guard let rep = b.representative, let name = c.text(rep) else { continue }
-            let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
-            labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
-            // Where "Paris +41" finds no room, the name alone may.
-            if b.count > 1 { shortTexts[texts.count] = name }
-            texts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
-            owners.append(-1); alphas.append(1)
-        }
-        let bubbleLabels = labels.count
-        for (k, i) in drawn.enumerated() where !skip.contains(i) {
-            guard let text = c.text(i) else { continue }
-            // Nothing to draw below half a step of the marker's quantised opacity.
-            let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
-            guard alpha > 0 else { continue }
-            owners.append(i); alphas.append(alpha)
-            let priority = c.priority(i)
-            labels.append(.init(markBox: batch.box(at: k), anchorBox: batch.labelAnchor(at: k), size: unmeasured,
-                                priority: priority.isNaN ? -.infinity : priority))
-            texts.append(text)
-        }
-        let order = labels.indices.sorted {
-            let clusterA = $0 < bubbleLabels, clusterB = $1 < bubbleLabels
-            if clusterA != clusterB { return clusterA }   // cluster labels first
-            return labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
-        }
-        let v = c.viewport, ls = c.style, h = ls.haloWidth, gap = ls.offset
-        let lineHeight = measurer.measure("Hg", font: c.font).height
-        let probe = TextSize(width: 1 + 2 * h, height: 0.8 * lineHeight + 2 * h)
-        // Fixed obstacles in a raster (O(1) queries however dense); placed labels in the grid index.
-        var raster = ObstacleRaster(width: v.width, height: v.height)
-        for o in c.obstacles { raster.add(o) }
-        raster.finish()
-        var placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
-        func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
-        // Small markers are soft obstacles: a label may cover a few (the fewest wins), never a label,
-        // a bubble, a pin or a decoration.
-        func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
-        let maxCovered = Int.max  // no hard limit: the cost only orders the positions
+                           measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = [],
+                           land: LandMask? = nil) -> Output {
+        let candidates = PlainCandidates(drawn: drawn, batch: batch, bubbles: bubbles, context: c, skip: skip)
+        var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land)
         var items: [SceneItem] = []
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
-        for j in order {
-            var label = labels[j]
-            let hint = owners[j] >= 0 ? c.hints[owners[j]] : nil
-            if !c.allowOverlap {
-                label.size = probe
-                guard LabelPlacer.Position.allCases.contains(where: {
-                    let b = LabelPlacer.box($0, for: label, gap: gap)
-                    return free(b) && cost(b) <= maxCovered
-                }) else {
-                    dropped += 1
-                    continue
-                }
-            }
-            // The halo reaches beyond the text: reserve it so halos do not overlap either.
-            // On a dense dot map, a type hierarchy: the first labels placed (the top-ranked places)
-            // at the style's size, the rest at 5/6 of it, as reference maps name smaller towns.
-            var labelFont = c.font
-            if soft != nil && items.count >= Self.fullSizeLabels && j >= bubbleLabels { labelFont.size = c.font.size * 5 / 6 }
-            // Dense dot maps reserve half the halo: halos may touch, texts stay a halo apart.
-            let reserve = soft != nil ? h / 2 : h
-            // A hinted side (the side this label took in the previous animation frame) is tried first.
-            let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
-            var placed: (box: Rect, side: LabelSide)?, placedText = texts[j]
-            for candidate in [texts[j], shortTexts[j]].compactMap({ $0 }) where placed == nil {
-                placedText = candidate
-                let text = measurer.measure(candidate, font: labelFont)
-                label.size = TextSize(width: text.width + 2 * reserve, height: text.height + 2 * reserve)
-                if c.allowOverlap {
-                    let side = hint ?? .right
-                    placed = (LabelPlacer.box(side, for: label, gap: gap), side)
-                } else if soft == nil {
-                    placed = order.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
-                } else {
-                    // The first free position (in the usual order: right, left, above, ...) that
-                    // covers at most a few small markers; else the one covering the fewest. Not
-                    // simply the fewest: that chases labels off the land, where the dots are not.
-                    var best: (box: Rect, side: LabelSide, cost: Int)?
-                    for side in order {
-                        let b = LabelPlacer.box(side, for: label, gap: gap)
-                        guard free(b) else { continue }
-                        let n = cost(b)
-                        if n <= Self.fewMarkers { best = (b, side, n); break }
-                        if best == nil || n < best!.cost { best = (b, side, n) }
-                    }
-                    placed = best.map { ($0.box, $0.side) }
-                }
-            }
-            guard let (b, side) = placed else {
+        for j in candidates.order() {
+            let owner = candidates.owners[j]
+            let hint = owner >= 0 ? c.hints[owner] : nil
+            guard placer.mightFit(candidates.labels[j]) else { dropped += 1; continue }
+            let isBubble = j < candidates.bubbleLabels
+            guard let placed = placer.place(candidates.labels[j], texts: candidates.texts(j), hint: hint,
+                                            smallerType: !isBubble && items.count >= Self.fullSizeLabels) else {
                 dropped += 1
                 continue
             }
-            placedLabels.insert(b)
-            var mark = LabelMark(text: placedText, font: labelFont, color: ls.color, halo: ls.halo, haloWidth: h,
-                                 x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
-                                 height: b.height - 2 * reserve)
-            mark.opacity = alphas[j]
+            var mark = placed.mark
+            mark.opacity = candidates.alphas[j]
             items.append(.label(mark))
-            if owners[j] >= 0 { sides[owners[j]] = side }
+            if owner >= 0 { sides[owner] = placed.side }
         }
         return Output(items: items, dropped: dropped, sides: sides)
+    }
+
+    /// What plain labelling may place: bubble names first ("Paris +41", or "Paris" where that finds
+    /// no room), then one label per drawn marker with a text, not skipped and not faded out.
+    /// Texts are not measured here: most labels of a dense map are blocked anyway.
+    struct PlainCandidates {
+        var labels: [LabelPlacer.Label] = []
+        var fullTexts: [String] = []
+        /// The shorter text tried when the full one finds no room (a bubble's name without its count).
+        var shortTexts: [Int: String] = [:]
+        /// Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
+        var owners: [Int] = []
+        var alphas: [Double] = []
+        /// Candidates before this index are bubble labels.
+        var bubbleLabels = 0
+
+        init(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context, skip: Set<Int>) {
+            let unmeasured = TextSize(width: 0, height: 0)
+            for b in bubbles {
+                guard let rep = b.representative, let name = c.text(rep) else { continue }
+                let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
+                labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
+                if b.count > 1 { shortTexts[fullTexts.count] = name }
+                fullTexts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
+                owners.append(-1); alphas.append(1)
+            }
+            bubbleLabels = labels.count
+            for (k, i) in drawn.enumerated() where !skip.contains(i) {
+                guard let text = c.text(i) else { continue }
+                // Nothing to draw below half a step of the marker's quantised opacity.
+                let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+                guard alpha > 0 else { continue }
+                owners.append(i); alphas.append(alpha)
+                let priority = c.priority(i)
+                labels.append(.init(markBox: batch.box(at: k), anchorBox: batch.labelAnchor(at: k), size: unmeasured,
+                                    priority: priority.isNaN ? -.infinity : priority))
+                fullTexts.append(text)
+            }
+        }
+
+        /// The texts candidate `j` tries, in order.
+        func texts(_ j: Int) -> [String] { [fullTexts[j], shortTexts[j]].compactMap { $0 } }
+
+        /// Bubble labels first, then by priority (higher first), ties in candidate order.
+        func order() -> [Int] {
+            labels.indices.sorted {
+                let clusterA = $0 < bubbleLabels, clusterB = $1 < bubbleLabels
+                if clusterA != clusterB { return clusterA }
+                return labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
+            }
+        }
+    }
+
+    /// Places plain labels one by one: fixed obstacles in a raster (O(1) queries however dense),
+    /// placed labels in a grid index, small markers as a soft cost, the land for a coast cost.
+    struct PlainPlacer {
+        let c: Context
+        let measurer: TextMeasuring
+        let soft: MarkerDensity?
+        let land: LandMask?
+        let halo: Double, gap: Double
+        /// A box smaller than any label could make (one pixel wide, 80% of a line high, plus the
+        /// halo): each real box contains it, so when it is blocked at every side the label is
+        /// dropped unmeasured (shaping text is the expensive part of layout).
+        let probe: TextSize
+        var raster: ObstacleRaster
+        var placedLabels: CollisionIndex
+
+        init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?) {
+            self.c = c; self.measurer = measurer; self.soft = soft; self.land = land
+            let v = c.viewport
+            halo = c.style.haloWidth; gap = c.style.offset
+            let lineHeight = measurer.measure("Hg", font: c.font).height
+            probe = TextSize(width: 1 + 2 * halo, height: 0.8 * lineHeight + 2 * halo)
+            raster = ObstacleRaster(width: v.width, height: v.height)
+            for o in c.obstacles { raster.add(o) }
+            raster.finish()
+            placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+        }
+
+        /// No label, bubble, pin or decoration under the box (small markers may be: they are soft).
+        func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
+
+        /// How many small markers the box covers.
+        func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
+
+        /// Whether the probe box is free at some side (always true when overlaps are allowed).
+        func mightFit(_ label: LabelPlacer.Label) -> Bool {
+            guard !c.allowOverlap else { return true }
+            var l = label
+            l.size = probe
+            return LabelPlacer.Position.allCases.contains { free(LabelPlacer.box($0, for: l, gap: gap)) }
+        }
+
+        /// The font of a label: on a dense dot map, a type hierarchy (the first labels placed, the
+        /// top-ranked places, at the style's size, the rest at 5/6 of it, as reference maps name
+        /// smaller towns).
+        func font(smallerType: Bool) -> FontSpec {
+            var f = c.font
+            if soft != nil && smallerType { f.size = c.font.size * 5 / 6 }
+            return f
+        }
+
+        /// Places the first of `texts` that finds a side; inserts its box. A hinted side (the
+        /// side this label took in the previous animation frame) is tried first.
+        mutating func place(_ label: LabelPlacer.Label, texts: [String], hint: LabelSide?,
+                            smallerType: Bool) -> (mark: LabelMark, side: LabelSide)? {
+            let labelFont = font(smallerType: smallerType)
+            // The halo reaches beyond the text: reserve it so halos do not overlap either. Dense
+            // dot maps reserve half the halo: halos may touch, texts stay a halo apart.
+            let reserve = soft != nil ? halo / 2 : halo
+            let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+            var label = label
+            for text in texts {
+                let size = measurer.measure(text, font: labelFont)
+                label.size = TextSize(width: size.width + 2 * reserve, height: size.height + 2 * reserve)
+                guard let (b, side) = side(for: label, order: order, hint: hint) else { continue }
+                placedLabels.insert(b)
+                let mark = LabelMark(text: text, font: labelFont, color: c.style.color, halo: c.style.halo, haloWidth: halo,
+                                     x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
+                                     height: b.height - 2 * reserve)
+                return (mark, side)
+            }
+            return nil
+        }
+
+        /// The side a measured label takes, or nil.
+        func side(for label: LabelPlacer.Label, order: [LabelSide], hint: LabelSide?) -> (Rect, LabelSide)? {
+            if c.allowOverlap {
+                let side = hint ?? .right
+                return (LabelPlacer.box(side, for: label, gap: gap), side)
+            }
+            guard soft != nil else {
+                return order.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
+            }
+            // The first free position (in the usual order: right, left, above, ...) that covers at
+            // most a few small markers and crosses no coast; else the one with the lowest cost:
+            // each small marker beyond the few, plus `coastCost` for a box across a coastline
+            // (a name half on land, half at sea reads worst). Not simply the fewest markers: that
+            // chases labels off the land, where the dots are not.
+            var best: (box: Rect, side: LabelSide, cost: Int)?
+            for side in order {
+                let b = LabelPlacer.box(side, for: label, gap: gap)
+                guard free(b) else { continue }
+                let n = cost(b)
+                let coast = land?.crossesCoast(b) ?? false
+                if n <= LabelLayout.fewMarkers && !coast { best = (b, side, 0); break }
+                let total = max(0, n - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0)
+                if best == nil || total < best!.cost { best = (b, side, total) }
+            }
+            return best.map { ($0.box, $0.side) }
+        }
     }
 }

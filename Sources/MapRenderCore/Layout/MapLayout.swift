@@ -21,6 +21,7 @@ public enum MapLayout {
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
         var sides: [Int: LabelSide] = [:]
         scene.world = WorldFrame.rect(viewport: v)
+        scene.letterbox = style.letterbox
         for shapes in basemaps {
             for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
                 scene.items.append(.shapes(b))
@@ -69,7 +70,9 @@ public enum MapLayout {
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                            style: style, viewport: v, obstacles: obstacles, options: options,
                                            measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
-                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field))
+                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
+                                           land: LandMask(polygons: scene.items.compactMap { if case .shapes(let s) = $0 { return s } else { return nil } },
+                                                          width: v.width, height: v.height))
             scene.items += placed.items
             scene.labelsDropped = placed.dropped
             sides = placed.sides
@@ -110,9 +113,24 @@ public enum MapLayout {
         batch.x.reserveCapacity(total); batch.y.reserveCapacity(total); batch.symbol.reserveCapacity(total)
         var drawn: [Int] = []
         drawn.reserveCapacity(total)
+        // Members of groups laid out as dots take a dot version of their symbol, added after the
+        // data's symbols (only when there are such groups).
+        var dotSymbol: [Int] = []   // per marker: the batch symbol index, or -1 for the data's
+        var dotIndex: [MarkerSymbol: Int] = [:]
+        for g in plan.spreadGroups where g.layout == .dotGrid {
+            if dotSymbol.isEmpty { dotSymbol = [Int](repeating: -1, count: n) }
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
+                let s = g.layout.symbol(data.styles.symbols[Int(data.styles.index[plan.markerPoint[k]])])
+                if let j = dotIndex[s] { dotSymbol[k] = j; continue }
+                let j = batch.symbols.count
+                guard j < Int(UInt16.max) else { continue }   // no room for more symbols: drawn as itself
+                batch.symbols.append(s); dotIndex[s] = j; dotSymbol[k] = j
+            }
+        }
         for k in order {
             let i = plan.markerPoint[k]
-            batch.x.append(plan.markerX[k]); batch.y.append(plan.markerY[k]); batch.symbol.append(data.styles.index[i])
+            batch.x.append(plan.markerX[k]); batch.y.append(plan.markerY[k])
+            batch.symbol.append(dotSymbol.isEmpty || dotSymbol[k] < 0 ? data.styles.index[i] : UInt16(dotSymbol[k]))
             drawn.append(i)
         }
         return (batch, drawn)
@@ -121,7 +139,8 @@ public enum MapLayout {
     static func legs(plan: MarkPlan, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {
-            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
+            // Dots packed around the true position need no legs; the position keeps its dot.
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) where g.layout != .dotGrid {
                 legs.x0.append(g.x); legs.y0.append(g.y)
                 legs.x1.append(plan.markerX[k]); legs.y1.append(plan.markerY[k])
             }
@@ -182,7 +201,7 @@ public enum MapLayout {
     /// Small boxes along each spread leg, so labels do not cross the legs.
     static func legBoxes(_ plan: MarkPlan) -> [Rect] {
         var out: [Rect] = []
-        for g in plan.spreadGroups {
+        for g in plan.spreadGroups where g.layout != .dotGrid {
             for k in g.firstMarker..<(g.firstMarker + g.members.count) {
                 let dx = plan.markerX[k] - g.x, dy = plan.markerY[k] - g.y
                 let steps = max(1, Int((dx * dx + dy * dy).squareRoot() / 6))

@@ -13,15 +13,21 @@ public enum WorldFrame {
         return covers ? nil : r
     }
 
-    /// Moves markers whose symbol would reach beyond the world's top or bottom edge (points at or
-    /// near the poles) just inside it; x is left alone. A display nudge: the data is unchanged.
+    /// Moves markers whose symbol would reach beyond the world's edges (points at or near the
+    /// poles, or near the left and right edges of a world centred away from 0°) just inside it.
+    /// A display nudge: the data is unchanged.
     public static func keepInside(_ batch: inout MarkerBatch, world w: Rect) {
         let extents = batch.symbols.map(\.extent)
         for k in 0..<batch.count {
             let e = extents[Int(batch.symbol[k])]
-            guard e.top + e.bottom < w.height else { continue }
-            let y = batch.y[k]
-            if y - e.top < w.y { batch.y[k] = w.y + e.top } else if y + e.bottom > w.y + w.height { batch.y[k] = w.y + w.height - e.bottom }
+            if e.top + e.bottom < w.height {
+                let y = batch.y[k]
+                if y - e.top < w.y { batch.y[k] = w.y + e.top } else if y + e.bottom > w.y + w.height { batch.y[k] = w.y + w.height - e.bottom }
+            }
+            if e.left + e.right < w.width {
+                let x = batch.x[k]
+                if x - e.left < w.x { batch.x[k] = w.x + e.left } else if x + e.right > w.maxX { batch.x[k] = w.maxX - e.right }
+            }
         }
     }
 
@@ -32,9 +38,11 @@ public enum WorldFrame {
             let b = batch.bubbles[i]
             let r = b.radius + reach
             guard 2 * r < w.height else { continue }
-            var dy = 0.0
+            var dx = 0.0, dy = 0.0
             if b.y - r < w.y { dy = w.y + r - b.y } else if b.y + r > w.y + w.height { dy = w.y + w.height - r - b.y }
+            if b.x - r < w.x { dx = w.x + r - b.x } else if b.x + r > w.maxX { dx = w.maxX - r - b.x }
             if dy != 0 { batch.bubbles[i].y += dy; batch.bubbles[i].textBox.y += dy }
+            if dx != 0 { batch.bubbles[i].x += dx; batch.bubbles[i].textBox.x += dx }
         }
     }
 }

@@ -94,12 +94,13 @@ struct StyleReader {
 
     mutating func style(_ root: Any) throws -> Style {
         var st = Style()
-        let o = try object(root, "", keys: ["version", "name", "background", "basemap", "marker", "label", "attribution", "cluster", "spread"])
+        let o = try object(root, "", keys: ["version", "name", "background", "letterbox", "basemap", "marker", "label", "attribution", "cluster", "spread"])
         if let v = o["version"], !(v as? NSNumber == 1) || Self.isBool(v) {
             throw fail("version", "expected 1, got \(Self.show(v))")
         }
         if let v = o["name"], !(v is String) { throw fail("name", "expected a string, got \(Self.show(v))") }
         try color(o, "background", "", into: &st.background)
+        try color(o, "letterbox", "", into: &st.letterbox)
         if let b = o["basemap"] {
             let p = "basemap"
             let m = try object(b, p, keys: ["fill", "stroke", "stroke-width", "line-color", "line-width"])

@@ -96,6 +96,9 @@ public struct Style: Sendable, Equatable {
     public var cluster = Cluster()
     public var spread = Spread()
     public var background = RGBA.parse("#bcd6e6")!
+    /// Painted beyond the world's edges (beyond ±85.05°, and beyond one world's width): a neutral
+    /// grey, neither sea nor land (`Scene.letterbox`).
+    public var letterbox = RGBA(0.86, 0.86, 0.86)
     public var basemap = Basemap()
     public var marker = Marker()
     public var label = Label()

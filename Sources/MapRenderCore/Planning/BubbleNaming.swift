@@ -34,10 +34,72 @@ public enum BubbleNaming {
         // One pass, O(members): ties go to the earlier row.
         var bestValue = -Double.infinity
         for m in members {
-            guard var v = properties.value(column: r.column, row: m).numberValue, v.isFinite else { continue }
-            if r.smallerFirst { v = -v }
+            let v = value(m, properties: properties, rank: r)
             if v > bestValue || (v == bestValue && m < best) { bestValue = v; best = m }
         }
         return best
+    }
+
+    /// Where a bubble is drawn, for `representative(of:...near:)`: its centre and the distance
+    /// (world units) within which a member counts as lying under it.
+    public struct Centre: Sendable {
+        public var x: Double, y: Double
+        public var reach: Double
+        public init(x: Double, y: Double, reach: Double) { self.x = x; self.y = y; self.reach = reach }
+    }
+
+    /// How far from a bubble's centre its name may lie, in bubble radii: under the bubble or just
+    /// beside it. (On the 34k world cities, the top members of the India and Central America
+    /// bubbles, Chengdu and Lima, lie 2.1 and 2.9 radii away; Madrid and Rome, 1.3 radii from
+    /// their bubbles' centres on a map of Europe, name them.)
+    public static let reach = 1.5
+
+    /// How many of the top-ranked members are considered when none lies within reach.
+    public static let topMembers = 10
+
+    /// The member that names a bubble drawn at `near`: the best-ranked member within `near.reach`
+    /// of the centre; when none is, the nearest to the centre of the `topMembers` best-ranked.
+    /// A cluster's weighted centre can lie far from its most important point (a cluster of India
+    /// and western China whose largest city is Chengdu): the name then says where the bubble is.
+    /// Ranks as `representative(of:properties:rank:)` (nil rank: input order); ties by input order.
+    /// - Complexity: O(members · topMembers) at worst, one pass.
+    public static func representative(of members: [Int], properties: PropertyTable,
+                                      rank: (column: Int, smallerFirst: Bool)?,
+                                      near c: Centre, x: [Double], y: [Double]) -> Int? {
+        guard !members.isEmpty else { return nil }
+        func distance2(_ m: Int) -> Double {
+            var dx = x[m] - c.x
+            dx -= dx.rounded()   // the nearer copy across the antimeridian
+            let dy = y[m] - c.y
+            return dx * dx + dy * dy
+        }
+        // (value, row) ordered best first: larger value, then earlier row.
+        func better(_ a: (Double, Int), _ b: (Double, Int)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }
+        let reach2 = c.reach * c.reach
+        var bestNear: (Double, Int)?
+        var top: [(Double, Int)] = []   // the topMembers best, best first
+        top.reserveCapacity(topMembers + 1)
+        for m in members {
+            let v = rank.map { value(m, properties: properties, rank: $0) } ?? 0
+            let key = (v, m)
+            if distance2(m) <= reach2, bestNear.map({ better(key, $0) }) ?? true { bestNear = key }
+            if top.count < topMembers || better(key, top[top.count - 1]) {
+                var i = top.count
+                while i > 0 && better(key, top[i - 1]) { i -= 1 }
+                top.insert(key, at: i)
+                if top.count > topMembers { top.removeLast() }
+            }
+        }
+        if let b = bestNear { return b.1 }
+        // The nearest of the top members; equal distances go to the better-ranked.
+        var pick = top[0].1, pickD = distance2(pick)
+        for t in top.dropFirst() where distance2(t.1) < pickD { pick = t.1; pickD = distance2(t.1) }
+        return pick
+    }
+
+    /// A row's ranking value, larger is better; rows without a finite value rank last.
+    private static func value(_ row: Int, properties: PropertyTable, rank r: (column: Int, smallerFirst: Bool)) -> Double {
+        guard let v = properties.value(column: r.column, row: row).numberValue, v.isFinite else { return -.infinity }
+        return r.smallerFirst ? -v : v
     }
 }

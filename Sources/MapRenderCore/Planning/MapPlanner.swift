@@ -22,7 +22,7 @@ public enum MapPlanner {
         lap("fit")
         var marks = self.marks(data: data, viewport: viewport, options: options, style: style)
         var refitted = false
-        if case .fit(nil) = options.view, points.count > 0 {
+        if options.view.fitsZoom, points.count > 0 {
             // Spread rings and bubbles reach further than a marker: when they leave the padded
             // image, fit again with that much more room on those sides (once).
             let over = overflow(of: marks, data: data, viewport: viewport, padding: options.padding,
@@ -39,11 +39,13 @@ public enum MapPlanner {
     }
 
     /// The last step on a final view (after any refit), for every map and every animation frame:
-    /// a spread group with no room is drawn as a bubble with its count (`SpreadFallback`).
+    /// a spread group with no room for its ring or spiral takes a compact layout, or is drawn as a
+    /// bubble with its count (`SpreadFallback`).
     public static func settle(_ marks: inout MarkPlan, data: ProjectedPoints, viewport: Viewport,
                               options: PlanOptions, style: Style) {
         SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
-                             naming: options.labelField != nil)
+                             naming: options.labelField != nil,
+                             rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties))
     }
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.

@@ -54,6 +54,9 @@ public struct MarkPlan: Sendable {
         public var members: [Int]
         /// Where the members' markers start in `markerPoint` (they follow in member order).
         public var firstMarker: Int
+        /// How the members are laid out (`SpreadFallback` picks a compact one when the planned
+        /// ring or spiral has no room); `.dotGrid` draws them as small dots without legs.
+        public var layout: SpreadLayout = .planned
     }
     public var spreadGroups: [SpreadGroup] = []
     /// Spread groups drawn as a bubble because spreading them found no room (`SpreadFallback`).

@@ -29,7 +29,12 @@ public enum MarkPlanner {
                 let p = v.pixel(x: item.x, y: item.y)
                 var representative: Int?
                 if let n = naming, let members = leaves(item.id) {
-                    representative = BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank)
+                    // Named after a member near where the bubble is drawn, not after a top member
+                    // far from it.
+                    let reach = BubbleNaming.reach * bubbles.step(for: item.count).radius / v.worldSize
+                    representative = BubbleNaming.representative(
+                        of: members, properties: data.points.properties, rank: n.rank,
+                        near: .init(x: item.x, y: item.y, reach: reach), x: data.x, y: data.y)
                 }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
                                           representative: representative, style: bubbles))

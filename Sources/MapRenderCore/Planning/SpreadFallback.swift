@@ -1,24 +1,76 @@
-/// Spread groups take room honestly: a group whose spread markers would leave the image, or cover
-/// a bubble, another group's markers or another marker's head, is drawn as a bubble with its count
-/// instead (its "fallback"). Runs on the final view, after any refit.
+/// Spread groups take room honestly: each group takes the first of its layouts (`SpreadLayout`:
+/// the planned ring or spiral, a tight ring, a packed spiral, small dots in a grid) whose markers
+/// stay in the image and cover no bubble, no other group's markers and no other marker's head;
+/// a layout crossing the image edge is first moved inside it as a whole (its legs still start at
+/// the true position). A group none of them fits is drawn as a bubble with its count instead (its
+/// "fallback"). Runs on the final view, after any refit.
 ///
 /// Groups are taken in plan order (by first member), each against the image, every bubble, every
 /// unspread marker and the groups kept before it.
-/// - Complexity: one pass over the markers plus, per round, O(g · m + b) through a grid of 64 px
-///   cells (g groups, b bubbles, m marks near a group); no pairwise scans.
+/// - Complexity: one pass over the markers plus, per round, O(g · L · m + b) through a grid of
+///   64 px cells (g groups, L = 4 layouts, b bubbles, m marks near a group); no pairwise scans.
+///   Rounds: at most one per group (each round but the last turns a group into a bubble).
 public enum SpreadFallback {
-    /// Applies the fallback; returns how many groups fell back.
+    /// One way to draw a group: its layout and each member's anchor and box.
+    struct Candidate {
+        var layout: SpreadLayout
+        var x: [Double], y: [Double]
+        var boxes: [Rect]
+        /// Whether the anchors differ from the plan's (another layout, or moved inside the image).
+        var moved: Bool
+    }
+
+    /// Applies the layouts and the fallback; returns how many groups fell back.
     @discardableResult
     public static func apply(to plan: inout MarkPlan, data: ProjectedPoints, viewport v: Viewport,
-                             bubbles style: Style.Cluster, naming: Bool) -> Int {
+                             bubbles style: Style.Cluster, naming: Bool,
+                             rank: (column: Int, smallerFirst: Bool)? = nil) -> Int {
         guard !plan.spreadGroups.isEmpty else { return 0 }
         let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
-        func box(_ k: Int) -> Rect {
-            let e = data.styles.symbols[Int(data.styles.index[plan.markerPoint[k]])].extent
-            return Rect(x: plan.markerX[k] - e.left, y: plan.markerY[k] - e.top, width: e.left + e.right, height: e.top + e.bottom)
+        // The image for "stays inside", forgiving the rounding of a layout moved onto the edge.
+        let inside = Rect(x: -1e-6, y: -1e-6, width: v.width + 2e-6, height: v.height + 2e-6)
+        func symbol(_ point: Int) -> MarkerSymbol { data.styles.symbols[Int(data.styles.index[point])] }
+        func box(_ s: MarkerSymbol, _ x: Double, _ y: Double) -> Rect {
+            let e = s.extent
+            return Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
+        }
+        // Every group's candidate layouts, each moved inside the image when it crosses the edge
+        // (only when the true position itself is in the image).
+        var candidates: [[Candidate]] = []
+        for g in plan.spreadGroups {
+            let range = g.firstMarker..<(g.firstMarker + g.members.count)
+            let symbols = g.members.map(symbol)
+            var ext = EdgeInsets.zero
+            for s in symbols {
+                let e = s.extent
+                ext = EdgeInsets(top: max(ext.top, e.top), right: max(ext.right, e.right),
+                                 bottom: max(ext.bottom, e.bottom), left: max(ext.left, e.left))
+            }
+            var list: [Candidate] = []
+            for layout in SpreadLayout.allCases {
+                var xs: [Double], ys: [Double]
+                if layout == .planned {
+                    xs = range.map { plan.markerX[$0] }; ys = range.map { plan.markerY[$0] }
+                } else if let offsets = layout.offsets(count: g.members.count, extent: ext) {
+                    xs = offsets.map { g.x + $0.dx }; ys = offsets.map { g.y + $0.dy }
+                } else { continue }
+                var shifted = false
+                var boxes = xs.indices.map { box(layout.symbol(symbols[$0]), xs[$0], ys[$0]) }
+                if Rect(x: -1, y: -1, width: v.width + 2, height: v.height + 2).contains(Rect(x: g.x, y: g.y, width: 0, height: 0)),
+                   let all = union(boxes),
+                   let shift = SpreadLayout.shiftedInside(all, image: image), shift != (0, 0) {
+                    shifted = true
+                    for k in xs.indices {
+                        xs[k] += shift.dx; ys[k] += shift.dy
+                        boxes[k] = Rect(x: boxes[k].x + shift.dx, y: boxes[k].y + shift.dy, width: boxes[k].width, height: boxes[k].height)
+                    }
+                }
+                list.append(Candidate(layout: layout, x: xs, y: ys, boxes: boxes, moved: shifted || layout != .planned))
+            }
+            candidates.append(list)
         }
         // Everything is checked through a coarse grid of 64 px cells: unspread markers only in the
-        // cells the groups reach (one pass over the markers), bubbles and kept groups as boxes.
+        // cells the groups' layouts reach (one pass over the markers), bubbles and kept groups as boxes.
         let cell = 64.0
         func key(_ cx: Int, _ cy: Int) -> Int { cy &* 100_003 &+ cx }
         func cells(_ r: Rect, _ body: (Int) -> Void) {
@@ -27,14 +79,14 @@ public enum SpreadFallback {
             for cy in y0...y1 { for cx in x0...x1 { body(key(cx, cy)) } }
         }
         var inGroup = [Bool](repeating: false, count: plan.markerPoint.count)
-        var groupBoxes: [[Rect]] = []
         var reach = Set<Int>()
-        for g in plan.spreadGroups {
-            let range = g.firstMarker..<(g.firstMarker + g.members.count)
-            for k in range { inGroup[k] = true }
-            let boxes = range.map(box)
-            groupBoxes.append(boxes)
-            for a in boxes { cells(Rect(x: a.x - cell, y: a.y - cell, width: a.width + 2 * cell, height: a.height + 2 * cell)) { reach.insert($0) } }
+        for (gi, g) in plan.spreadGroups.enumerated() {
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) { inGroup[k] = true }
+            for c in candidates[gi] {
+                for a in c.boxes where a.x.isFinite && a.y.isFinite && abs(a.x) < 1e7 && abs(a.y) < 1e7 {
+                    cells(Rect(x: a.x - cell, y: a.y - cell, width: a.width + 2 * cell, height: a.height + 2 * cell)) { reach.insert($0) }
+                }
+            }
         }
         // Small dots (circles and squares <= 8 px) overlap each other anyway in dense areas: only
         // pins and larger marks count as heads a group must not cover.
@@ -44,7 +96,7 @@ public enum SpreadFallback {
             let x = plan.markerX[k], y = plan.markerY[k]
             guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
             let c = key(Int((x / cell).rounded(.down)), Int((y / cell).rounded(.down)))
-            if reach.contains(c) { markerGrid[c, default: []].append(box(k)) }
+            if reach.contains(c) { markerGrid[c, default: []].append(box(symbol(plan.markerPoint[k]), x, y)) }
         }
         func hitsMarker(_ a: Rect) -> Bool {
             var hit = false
@@ -52,9 +104,10 @@ public enum SpreadFallback {
             cells(grown) { c in if !hit, let list = markerGrid[c] { hit = list.contains { $0.intersects(a) } } }
             return hit
         }
-        var fallback = [Bool](repeating: false, count: plan.spreadGroups.count)
+        // Per group: the index of the chosen candidate, or nil once it fell back.
+        var chosen = [Int?](repeating: 0, count: plan.spreadGroups.count)
         // Repeat until stable: a group that falls back becomes a bubble, which may leave no room
-        // for a group kept earlier. At most one round per group.
+        // for a layout chosen earlier. At most one round per group.
         var changed = true
         while changed {
             changed = false
@@ -69,39 +122,67 @@ public enum SpreadFallback {
                 let r = b.radius + style.strokeWidth / 2
                 add(Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r))
             }
-            for (gi, g) in plan.spreadGroups.enumerated() where fallback[gi] {
+            for (gi, g) in plan.spreadGroups.enumerated() where chosen[gi] == nil {
                 let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
                 add(Rect(x: g.x - r, y: g.y - r, width: 2 * r, height: 2 * r))
             }
-            for gi in plan.spreadGroups.indices where !fallback[gi] {
-                let boxes = groupBoxes[gi]
-                let ok = boxes.allSatisfy { image.contains($0) } && !boxes.contains(where: hitsObstacle)
-                    && !boxes.contains(where: hitsMarker)
-                if ok { boxes.forEach(add) } else { fallback[gi] = true; changed = true }
+            for gi in plan.spreadGroups.indices where chosen[gi] != nil {
+                let pick = candidates[gi].firstIndex { c in
+                    c.boxes.allSatisfy { inside.contains($0) } && !c.boxes.contains(where: hitsObstacle)
+                        && !c.boxes.contains(where: hitsMarker)
+                }
+                if let p = pick {
+                    candidates[gi][p].boxes.forEach(add)
+                    chosen[gi] = p
+                } else {
+                    chosen[gi] = nil
+                    changed = true
+                }
             }
         }
-        let count = fallback.filter { $0 }.count
-        guard count > 0 else { return 0 }
-        // Rebuild the plan without the fallen-back groups' markers; each becomes a bubble.
+        let count = chosen.filter { $0 == nil }.count
+        let relaid = chosen.indices.contains { gi in chosen[gi].map { candidates[gi][$0].moved } ?? false }
+        guard count > 0 || relaid else { return 0 }
+        // Rebuild the plan: fallen-back groups' markers become one bubble each; the others take
+        // their chosen layout.
         var out = MarkPlan()
         out.bubbles = plan.bubbles
+        out.labelHints = plan.labelHints
+        out.labelOpacity = plan.labelOpacity
         var drop = [Bool](repeating: false, count: plan.markerPoint.count)
-        for (gi, g) in plan.spreadGroups.enumerated() where fallback[gi] {
-            for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
-            out.bubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
-                                     representative: naming ? g.members.min() : nil, style: style))
+        var markerX = plan.markerX, markerY = plan.markerY
+        for (gi, g) in plan.spreadGroups.enumerated() {
+            guard let p = chosen[gi] else {
+                for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
+                let name = naming ? (rank == nil ? g.members.min()
+                                     : BubbleNaming.representative(of: g.members, properties: data.points.properties, rank: rank)) : nil
+                out.bubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
+                                         representative: name, style: style))
+                continue
+            }
+            let c = candidates[gi][p]
+            for (m, k) in (g.firstMarker..<(g.firstMarker + g.members.count)).enumerated() { markerX[k] = c.x[m]; markerY[k] = c.y[m] }
         }
         var newIndex = [Int](repeating: -1, count: plan.markerPoint.count)
         for k in plan.markerPoint.indices where !drop[k] {
             newIndex[k] = out.markerPoint.count
-            out.markerPoint.append(plan.markerPoint[k]); out.markerX.append(plan.markerX[k]); out.markerY.append(plan.markerY[k])
+            out.markerPoint.append(plan.markerPoint[k]); out.markerX.append(markerX[k]); out.markerY.append(markerY[k])
         }
-        for (gi, var g) in plan.spreadGroups.enumerated() where !fallback[gi] {
+        for (gi, var g) in plan.spreadGroups.enumerated() {
+            guard let p = chosen[gi] else { continue }
             g.firstMarker = newIndex[g.firstMarker]
+            g.layout = candidates[gi][p].layout
             out.spreadGroups.append(g)
         }
         out.spreadFallbacks = plan.spreadFallbacks + count
         plan = out
         return count
+    }
+
+    private static func union(_ boxes: [Rect]) -> Rect? {
+        guard var x0 = boxes.first?.x else { return nil }
+        var y0 = boxes[0].y, x1 = boxes[0].maxX, y1 = boxes[0].maxY
+        for b in boxes { x0 = min(x0, b.x); y0 = min(y0, b.y); x1 = max(x1, b.maxX); y1 = max(y1, b.maxY) }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

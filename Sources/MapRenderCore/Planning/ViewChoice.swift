@@ -11,6 +11,10 @@ public enum ViewChoice {
             return ViewFitter.center(lat: lat, lon: lon, zoom: zoom, width: w, height: h)
         case .bbox(let b):
             return ViewFitter.fit(bounds: b, width: w, height: h)
+        case .fitAround(let lat, let lon):
+            return ViewFitter.fit(xs: data.x, ys: data.y, around: (WebMercator.x(lon: lon), WebMercator.y(lat: lat)),
+                                  width: w, height: h, extent: data.styles.extent,
+                                  padding: EdgeInsets(all: options.padding) + extraPadding, maxZoom: options.maxZoom)
         case .fit(let zoom):
             var v = ViewFitter.fit(xs: data.x, ys: data.y, width: w, height: h, extent: data.styles.extent,
                                    padding: EdgeInsets(all: options.padding) + extraPadding, maxZoom: options.maxZoom)

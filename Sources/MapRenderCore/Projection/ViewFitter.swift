@@ -34,6 +34,43 @@ public enum ViewFitter {
                    extent: extent, padding: padding, maxZoom: maxZoom)
     }
 
+    /// `--center` without `--zoom`: the view centred exactly on `center` (world units) at the
+    /// largest zoom that shows every point around it, with room for `extent` and `padding` on
+    /// every side. World-spanning data shows the whole world once, centred there (not on 0°).
+    public static func fit(xs: [Double], ys: [Double], around center: (x: Double, y: Double),
+                           width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        guard let xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
+            var v = world(width: width, height: height)
+            v = Viewport(centerX: center.x, centerY: center.y, zoom: v.zoom, width: width, height: height)
+            return v
+        }
+        return fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi, around: center, width: width, height: height,
+                   extent: extent, padding: padding, maxZoom: maxZoom)
+    }
+
+    /// `fit(xs:ys:around:...)` for a world-unit box (maxX may exceed 1 across the antimeridian).
+    public static func fit(minX: Double, minY: Double, maxX: Double, maxY: Double, around center: (x: Double, y: Double),
+                           width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        let cx = center.x, cy = center.y
+        var x0 = minX, x1 = maxX
+        if x1 - x0 > worldSpanning {
+            (x0, x1) = (cx - 0.5, cx + 0.5)
+        } else {
+            // The copy of the data nearest the centre.
+            let shift = ((x0 + x1) / 2 - cx).rounded()
+            x0 -= shift; x1 -= shift
+        }
+        let halfX = max(cx - x0, x1 - cx, 0), halfY = max(cy - minY, maxY - cy, 0)
+        // The same room on opposite sides, so the fitted box's middle is the centre itself.
+        let i = extent + padding
+        let sideX = max(i.left, i.right), sideY = max(i.top, i.bottom)
+        let v = fit(minX: cx - halfX, minY: cy - halfY, maxX: cx + halfX, maxY: cy + halfY, width: width, height: height,
+                    extent: .zero, padding: EdgeInsets(top: sideY, right: sideX, bottom: sideY, left: sideX), maxZoom: maxZoom)
+        return Viewport(centerX: cx, centerY: cy, zoom: v.zoom, width: width, height: height)
+    }
+
     /// Fits a world-unit box (maxX may exceed 1 for boxes across the antimeridian).
     public static func fit(minX: Double, minY: Double, maxX: Double, maxY: Double,
                            width: Double, height: Double,

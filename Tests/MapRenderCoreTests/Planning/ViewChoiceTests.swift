@@ -61,6 +61,26 @@ import Testing
         #expect(roomier.zoom < plain.zoom)
     }
 
+    /// `--center` alone: the centre is exact and every marker stays inside the padding.
+    @Test func centerAloneFitsTheDataAroundIt() {
+        let d = data([(-3, 40), (5, 52), (12, 45), (0, 38)])
+        var o = options(.fitAround(lat: 50, lon: 10))
+        o.padding = 20
+        let v = ViewChoice.viewport(o, data: d)
+        #expect(abs(v.centerLongitude - 10) < 1e-9 && abs(v.centerLatitude - 50) < 1e-9)
+        // Room for the marker on every side: the larger of its opposite extents, so the centre stays exact.
+        let e = d.styles.extent
+        let sideX = max(e.left, e.right), sideY = max(e.top, e.bottom)
+        var slack = Double.infinity
+        for i in 0..<d.x.count {
+            let p = v.pixel(x: d.x[i], y: d.y[i])
+            slack = min(slack, p.x - sideX - 20, 380 - p.x - sideX, p.y - sideY - 20, 280 - p.y - sideY)
+        }
+        #expect(slack >= -1e-6)   // inside the padding
+        #expect(slack < 1e-6)     // at the largest such zoom
+        #expect(ViewChoice.viewport(options(.fit(zoom: nil)), data: d).zoom > v.zoom)
+    }
+
     @Test func noPointsShowTheWholeWorld() {
         let v = ViewChoice.viewport(options(.fit(zoom: nil), width: 1024, height: 512), data: data([]))
         #expect(v.bounds.west == -180 && v.bounds.east == 180)

@@ -159,9 +159,10 @@ import Testing
         #expect(svg.hasPrefix("<?xml"))
         #expect(svg.hasSuffix("</svg>\n"))
         #expect(svg.contains("<g id=\"maprender-animation\""))
-        // Every id of A and B: one group each, with 5 translate values.
+        // Every id of A and B: one group each, with 5 translate values (small dots have two: their
+        // outline pass before every fill, as in the still map).
         let groups = svg.components(separatedBy: "type=\"translate\" values=\"").dropFirst()
-        #expect(groups.count == 248)
+        #expect(groups.count == (r.base.style.marker.size <= 8 && r.base.style.marker.shape != .pin ? 2 : 1) * 248)
         let values = groups.first!.prefix { $0 != "\"" }.split(separator: ";")
         #expect(values.count == 5)
         // 5 frames at 4 fps (a transition lasts 1 s): 1 s from the first frame to the last.

@@ -126,9 +126,9 @@ import MapRenderCore
     }
 
     @Test func combinationsAreNamedInEachSpelling() throws {
-        #expect(throws: MapRenderError(.usage, "--center needs --zoom")) {
-            try RenderOptionTable.request(commandLine: [("center", OptionValue(word: "1,2"))])
-        }
+        // --center alone centres the fitted view (issue 13).
+        #expect(try RenderOptionTable.request(commandLine: [("center", OptionValue(word: "1,2"))]).view
+                == .fitAround(lat: 1, lon: 2))
         #expect(throws: MapRenderError(.usage, "--bbox cannot be combined with --center or --zoom")) {
             try RenderOptionTable.request(commandLine: [("bbox", OptionValue(word: "0,0,1,1")), ("zoom", OptionValue(word: "3"))])
         }

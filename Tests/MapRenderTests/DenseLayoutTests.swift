@@ -89,21 +89,26 @@ import Testing
         try Snapshot.assertMatches(result.data, named: "uniform-field", format: .png, maxDifferentPixels: 40)
     }
 
+    /// True when (lon, lat) lies inside shape `sh` (even-odd over all its rings).
+    static func shapeContains(_ sh: Int, _ lon: Double, _ lat: Double, _ shapes: ShapeSet) -> Bool {
+        var inside = false
+        for ring in shapes.rings(of: sh) {
+            let vs = shapes.vertices(of: ring)
+            var j = vs.upperBound - 1
+            for i in vs {
+                let xi = shapes.coords[2 * i], yi = shapes.coords[2 * i + 1]
+                let xj = shapes.coords[2 * j], yj = shapes.coords[2 * j + 1]
+                if (yi > lat) != (yj > lat) && lon < (xj - xi) * (lat - yi) / (yj - yi) + xi { inside.toggle() }
+                j = i
+            }
+        }
+        return inside
+    }
+
     /// True when (lon, lat) lies inside a polygon of the set (even-odd over all rings of a shape).
     static func onLand(_ lon: Double, _ lat: Double, _ shapes: ShapeSet) -> Bool {
         for sh in 0..<shapes.shapeCount {
-            var inside = false
-            for ring in shapes.rings(of: sh) {
-                let vs = shapes.vertices(of: ring)
-                var j = vs.upperBound - 1
-                for i in vs {
-                    let xi = shapes.coords[2 * i], yi = shapes.coords[2 * i + 1]
-                    let xj = shapes.coords[2 * j], yj = shapes.coords[2 * j + 1]
-                    if (yi > lat) != (yj > lat) && lon < (xj - xi) * (lat - yi) / (yj - yi) + xi { inside.toggle() }
-                    j = i
-                }
-            }
-            if inside { return true }
+            if shapeContains(sh, lon, lat, shapes) { return true }
         }
         return false
     }
@@ -144,18 +149,7 @@ import Testing
             for sh in 0..<shapes.shapeCount {
                 let b = boxes[sh]
                 guard lon >= b.w, lon <= b.e, lat >= b.s, lat <= b.n else { continue }
-                var inside = false
-                for ring in shapes.rings(of: sh) {
-                    let vs = shapes.vertices(of: ring)
-                    var j = vs.upperBound - 1
-                    for i in vs {
-                        let xi = shapes.coords[2 * i], yi = shapes.coords[2 * i + 1]
-                        let xj = shapes.coords[2 * j], yj = shapes.coords[2 * j + 1]
-                        if (yi > lat) != (yj > lat) && lon < (xj - xi) * (lat - yi) / (yj - yi) + xi { inside.toggle() }
-                        j = i
-                    }
-                }
-                if inside { return true }
+                if DenseLayoutTests.shapeContains(sh, lon, lat, shapes) { return true }
             }
             return false
         }

@@ -62,8 +62,11 @@ public enum BubbleSpacing {
                 let small = min(ri, rj)
                 let minDistance = ri + rj - maxOverlap * small
                 var dx = x[j] - x[a], dy = y[j] - y[a]
-                var d = (dx * dx + dy * dy).squareRoot()
-                guard d < minDistance - 1e-6 else { continue }
+                let limit = minDistance - 1e-6, squared = dx * dx + dy * dy
+                // Clearly apart (the margin dwarfs rounding): no square root needed to know it.
+                if limit > 0 && squared > limit * limit * (1 + 1e-9) { continue }
+                var d = squared.squareRoot()
+                guard d < limit else { continue }
                 if d < 1e-9 {
                     // Same centre: separate along a fixed direction, deterministic by index.
                     dx = order[a] < order[j] ? 1 : -1; dy = 0; d = 1e-9

@@ -34,6 +34,9 @@ public enum PointReader {
         case .csv:
             return try CSVReader(name: source.name, options: options).read(source, chunkSize: chunkSize)
         case .geojson:
+            if let file = source.mapWhole() {
+                return try GeoJSONReader.read(mapped: file, name: source.name, options: options)
+            }
             return try GeoJSONReader.read(bytes: source.readAll(), name: source.name, options: options)
         }
     }

@@ -149,7 +149,8 @@ final class MarkerStamps {
     /// rounds), and a paint whose every inked pixel a later paint covers with opaque pixels is
     /// skipped: an opaque source pixel replaces what was under it, so the image is the same to
     /// the last bit as one `cairo_paint` per marker (dense maps cover most markers many times).
-    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double) {
+    /// - Parameter direct: false paints every marker through Cairo (for tests: the same image).
+    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true) {
         let steps = Double(Self.steps), perSymbol = Self.steps * Self.steps
         let twoPasses = stamps.contains { !$0.outlines.isEmpty }
         // Every paint in drawing order: the outline pass (when any), then the markers. Surface
@@ -173,7 +174,7 @@ final class MarkerStamps {
                 ops.append((Int32(surface), Int32(left), Int32(top)))
             }
         }
-        if !offscreen, composite(ops, on: cr) { return }
+        if direct, !offscreen, composite(ops, on: cr) { return }
         for op in ops {
             let s = Int(op.surface)
             let st = stamps[s / (2 * perSymbol)]
@@ -279,10 +280,6 @@ final class MarkerStamps {
                     }
                 }
             }
-        }
-        if ProcessInfo.processInfo.environment["MAPRENDER_STAMP_STATS"] != nil {
-            let kept = rows.filter { $0 != 0 }.count, visibleRows = rows.reduce(0) { $0 + $1.nonzeroBitCount }
-            FileHandle.standardError.write("stamps: \(kept) of \(ops.count) paints kept, \(visibleRows) rows\n".data(using: .utf8)!)
         }
         return rows
     }

@@ -64,6 +64,42 @@ final class MarkerStamps {
         var anchorY: Int
     }
 
+    /// The stamp surfaces' pixels as flat arrays, for skipping covered paints and compositing
+    /// without a Cairo call per marker. Surface `s` is `width[s]` x `height[s]` pixels from
+    /// `pixelStart[s]` (premultiplied ARGB32, rows packed); its row r (global row `rowStart[s] + r`)
+    /// has ink in columns `inkLo..<inkHi` and opaque runs `opaqueRuns[opaqueStart[row]..<opaqueStart[row + 1]]`.
+    struct Pixels {
+        var width: [Int] = [], height: [Int] = [], pixelStart: [Int] = [], rowStart: [Int] = []
+        var pixels: [UInt32] = []
+        var inkLo: [Int32] = [], inkHi: [Int32] = []
+        var opaqueStart: [Int] = [0]
+        var opaqueRuns: [(lo: Int32, hi: Int32)] = []
+
+        mutating func add(_ surface: OpaquePointer) {
+            cairo_surface_flush(surface)
+            let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            let data = cairo_image_surface_get_data(surface)!
+            width.append(w); height.append(h); pixelStart.append(pixels.count); rowStart.append(inkLo.count)
+            for row in 0..<h {
+                let px = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+                var lo = w, hi = 0, run = -1
+                for col in 0..<w {
+                    pixels.append(px[col])
+                    let alpha = px[col] >> 24  // ARGB32 in native order: alpha in the top byte
+                    if alpha != 0 { lo = min(lo, col); hi = col + 1 }
+                    if alpha == 255 {
+                        if run < 0 { run = col }
+                    } else if run >= 0 {
+                        opaqueRuns.append((Int32(run), Int32(col))); run = -1
+                    }
+                }
+                if run >= 0 { opaqueRuns.append((Int32(run), Int32(w))) }
+                inkLo.append(Int32(lo)); inkHi.append(Int32(hi)); opaqueStart.append(opaqueRuns.count)
+            }
+        }
+    }
+
     private(set) var stamps: [Stamp] = []
 
     init(symbols: [MarkerSymbol], scale: Double) throws {
@@ -107,24 +143,160 @@ final class MarkerStamps {
 
     /// Paints every marker of the batch; `cr` must have an identity matrix (device space).
     /// Markers of `outlinesFirst` symbols get all their outlines painted before any marker.
-    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double) {
-        if stamps.contains(where: { !$0.outlines.isEmpty }) { paint(batch, on: cr, scale: scale, outlines: true) }
-        paint(batch, on: cr, scale: scale, outlines: false)
-    }
-
-    private func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, outlines: Bool) {
-        let steps = Double(Self.steps)
-        for k in 0..<batch.count {
-            let st = stamps[Int(batch.symbol[k])]
-            if outlines && st.outlines.isEmpty { continue }
-            let dx = batch.x[k] * scale, dy = batch.y[k] * scale
-            var ix = dx.rounded(.down), iy = dy.rounded(.down)
-            var fx = Int(((dx - ix) * steps).rounded()), fy = Int(((dy - iy) * steps).rounded())
-            if fx == Self.steps { fx = 0; ix += 1 }
-            if fy == Self.steps { fy = 0; iy += 1 }
-            cairo_set_source_surface(cr, (outlines ? st.outlines : st.surfaces)[fy * Self.steps + fx],
-                                     ix - Double(st.anchorX), iy - Double(st.anchorY))
+    ///
+    /// On an unclipped ARGB32 image (the PNG backend) the paints are composited here, with
+    /// pixman's OVER arithmetic (`dst = src + dst × (255 − αsrc) / 255`, rounded as pixman
+    /// rounds), and a paint whose every inked pixel a later paint covers with opaque pixels is
+    /// skipped: an opaque source pixel replaces what was under it, so the image is the same to
+    /// the last bit as one `cairo_paint` per marker (dense maps cover most markers many times).
+    /// - Parameter direct: false paints every marker through Cairo (for tests: the same image).
+    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true) {
+        let steps = Double(Self.steps), perSymbol = Self.steps * Self.steps
+        let twoPasses = stamps.contains { !$0.outlines.isEmpty }
+        // Every paint in drawing order: the outline pass (when any), then the markers. Surface
+        // numbers: symbol s's fill surfaces from 2s × perSymbol, its outline surfaces after them.
+        var ops: [(surface: Int32, x: Int32, y: Int32)] = []
+        ops.reserveCapacity(batch.count * (twoPasses ? 2 : 1))
+        var offscreen = false
+        for outlines in twoPasses ? [true, false] : [false] {
+            for k in 0..<batch.count {
+                let stampIndex = Int(batch.symbol[k])
+                let st = stamps[stampIndex]
+                if outlines && st.outlines.isEmpty { continue }
+                let dx = batch.x[k] * scale, dy = batch.y[k] * scale
+                var ix = dx.rounded(.down), iy = dy.rounded(.down)
+                var fx = Int(((dx - ix) * steps).rounded()), fy = Int(((dy - iy) * steps).rounded())
+                if fx == Self.steps { fx = 0; ix += 1 }
+                if fy == Self.steps { fy = 0; iy += 1 }
+                let left = ix - Double(st.anchorX), top = iy - Double(st.anchorY)
+                guard abs(left) < 1e9, abs(top) < 1e9 else { offscreen = true; continue }
+                let surface = (stampIndex * 2 + (outlines ? 1 : 0)) * perSymbol + fy * Self.steps + fx
+                ops.append((Int32(surface), Int32(left), Int32(top)))
+            }
+        }
+        if direct, !offscreen, composite(ops, on: cr) { return }
+        for op in ops {
+            let s = Int(op.surface)
+            let st = stamps[s / (2 * perSymbol)]
+            let surfaces = (s / perSymbol) % 2 == 1 ? st.outlines : st.surfaces
+            cairo_set_source_surface(cr, surfaces[s % perSymbol], Double(op.x), Double(op.y))
             cairo_paint(cr)
         }
+    }
+
+    /// Composites the paints straight into `cr`'s image, when it is a plain unclipped ARGB32
+    /// image drawn with OVER; false (nothing drawn) otherwise.
+    private func composite(_ ops: [(surface: Int32, x: Int32, y: Int32)], on cr: OpaquePointer) -> Bool {
+        let target = cairo_get_target(cr)!
+        guard cairo_get_group_target(cr) == target,
+              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
+              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER else { return false }
+        var ox = 0.0, oy = 0.0
+        cairo_surface_get_device_offset(target, &ox, &oy)
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        let w = Int(cairo_image_surface_get_width(target)), h = Int(cairo_image_surface_get_height(target))
+        guard ox == 0, oy == 0, x0 == 0, y0 == 0, x1 == Double(w), y1 == Double(h), w > 0, h > 0,
+              cairo_image_surface_get_stride(target) == Int32(4 * w),
+              let base = cairo_image_surface_get_data(target) else { return false }
+        var px = Pixels()
+        for st in stamps {
+            st.surfaces.forEach { px.add($0) }
+            (st.outlines.isEmpty ? st.surfaces : st.outlines).forEach { px.add($0) }
+        }
+        let visible = visibleRows(ops, pixels: px, width: w, height: h)
+        cairo_surface_flush(target)
+        let dst = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: w * h)
+        px.pixels.withUnsafeBufferPointer { src in
+            for n in ops.indices where visible[n] != 0 {
+                let mask = visible[n]
+                let op = ops[n], s = Int(op.surface)
+                let sw = px.width[s], sh = px.height[s], left = Int(op.x), top = Int(op.y)
+                let r0 = max(0, -top), r1 = min(sh, h - top)
+                guard r0 < r1 else { continue }
+                for row in r0..<r1 where row >= 64 || mask & (1 << UInt64(row)) != 0 {
+                    let r = px.rowStart[s] + row
+                    let lo = max(left + Int(px.inkLo[r]), 0), hi = min(left + Int(px.inkHi[r]), w)
+                    guard lo < hi else { continue }
+                    let line = (top + row) * w, from = px.pixelStart[s] + row * sw - left
+                    for x in lo..<hi { dst[line + x] = Self.over(src[from + x], dst[line + x]) }
+                }
+            }
+        }
+        cairo_surface_mark_dirty(target)
+        return true
+    }
+
+    /// pixman's OVER for premultiplied ARGB32: `s + d × (255 − αs) / 255` per channel, each
+    /// product rounded as `(t + 0x80 + ((t + 0x80) >> 8)) >> 8`, sums saturated.
+    @inline(__always)
+    static func over(_ s: UInt32, _ d: UInt32) -> UInt32 {
+        let ia = 255 &- (s >> 24)
+        if ia == 0 { return s }
+        if ia == 255 { return d }
+        var lo = (d & 0x00ff_00ff) &* ia &+ 0x0080_0080
+        lo = ((lo &+ ((lo >> 8) & 0x00ff_00ff)) >> 8) & 0x00ff_00ff
+        var hi = ((d >> 8) & 0x00ff_00ff) &* ia &+ 0x0080_0080
+        hi = (hi &+ ((hi >> 8) & 0x00ff_00ff)) & 0xff00_ff00
+        let m = hi | lo
+        // Saturating add per channel, two channels at a time.
+        var a = (s & 0x00ff_00ff) &+ (m & 0x00ff_00ff)
+        a = (a | (0x0100_0100 &- ((a >> 8) & 0x00ff_00ff))) & 0x00ff_00ff
+        var b = ((s >> 8) & 0x00ff_00ff) &+ ((m >> 8) & 0x00ff_00ff)
+        b = (b | (0x0100_0100 &- ((b >> 8) & 0x00ff_00ff))) & 0x00ff_00ff
+        return a | (b << 8)
+    }
+
+    /// Per paint, which of its rows (bit r for row r) have an inked pixel that stays visible in
+    /// the end: walked last to first, each paint's opaque pixels marked as covering what came
+    /// before. 0: the paint is covered completely. Stamps taller than 64 rows get all bits set
+    /// when any row is visible.
+    private func visibleRows(_ ops: [(surface: Int32, x: Int32, y: Int32)], pixels px: Pixels, width w: Int, height h: Int) -> [UInt64] {
+        var rows = [UInt64](repeating: 0, count: ops.count)
+        var covered = [UInt8](repeating: 0, count: w * h)
+        covered.withUnsafeMutableBufferPointer { covered in
+            for n in ops.indices.reversed() {
+                let op = ops[n], s = Int(op.surface)
+                let left = Int(op.x), top = Int(op.y)
+                let r0 = max(0, -top), r1 = min(px.height[s], h - top)
+                guard r0 < r1, left < w, left + px.width[s] > 0 else { continue }
+                var mask: UInt64 = 0
+                for row in r0..<r1 {
+                    let r = px.rowStart[s] + row
+                    let lo = max(left + Int(px.inkLo[r]), 0), hi = min(left + Int(px.inkHi[r]), w)
+                    guard lo < hi else { continue }
+                    if !Self.allSet(covered, from: (top + row) * w + lo, count: hi - lo) {
+                        mask |= row < 64 ? 1 << UInt64(row) : ~0
+                    }
+                }
+                guard mask != 0 else { continue }
+                rows[n] = px.height[s] > 64 ? ~0 : mask
+                for row in r0..<r1 {
+                    let r = px.rowStart[s] + row, line = (top + row) * w
+                    for run in px.opaqueRuns[px.opaqueStart[r]..<px.opaqueStart[r + 1]] {
+                        let lo = max(left + Int(run.lo), 0), hi = min(left + Int(run.hi), w)
+                        if lo < hi { UnsafeMutableBufferPointer(rebasing: covered[(line + lo)..<(line + hi)]).update(repeating: 1) }
+                    }
+                }
+            }
+        }
+        return rows
+    }
+
+    /// Whether `count` bytes from `start` are all nonzero (1), eight at a time.
+    @inline(__always)
+    static func allSet(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int, count: Int) -> Bool {
+        let p = UnsafeRawPointer(bytes.baseAddress! + start)
+        var i = 0
+        while i + 8 <= count {
+            if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) != 0x0101_0101_0101_0101 { return false }
+            i += 8
+        }
+        while i < count {
+            if p.load(fromByteOffset: i, as: UInt8.self) == 0 { return false }
+            i += 1
+        }
+        return true
     }
 }

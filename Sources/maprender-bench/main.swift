@@ -6,7 +6,7 @@
 // run on the same file, so their ratio is the figure that means something on a shared machine
 // (absolute seconds drift by ±30% with the load). Sections:
 //   1. peers: per distribution, 1M points at 1024x768, maprender against Mapnik and pysupercluster;
-//   2. scaling: 250k, 500k, 1M, 2M points, time per stage and command, ratio per doubling;
+//   2. scaling: 250k, 500k, 1M, 2M points, time per stage and command (9 commands), ratio per doubling;
 //   3. `maprender cluster` on GeoNames cities (34k, and 170k made by jittering them);
 //   4. GeoJSON input against CSV input of the same points;
 //   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
@@ -528,6 +528,8 @@ if sections.contains("scaling") {
                 ("render pins --no-cluster", { maprender([csv, "--no-cluster", "-o", "\(workDir)/s-pins.png", "--quiet"]) }),
                 ("render clustered", { maprender([csv, "-o", "\(workDir)/s-clustered.png", "--quiet"]) }),
                 ("render clustered SVG", { maprender([csv, "-o", "\(workDir)/s-clustered.svg", "--quiet"]) }),
+                // Every marker in the SVG (a <use> each, ids renumbered over the whole text).
+                ("render pins --no-cluster SVG", { maprender([csv, "--no-cluster", "-o", "\(workDir)/s-pins.svg", "--quiet"]) }),
                 ("cluster --zoom 2", { maprender(["cluster", csv, "--zoom", "2", "-o", "\(workDir)/s-cluster.geojson"], summary: false) }),
                 ("cluster --zoom 16", { maprender(["cluster", csv, "--zoom", "16", "-o", "\(workDir)/s-cluster16.geojson"], summary: false) }),
                 ("inspect", { maprender(["inspect", csv], summary: false) }),
@@ -560,7 +562,7 @@ if sections.contains("scaling") {
             print(pad(name, 44) + v.map { lpad(String(format: "%.3f", $0), 9) }.joined() + "   "
                   + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  " + (small ? "(too small)" : verdict(worst, 2.2)))
         }
-        print(pad("peak memory at \(sizes.last! / 1000)k, largest command", 44) + mb(peaks.suffix(8).max() ?? 0))
+        print(pad("peak memory at \(sizes.last! / 1000)k, largest command", 44) + mb(peaks.suffix(9).max() ?? 0))
     }
 }
 

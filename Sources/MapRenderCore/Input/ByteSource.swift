@@ -122,6 +122,43 @@ final class ByteSource {
         return out
     }
 
+    /// A regular file mapped read-only; unmapped when released.
+    final class MappedFile {
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        private var given = 0   // page-aligned offset before which pages were given back
+
+        fileprivate init(base: UnsafePointer<UInt8>, count: Int) {
+            self.base = base
+            self.count = count
+        }
+
+        deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+
+        /// The bytes before `offset` will not be read again: their pages leave memory (a later
+        /// read, e.g. to locate an error, maps them in again from the file).
+        func release(before offset: Int) {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let end = min(offset, count) / page * page
+            guard end > given else { return }
+            madvise(UnsafeMutableRawPointer(mutating: base + given), end - given, MADV_DONTNEED)
+            given = end
+        }
+    }
+
+    /// The whole file mapped into memory, when this source is a non-empty regular file of which
+    /// nothing but a peek has been read; nil otherwise (read it with `readAll`).
+    func mapWhole() -> MappedFile? {
+        guard data == nil, ownsDescriptor, fd >= 0, pendingOffset == 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+              lseek(fd, 0, SEEK_CUR) == off_t(pending.count) else { return nil }
+        let size = Int(info.st_size)
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
+        madvise(p, size, MADV_SEQUENTIAL)
+        return MappedFile(base: p.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
     private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
         #if canImport(Glibc)
         return Glibc.read(fd, buffer, count)

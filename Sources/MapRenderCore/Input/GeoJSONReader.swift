@@ -9,6 +9,18 @@ enum GeoJSONReader {
         }
         return sink.finish()
     }
+
+    /// The same from a mapped file: its pages are given back as the walk passes them, so a large
+    /// file never needs its whole size in memory besides the points.
+    static func read(mapped file: ByteSource.MappedFile, name: String, options: InputOptions) throws -> LoadedPoints {
+        let sink = GeoJSONPointSink(name: name, options: options)
+        try JSONScanner.scan(base: file.base, count: file.count, name: ByteSource.displayName(name),
+                             invalidUTF8: sink.invalidUTF8, release: { file.release(before: $0) }) { scanner in
+            var walker = GeoJSONWalker(scanner: scanner, sink: sink)
+            try walker.run()
+        }
+        return sink.finish()
+    }
 }
 
 /// Collects one feature's points, id and properties, then appends them to the flat `PointSet`.

@@ -27,6 +27,7 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
             if s.pos < s.count { throw s.error(expected: "end of input after the array of features") }
         case UInt8(ascii: "{"):
             while true {
+                s.readPast()
                 try walkFeatureLike(topLevel: true)
                 skipSeparators()
                 if s.pos >= s.count { break }
@@ -54,6 +55,7 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
         try s.enterArray()
         var first = true
         while try s.nextElement(&first) {
+            s.readPast()
             if s.peek() == UInt8(ascii: "{") {
                 try walkFeatureLike(topLevel: false)
             } else {

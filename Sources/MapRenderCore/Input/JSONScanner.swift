@@ -18,6 +18,10 @@ struct JSONScanner {
     private var containers: [UInt8] = []   // reused by skipValue
     /// Counts decoded text whose bytes are not valid UTF-8 (nil: not counted).
     let invalidUTF8: InvalidUTF8Tally?
+    /// Told, now and then, that the bytes before an offset will not be read again (a mapped
+    /// file gives their pages back); nil for bytes in memory.
+    private let release: ((Int) -> Void)?
+    private var released = 0
 
     /// A string as it appears in the input: the bytes between the quotes.
     struct RawString {
@@ -29,11 +33,13 @@ struct JSONScanner {
     /// What the next value is, judged by its first byte.
     enum Kind { case object, array, string, number, bool, null, end, invalid }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, name: String, invalidUTF8: InvalidUTF8Tally?) {
+    private init(base: UnsafePointer<UInt8>, count: Int, name: String, invalidUTF8: InvalidUTF8Tally?,
+                 release: ((Int) -> Void)? = nil) {
         self.base = base
         self.count = count
         self.name = name
         self.invalidUTF8 = invalidUTF8
+        self.release = release
         if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }   // BOM
     }
 
@@ -45,6 +51,22 @@ struct JSONScanner {
         return try storage.withUnsafeBufferPointer { buffer in
             try body(JSONScanner(base: buffer.baseAddress!, count: bytes.count, name: name, invalidUTF8: invalidUTF8))
         }
+    }
+
+    /// Runs `body` with a scanner over `count` bytes at `base` (a mapped file), calling `release`
+    /// with an offset when the bytes before it have been read (see `readPast`).
+    static func scan<R>(base: UnsafePointer<UInt8>, count: Int, name: String, invalidUTF8: InvalidUTF8Tally? = nil,
+                        release: @escaping (Int) -> Void, _ body: (JSONScanner) throws -> R) rethrows -> R {
+        try body(JSONScanner(base: base, count: count, name: name, invalidUTF8: invalidUTF8, release: release))
+    }
+
+    /// Called between top-level values (features): the bytes before `pos` are done with.
+    /// Hands them to `release` every 8 MiB.
+    @inline(__always)
+    mutating func readPast() {
+        guard let release, pos - released >= 1 << 23 else { return }
+        released = pos
+        release(pos)
     }
 
     // MARK: Positions and errors

@@ -34,11 +34,17 @@ public enum PointReader {
         case .csv:
             return try CSVReader(name: source.name, options: options).read(source, chunkSize: chunkSize)
         case .geojson:
-            let bytes = try source.readAll(limit: options.memoryLimit?.maxGeoJSONBytes ?? .max) { read in
-                let limit = options.memoryLimit!
-                return MapRenderError(.usage, "\(source.displayName): reading stopped at \(read) bytes of GeoJSON: "
-                    + "parsed (about \(InputMemoryLimit.geoJSONFactor) times its size) with the image, it would need \(limit.limitText)")
+            let maxBytes = options.memoryLimit?.maxGeoJSONBytes ?? .max
+            func tooLarge(_ what: String) -> MapRenderError {
+                MapRenderError(.usage, "\(source.displayName): \(what) of GeoJSON: parsed (about "
+                    + "\(InputMemoryLimit.geoJSONFactor) times its size) with the image, it would need \(options.memoryLimit!.limitText)")
             }
+            if let file = source.mapWhole() {
+                // A mapped file gives its pages back as it is read, but its points still cost memory.
+                guard file.count <= maxBytes else { throw tooLarge("the file holds \(file.count) bytes") }
+                return try GeoJSONReader.read(mapped: file, name: source.name, options: options)
+            }
+            let bytes = try source.readAll(limit: maxBytes) { read in tooLarge("reading stopped at \(read) bytes") }
             return try GeoJSONReader.read(bytes: bytes, name: source.name, options: options)
         }
     }

@@ -21,38 +21,66 @@ public enum BubbleSpacing {
         guard n > 1 else { return 0 }
         let maxR = r.max() ?? 0
         var order = Array(0..<n)
+        // Each round works on copies in sweep order (sequential memory in the inner loop, which
+        // visits every pair within reach in x): same pairs, same order, same arithmetic as
+        // indexing through `order`, so the same positions to the last bit.
+        var xs = [Double](repeating: 0, count: n), ys = xs, rs = xs
         for round in 0..<maxRounds {
             order.sort { x[$0] != x[$1] ? x[$0] < x[$1] : $0 < $1 }
-            var moved = false
-            for a in 0..<n {
-                let i = order[a]
-                var b = a + 1
-                while b < n {
-                    let j = order[b]
-                    if x[j] - x[i] > r[i] + maxR { break }
-                    b += 1
-                    let small = min(r[i], r[j])
-                    let minDistance = r[i] + r[j] - maxOverlap * small
-                    var dx = x[j] - x[i], dy = y[j] - y[i]
-                    var d = (dx * dx + dy * dy).squareRoot()
-                    guard d < minDistance - 1e-6 else { continue }
-                    if d < 1e-9 {
-                        // Same centre: separate along a fixed direction, deterministic by index.
-                        dx = i < j ? 1 : -1; dy = 0; d = 1e-9
-
+            for a in 0..<n { let i = order[a]; xs[a] = x[i]; ys[a] = y[i]; rs[a] = r[i] }
+            let moved = xs.withUnsafeMutableBufferPointer { xs in
+                ys.withUnsafeMutableBufferPointer { ys in
+                    rs.withUnsafeBufferPointer { rs in
+                        order.withUnsafeBufferPointer { order in
+                            sweep(xs, ys, rs, order, maxR: maxR)
+                        }
                     }
-                    // Push to the allowed distance plus a margin, the smaller bubble taking the larger share.
-                    let push = minDistance - d + 0.5
-                    let shareJ = r[i] / (r[i] + r[j]), shareI = 1 - shareJ
-                    let ux = d < 1e-6 ? dx : dx / d, uy = d < 1e-6 ? dy : dy / d
-                    x[i] -= ux * push * shareI; y[i] -= uy * push * shareI
-                    x[j] += ux * push * shareJ; y[j] += uy * push * shareJ
-                    moved = true
                 }
             }
+            for a in 0..<n { let i = order[a]; x[i] = xs[a]; y[i] = ys[a] }
             if !moved { return round }
         }
         return maxRounds
+    }
+
+    /// One round over circles in x order (`order[a]` is circle a's index, for the tie direction).
+    private static func sweep(_ x: UnsafeMutableBufferPointer<Double>, _ y: UnsafeMutableBufferPointer<Double>,
+                              _ r: UnsafeBufferPointer<Double>, _ order: UnsafeBufferPointer<Int>, maxR: Double) -> Bool {
+        let n = x.count
+        var moved = false
+        for a in 0..<n {
+            let ri = r[a], reach = ri + maxR
+            var b = a + 1
+            while b < n {
+                if x[b] - x[a] > reach { break }
+                let j = b
+                b += 1
+                // No push when |dy| alone reaches the allowed distance (which is at most `reach`):
+                // the distance below could not be smaller.
+                if abs(y[j] - y[a]) >= reach { continue }
+                let rj = r[j]
+                let small = min(ri, rj)
+                let minDistance = ri + rj - maxOverlap * small
+                var dx = x[j] - x[a], dy = y[j] - y[a]
+                let limit = minDistance - 1e-6, squared = dx * dx + dy * dy
+                // Clearly apart (the margin dwarfs rounding): no square root needed to know it.
+                if limit > 0 && squared > limit * limit * (1 + 1e-9) { continue }
+                var d = squared.squareRoot()
+                guard d < limit else { continue }
+                if d < 1e-9 {
+                    // Same centre: separate along a fixed direction, deterministic by index.
+                    dx = order[a] < order[j] ? 1 : -1; dy = 0; d = 1e-9
+                }
+                // Push to the allowed distance plus a margin, the smaller bubble taking the larger share.
+                let push = minDistance - d + 0.5
+                let shareJ = ri / (ri + rj), shareI = 1 - shareJ
+                let ux = d < 1e-6 ? dx : dx / d, uy = d < 1e-6 ? dy : dy / d
+                x[a] -= ux * push * shareI; y[a] -= uy * push * shareI
+                x[j] += ux * push * shareJ; y[j] += uy * push * shareJ
+                moved = true
+            }
+        }
+        return moved
     }
 
     /// The largest overlap among circles, as a fraction of the smaller radius (0 when none overlap).

@@ -91,18 +91,60 @@ public enum SpreadFallback {
         // Small dots (circles and squares <= 8 px) overlap each other anyway in dense areas: only
         // pins and larger marks count as heads a group must not cover.
         let head = data.styles.symbols.map { $0.shape == .pin || $0.size > 8 }
-        var markerGrid: [Int: [Rect]] = [:]
+        // The markers of the reached 64 px cells, bucketed again in 8 px cells, each with the hull
+        // of its boxes: a tight downtown stacks thousands of markers in one cell, and a group
+        // ringed around it must not scan them all for each of its boxes.
+        let fine = 8.0, perCell = Int(cell / fine)
+        func fineKey(_ fx: Int, _ fy: Int) -> Int { fy &* 4_194_304 &+ fx }
+        var fineIndex: [Int: Int] = [:]
+        var hulls: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = [], lists: [[Rect]] = []
+        var reachExtent = 0.0   // the largest extent of a head symbol, for which fine cells to look at
+        for (i, sym) in data.styles.symbols.enumerated() where head[i] {
+            let e = sym.extent
+            reachExtent = max(reachExtent, e.left, e.right, e.top, e.bottom)
+        }
+        reachExtent += 1
         for k in plan.markerPoint.indices where !inGroup[k] && head[Int(data.styles.index[plan.markerPoint[k]])] {
             let x = plan.markerX[k], y = plan.markerY[k]
             guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
             let c = key(Int((x / cell).rounded(.down)), Int((y / cell).rounded(.down)))
-            if reach.contains(c) { markerGrid[c, default: []].append(box(symbol(plan.markerPoint[k]), x, y)) }
+            guard reach.contains(c) else { continue }
+            let f = fineKey(Int((x / fine).rounded(.down)), Int((y / fine).rounded(.down)))
+            let b = box(symbol(plan.markerPoint[k]), x, y)
+            if let n = fineIndex[f] {
+                lists[n].append(b)
+                hulls[n] = (min(hulls[n].minX, b.x), min(hulls[n].minY, b.y), max(hulls[n].maxX, b.maxX), max(hulls[n].maxY, b.maxY))
+            } else {
+                fineIndex[f] = lists.count
+                lists.append([b]); hulls.append((b.x, b.y, b.maxX, b.maxY))
+            }
         }
+        /// Whether `a` covers an unspread marker's head: the markers of the 64 px cells around it,
+        /// looked up through the 8 px cells their anchors could be in.
         func hitsMarker(_ a: Rect) -> Bool {
-            var hit = false
             let grown = Rect(x: a.x - cell, y: a.y - cell, width: a.width + 2 * cell, height: a.height + 2 * cell)
-            cells(grown) { c in if !hit, let list = markerGrid[c] { hit = list.contains { $0.intersects(a) } } }
-            return hit
+            let cx0 = Int((grown.x / cell).rounded(.down)), cx1 = Int((grown.maxX / cell).rounded(.down))
+            let cy0 = Int((grown.y / cell).rounded(.down)), cy1 = Int((grown.maxY / cell).rounded(.down))
+            // A marker box meets `a` only when its anchor is within its extent of `a`.
+            let fx0 = max(cx0 * perCell, Int(((a.x - reachExtent) / fine).rounded(.down)))
+            let fx1 = min(cx1 * perCell + perCell - 1, Int(((a.maxX + reachExtent) / fine).rounded(.down)))
+            let fy0 = max(cy0 * perCell, Int(((a.y - reachExtent) / fine).rounded(.down)))
+            let fy1 = min(cy1 * perCell + perCell - 1, Int(((a.maxY + reachExtent) / fine).rounded(.down)))
+            guard fx0 <= fx1, fy0 <= fy1 else { return false }
+            for fy in fy0...fy1 {
+                for fx in fx0...fx1 {
+                    guard let n = fineIndex[fineKey(fx, fy)] else { continue }
+                    let h = hulls[n]
+                    guard h.minX < a.maxX && a.x < h.maxX && h.minY < a.maxY && a.y < h.maxY else { continue }
+                    if lists[n].contains(where: { $0.intersects(a) }) { return true }
+                }
+            }
+            return false
+        }
+        // What does not change between rounds (the image, the unspread markers) is checked once
+        // per group, not once per round: the rounds only see bubbles and kept groups change.
+        let roomAlone = candidates.map { list in
+            list.map { c in c.boxes.allSatisfy { inside.contains($0) } && !c.boxes.contains(where: hitsMarker) }
         }
         // Per group: the index of the chosen candidate, or nil once it fell back.
         var chosen = [Int?](repeating: 0, count: plan.spreadGroups.count)
@@ -127,9 +169,8 @@ public enum SpreadFallback {
                 add(Rect(x: g.x - r, y: g.y - r, width: 2 * r, height: 2 * r))
             }
             for gi in plan.spreadGroups.indices where chosen[gi] != nil {
-                let pick = candidates[gi].firstIndex { c in
-                    c.boxes.allSatisfy { inside.contains($0) } && !c.boxes.contains(where: hitsObstacle)
-                        && !c.boxes.contains(where: hitsMarker)
+                let pick = candidates[gi].indices.first { p in
+                    roomAlone[gi][p] && !candidates[gi][p].boxes.contains(where: hitsObstacle)
                 }
                 if let p = pick {
                     candidates[gi][p].boxes.forEach(add)

@@ -1,0 +1,77 @@
+import CCairo
+import Foundation
+import Testing
+import TestSupport
+@testable import MapRenderCairo
+@testable import MapRenderCore
+
+/// Raster markers are composited in Swift, skipping rows that later markers cover: the image must
+/// be the one Cairo paints with one `cairo_paint` per marker, to the last byte.
+@Suite struct MarkerStampsTests {
+    let symbols = [
+        MarkerSymbol(shape: .pin, size: 28, fill: RGBA(0.84, 0.24, 0.16), stroke: .white, strokeWidth: 1.5, opacity: 1),
+        MarkerSymbol(shape: .circle, size: 12, fill: RGBA(0.1, 0.4, 0.8), stroke: .white, strokeWidth: 1, opacity: 0.8),
+        // Small dots: outlines first, then fills (two passes).
+        MarkerSymbol(shape: .circle, size: 6, fill: RGBA(0.2, 0.7, 0.3), stroke: RGBA(0, 0, 0), strokeWidth: 1, opacity: 1),
+        MarkerSymbol(shape: .square, size: 10, fill: RGBA(0.9, 0.8, 0.1, 0.6), stroke: RGBA(0.2, 0.2, 0.2), strokeWidth: 1, opacity: 1),
+    ]
+
+    /// The pixels of `batch` painted on a 97x61 image (odd sizes; markers also off its edges).
+    func pixels(_ batch: MarkerBatch, scale: Double, direct: Bool) throws -> [UInt8] {
+        let w = Int32((97 * scale).rounded(.up)), h = Int32((61 * scale).rounded(.up))
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        cairo_set_source_rgb(cr, 0.7, 0.8, 0.9)
+        cairo_paint(cr)
+        let stamps = try MarkerStamps(symbols: batch.symbols, scale: scale)
+        stamps.paint(batch, on: cr, scale: scale, direct: direct)
+        cairo_surface_flush(surface)
+        let data = cairo_image_surface_get_data(surface)!
+        return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(surface)) * Int(h)))
+    }
+
+    func batch(count: Int, seed: UInt64, symbols: [MarkerSymbol]) -> MarkerBatch {
+        var rng = SeededRandom(seed: seed)
+        var m = MarkerBatch()
+        m.symbols = symbols
+        for _ in 0..<count {
+            // Clumped: half the markers in a 12 px square, so most are covered many times over.
+            let clump = Bool.random(using: &rng)
+            m.x.append(clump ? 40 + Double.random(in: 0..<12, using: &rng) : Double.random(in: -20..<117, using: &rng))
+            m.y.append(clump ? 30 + Double.random(in: 0..<12, using: &rng) : Double.random(in: -20..<81, using: &rng))
+            m.symbol.append(UInt16.random(in: 0..<UInt16(symbols.count), using: &rng))
+        }
+        return m
+    }
+
+    @Test(arguments: [1.0, 2.0, 1.5])
+    func compositedImageIsCairosImage(scale: Double) throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            let m = batch(count: 600, seed: seed, symbols: symbols)
+            let mine = try pixels(m, scale: scale, direct: true)
+            let cairo = try pixels(m, scale: scale, direct: false)
+            #expect(mine == cairo, "seed \(seed), scale \(scale): \(zip(mine, cairo).filter { $0 != $1 }.count) bytes differ")
+        }
+    }
+
+    @Test func pinsOnlyAndOneSymbolEach() throws {
+        for k in symbols.indices {
+            let m = batch(count: 400, seed: UInt64(10 + k), symbols: [symbols[k]])
+            #expect(try pixels(m, scale: 1, direct: true) == pixels(m, scale: 1, direct: false), "symbol \(k)")
+        }
+    }
+
+    @Test func coveredMarkersStillCountWhenLaterOnesAreTranslucent() throws {
+        // An opaque pin under a translucent circle: the pin must show through.
+        var m = MarkerBatch()
+        m.symbols = symbols
+        m.x = [50, 50]; m.y = [40, 40]; m.symbol = [0, 1]
+        let mine = try pixels(m, scale: 1, direct: true)
+        #expect(mine == (try pixels(m, scale: 1, direct: false)))
+        var only = m
+        only.x = [50]; only.y = [40]; only.symbol = [1]
+        #expect(mine != (try pixels(only, scale: 1, direct: true)))
+    }
+}

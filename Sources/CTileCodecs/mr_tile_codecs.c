@@ -20,8 +20,8 @@ static int fail(char *error, size_t size, const char *what) {
 }
 
 // PNG through libpng's simplified API (no longjmp reaches us: it reports failure by return value).
-static int decode_png(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
-                      char *error, size_t esize) {
+static int decode_png_simplified(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+                                 char *error, size_t esize) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -39,6 +39,121 @@ static int decode_png(const unsigned char *data, size_t length, unsigned char **
     }
     *out = buf; *w = (int)image.width; *h = (int)image.height;
     return 0;
+}
+
+// The fast path, for the PNGs tile servers send: 8-bit RGB, RGBA or palette, not interlaced, no
+// colour-space chunks (gAMA, cHRM, iCCP, sRGB), so the simplified API would only expand them to
+// RGBA and the bytes are the same. Two things it does not do: libpng's filler transform (a byte
+// loop, a third of the decode) is replaced by `expand_rgb` below, and the zlib stream's Adler-32
+// is not checked. That is safe: every chunk's CRC-32, which covers the same compressed bytes, is
+// still checked, and a stream that ends early still fails ("Not enough image data").
+struct png_src {
+    const unsigned char *data;
+    size_t length, offset;
+    jmp_buf jump;
+    char message[200];
+};
+
+static void png_src_read(png_structp png, png_bytep out, size_t n) {
+    struct png_src *s = png_get_io_ptr(png);
+    if (n > s->length - s->offset) png_error(png, "PNG data is truncated");
+    memcpy(out, s->data + s->offset, n);
+    s->offset += n;
+}
+
+static void png_src_error(png_structp png, png_const_charp msg) {
+    struct png_src *s = png_get_error_ptr(png);
+    snprintf(s->message, sizeof s->message, "%s", msg);
+    longjmp(s->jump, 1);
+}
+
+static void png_src_warning(png_structp png, png_const_charp msg) { (void)png; (void)msg; }
+
+/// RGB to RGBA with alpha 255, four pixels (three 32-bit loads, four stores) a step. Words are
+/// little-endian on the machines maprender is built for; elsewhere the byte loop.
+static void expand_rgb(const unsigned char *restrict src, unsigned char *restrict dst, size_t width) {
+    size_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint32_t alpha = 0xFF000000u;
+    for (; x + 4 <= width; x += 4) {
+        uint32_t w0, w1, w2, p[4];
+        memcpy(&w0, src + 3 * x, 4); memcpy(&w1, src + 3 * x + 4, 4); memcpy(&w2, src + 3 * x + 8, 4);
+        p[0] = w0 | alpha;                       // R0 G0 B0
+        p[1] = (w0 >> 24) | (w1 << 8) | alpha;   // R1 | G1 B1
+        p[2] = (w1 >> 16) | (w2 << 16) | alpha;  // R2 G2 | B2
+        p[3] = (w2 >> 8) | alpha;                // R3 G3 B3
+        memcpy(dst + 4 * x, p, 16);
+    }
+#endif
+    for (; x < width; x++) {
+        dst[4 * x] = src[3 * x]; dst[4 * x + 1] = src[3 * x + 1]; dst[4 * x + 2] = src[3 * x + 2]; dst[4 * x + 3] = 255;
+    }
+}
+
+/// 0: decoded; 1: failed (error set); 2: not a PNG for the fast path (the simplified API decodes it).
+static int decode_png_fast(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+                           char *error, size_t esize) {
+    struct png_src src;
+    src.data = data; src.length = length; src.offset = 0; src.message[0] = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_src_error, png_src_warning);
+    if (!png) return 2;
+    png_infop info = png_create_info_struct(png);
+    unsigned char *volatile buf = NULL, *volatile row = NULL;
+    volatile int result = 2;
+    if (setjmp(src.jump)) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        free(buf); free(row);
+        if (result == 2) return 2; // failed while reading the header: let the simplified API say why
+        return fail(error, esize, src.message);
+    }
+    if (!info) png_error(png, "out of memory");
+    png_set_read_fn(png, &src, png_src_read);
+#ifdef PNG_IGNORE_ADLER32
+    png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+    png_read_info(png, info);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &depth, &type, &interlace, NULL, NULL);
+    int simple = depth == 8 && interlace == PNG_INTERLACE_NONE
+        && (type == PNG_COLOR_TYPE_RGB_ALPHA || type == PNG_COLOR_TYPE_PALETTE
+            || (type == PNG_COLOR_TYPE_RGB && !png_get_valid(png, info, PNG_INFO_tRNS))) // RGB + tRNS: a colour key
+        && !png_get_valid(png, info, PNG_INFO_gAMA | PNG_INFO_cHRM | PNG_INFO_iCCP | PNG_INFO_sRGB)
+        && width > 0 && height > 0 && width <= 8192 && height <= 8192;
+    if (!simple) { png_destroy_read_struct(&png, &info, NULL); return 2; }
+    result = 1;
+    if (type == PNG_COLOR_TYPE_PALETTE) {
+        png_set_palette_to_rgb(png);
+        if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    }
+    png_read_update_info(png, info);
+    int channels = png_get_channels(png, info);
+    if (channels != 3 && channels != 4) png_error(png, "unexpected PNG layout");
+    size_t stride = (size_t)width * 4;
+    buf = malloc(stride * height);
+    if (channels == 3) row = malloc((size_t)width * 3);
+    if (!buf || (channels == 3 && !row)) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < height; y++) {
+        unsigned char *dst = buf + stride * y;
+        if (channels == 4) {
+            png_read_row(png, dst, NULL);
+        } else {
+            png_read_row(png, row, NULL);
+            expand_rgb(row, dst, width);
+        }
+    }
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(row);
+    *out = buf; *w = (int)width; *h = (int)height;
+    return 0;
+}
+
+static int decode_png(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+                      char *error, size_t esize) {
+    int rc = decode_png_fast(data, length, out, w, h, error, esize);
+    if (rc != 2) return rc;
+    return decode_png_simplified(data, length, out, w, h, error, esize);
 }
 
 struct jpeg_err {

@@ -30,7 +30,24 @@ final class TileHTTPClient: @unchecked Sendable {
 
     let options: TileOptions
     let cache: TileDiskCache
-    private let session: URLSession
+    /// Made at the first request (`session`): a map from a local file or a warm cache sends none,
+    /// and making one costs ~16M instructions (FoundationNetworking's configuration and libcurl).
+    private var madeSession: URLSession?
+    private var session: URLSession {
+        lock.lock(); defer { lock.unlock() }
+        if let s = madeSession { return s }
+        let config = URLSessionConfiguration.ephemeral
+        config.httpMaximumConnectionsPerHost = options.connectionsPerHost
+        // The timeout is kept by `send`; these only stop a transfer that outlives it.
+        config.timeoutIntervalForRequest = (options.timeout + 2).rounded(.up)
+        config.timeoutIntervalForResource = (options.timeout + 2).rounded(.up)
+        config.requestCachePolicy = .reloadIgnoringLocalCacheData
+        config.urlCache = nil
+        config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
+        let s = URLSession(configuration: config)
+        madeSession = s
+        return s
+    }
     private var hostSlots: [String: DispatchSemaphore] = [:]
     /// Per host: no request before this time (seconds since 1970), set by a Retry-After.
     private var hostNotBefore: [String: Double] = [:]
@@ -41,18 +58,9 @@ final class TileHTTPClient: @unchecked Sendable {
     init(options: TileOptions) {
         self.options = options
         cache = TileDiskCache(directory: options.resolvedCacheDirectory)
-        let config = URLSessionConfiguration.ephemeral
-        config.httpMaximumConnectionsPerHost = options.connectionsPerHost
-        // The timeout is kept by `send`; these only stop a transfer that outlives it.
-        config.timeoutIntervalForRequest = (options.timeout + 2).rounded(.up)
-        config.timeoutIntervalForResource = (options.timeout + 2).rounded(.up)
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.urlCache = nil
-        config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
-        session = URLSession(configuration: config)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit { madeSession?.invalidateAndCancel() }
 
     private func slot(_ host: String) -> DispatchSemaphore {
         lock.lock(); defer { lock.unlock() }

@@ -1,13 +1,23 @@
 import Foundation
 import MapRenderCore
 
-/// The basemap drawn when no `--basemap` is given: Natural Earth 1:110m admin-0 countries
-/// (public domain; "Made with Natural Earth", naturalearthdata.com), embedded in the binary as
-/// generated source (`scripts/gen-default-basemap.py`), so land, coasts and country borders show
-/// without any file. 1:50m is not embedded: no offline copy was available when this was built.
+/// The basemap drawn when no `--basemap` is given: Natural Earth admin-0 countries (public domain;
+/// "Made with Natural Earth", naturalearthdata.com) at 1:110m for world and continent views and
+/// 1:50m from zoom `detailZoom` on, embedded in the binary as generated source
+/// (`scripts/gen-default-basemap.py`; the 1:50m data from Debian's r-cran-rnaturalearthdata through
+/// `scripts/extract-ne50m.R`), so land, coasts and country borders show without any file.
 public enum DefaultBasemap {
-    /// The decoded shapes (decoded once per process, ~10k vertices).
+    /// The 1:110m shapes (decoded once per process, ~10k vertices).
     public static let shapes: ShapeSet = decode(countries110m)
+    /// The 1:50m shapes (decoded on first use, ~100k vertices).
+    public static let detailed: ShapeSet = decode(countries50m)
+
+    /// From this zoom on (a view 180° of longitude across in 1024 px, about 1:70M), 1:110m's coasts look angular
+    /// and small islands are missing: 1:50m is drawn.
+    public static let detailZoom = 3.0
+
+    /// The shapes for a view at `zoom`.
+    public static func shapes(zoom: Double) -> ShapeSet { zoom >= detailZoom ? detailed : shapes }
 
     /// Decodes the varint/zigzag/delta encoding described in the generator script.
     static func decode(_ base64: String) -> ShapeSet {

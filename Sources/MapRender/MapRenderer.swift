@@ -34,8 +34,7 @@ public enum MapRenderer {
         // The built-in land is the fallback when the map has no basemap of its own: no
         // --basemap file and no raster tiles (which it would cover).
         let useDefaultBasemap = request.defaultBasemap && request.tiles.sources.isEmpty
-        let basemaps = try request.basemaps.isEmpty ? (useDefaultBasemap ? [DefaultBasemap.shapes] : [])
-            : request.basemaps.map { try BasemapCache.shapes(path: $0) }
+        var basemaps = try request.basemaps.isEmpty ? [] : request.basemaps.map { try BasemapCache.shapes(path: $0) }
         var warnings = input.warnings
         lap("read")
 
@@ -54,6 +53,8 @@ public enum MapRenderer {
         }
 
         // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
+        // The built-in land's scale follows the view's zoom (1:110m for world views, 1:50m closer).
+        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = [DefaultBasemap.shapes(zoom: plan.viewport.zoom)] }
         let tiles = try TileStage.run(request, viewport: plan.viewport)
         warnings += tiles?.warnings ?? []
         lap("tiles")

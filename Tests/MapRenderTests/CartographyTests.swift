@@ -30,12 +30,16 @@ import Testing
                 obstacles.append(Rect(x: m.x[k] - e.left, y: m.y[k] - e.top, width: e.left + e.right, height: e.top + e.bottom))
             }
         }
-        obstacles += scene.bubbles.map(\.box)
         for item in scene.items { if case .scaleBar(let b) = item { obstacles.append(b.box) } }
         for (i, a) in labels.enumerated() {
             #expect(image.contains(a), "label \(scene.labels[i].text) leaves the image")
             for b in labels[(i + 1)...] { #expect(!a.intersects(b), "labels overlap: \(a) \(b)") }
             for o in obstacles { #expect(!a.intersects(o), "label \(scene.labels[i].text) covers a mark") }
+            // Bubbles are round: a label may sit in a corner of a bubble's square, not on its disc.
+            for b in scene.bubbles {
+                let nx = min(max(b.x, a.x), a.maxX), ny = min(max(b.y, a.y), a.maxY)
+                #expect(hypot(b.x - nx, b.y - ny) >= b.radius, "label \(scene.labels[i].text) covers a bubble")
+            }
         }
     }
 
@@ -60,7 +64,9 @@ import Testing
         checkPlacement(result.scene)
         // Bubble labels read "London +381" (issue 13), or the name alone where that finds no room.
         let names = Set(result.scene.labels.map { $0.text.components(separatedBy: " +")[0] })
-        #expect(names.isSuperset(of: ["London", "Madrid", "Rome", "Moscow"]))
+        // (Rome's bubble sits among the 13 and 131 bubbles: no place names it unambiguously, so it
+        // is not named; BubbleLabelTests.)
+        #expect(names.isSuperset(of: ["London", "Madrid", "Moscow"]))
         // Cluster labels are placed first; with their counts they are longer, so fewer fit.
         #expect(result.scene.labels.count >= result.scene.bubbles.count / 3)
         try Snapshot.assertMatches(result.data, named: "clustered-labels", format: .png, maxDifferentPixels: 40)

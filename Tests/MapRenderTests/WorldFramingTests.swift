@@ -208,7 +208,8 @@ import MapRenderCore
             if abs(Double(p.r) / 255 - land.r) < 0.02 && abs(Double(p.g) / 255 - land.g) < 0.02 { landRows += 1 }
             if p.r < 200 && p.g < 200 && p.b < 190 { outlineRows += 1 }
         }
-        #expect(landRows > 150)
+        // (1:50m from zoom 3: the meridian crosses Chukotka's bays, 149 land rows; 1:110m gave more.)
+        #expect(landRows > 130)
         #expect(outlineRows <= 4)
         try Snapshot.assertMatches(result.data, named: "chukotka-cut", format: .png, maxDifferentPixels: 40)
     }

@@ -122,7 +122,7 @@ public enum RenderOptionTable {
             s.base.basemaps = try v.strings().map { try c.files.readableFile($0) }
         },
         RenderOption("no-basemap", .flag,
-                     "Without --basemap, draw no land: the embedded Natural Earth 1:110m countries are drawn by default.") { v, s, _ in
+                     "Without --basemap, draw no land: the embedded Natural Earth countries (1:110m, 1:50m from zoom 3) are drawn by default.") { v, s, _ in
             s.base.defaultBasemap = !(try v.bool())
         },
         RenderOption("attribution", .value(valueName: "text"), "Attribution text in the bottom-right corner.") { v, s, _ in

@@ -13,6 +13,14 @@ enum LabelLayout {
     static let fewMarkers = 4
     /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
     static let coastCost = 4
+    /// A bubble's name keeps at least this much more room (CSS px) from every other bubble than
+    /// from its own, and its centre lies nearer its own bubble than any other (`BubbleDiscs.
+    /// isUnambiguous`), so that no reader pairs it with the wrong bubble; with no such position it
+    /// is dropped.
+    static let ambiguityMargin = 5.0
+
+    /// Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
+    static func isSoft(_ s: MarkerSymbol) -> Bool { s.shape != .pin && s.size <= 8 }
 
     struct Output {
         var items: [SceneItem]
@@ -68,11 +76,13 @@ enum LabelLayout {
         context.opacity = opacity
         switch options.labelStyle {
         case .callout:
+            // Callouts keep clear of each bubble's bounding square.
+            context.obstacles += bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
             return placeCallouts(drawn: drawn, batch: batch, context: context,
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
-            return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, context: context, measurer: measurer,
-                              soft: soft, skip: skip, land: soft == nil ? nil : land())
+            return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, outline: style.cluster.strokeWidth,
+                              context: context, measurer: measurer, soft: soft, skip: skip, land: soft == nil ? nil : land())
         }
     }
 
@@ -123,20 +133,34 @@ enum LabelLayout {
     ///
     /// In four steps: the candidates (`PlainCandidates`), their order, then for each one a cheap
     /// probe (`PlainPlacer.mightFit`), the measured text at the first good side (`PlainPlacer.place`).
-    static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context,
-                           measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = [],
+    ///
+    /// Bubbles are round obstacles (`BubbleDiscs`, `outline`: their stroke width). A bubble's name
+    /// touches its bubble and is `ambiguityMargin` px nearer to it than to any other bubble, or is
+    /// dropped: "Mumbai +4145" beside the wrong one of two neighbouring bubbles reads as a wrong map.
+    static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], outline: Double = 0,
+                           context c: Context, measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = [],
                            land: LandMask? = nil) -> Output {
         let candidates = PlainCandidates(drawn: drawn, batch: batch, bubbles: bubbles, context: c, skip: skip)
-        var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land)
+        // Bubbles, then the heads of pins and large markers (for the ambiguity test only).
+        var dx = bubbles.map(\.x), dy = bubbles.map(\.y), dr = bubbles.map { $0.radius + outline / 2 }
+        if !bubbles.isEmpty {
+            for k in 0..<batch.count where !isSoft(batch.symbols[Int(batch.symbol[k])]) {
+                let a = batch.labelAnchor(at: k)
+                dx.append(a.x + a.width / 2); dy.append(a.y + a.height / 2); dr.append(max(a.width, a.height) / 2)
+            }
+        }
+        let discs = BubbleDiscs(x: dx, y: dy, r: dr, bubbles: bubbles.count)
+        var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land, discs: discs)
         var items: [SceneItem] = []
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
         for j in candidates.order() {
             let owner = candidates.owners[j]
             let hint = owner >= 0 ? c.hints[owner] : nil
-            guard placer.mightFit(candidates.labels[j]) else { dropped += 1; continue }
             let isBubble = j < candidates.bubbleLabels
-            guard let placed = placer.place(candidates.labels[j], texts: candidates.texts(j), hint: hint,
+            let disc = isBubble ? candidates.discs[j] : nil
+            guard placer.mightFit(candidates.labels[j], disc: disc) else { dropped += 1; continue }
+            guard let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
                                             smallerType: !isBubble && items.count >= Self.fullSizeLabels) else {
                 dropped += 1
                 continue
@@ -162,11 +186,14 @@ enum LabelLayout {
         var alphas: [Double] = []
         /// Candidates before this index are bubble labels.
         var bubbleLabels = 0
+        /// Per bubble label: its bubble's index in `bubbles`.
+        var discs: [Int] = []
 
         init(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context, skip: Set<Int>) {
             let unmeasured = TextSize(width: 0, height: 0)
-            for b in bubbles {
+            for (k, b) in bubbles.enumerated() {
                 guard let rep = b.representative, let name = c.text(rep) else { continue }
+                discs.append(k)
                 let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
                 labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
                 if b.count > 1 { shortTexts[fullTexts.count] = name }
@@ -207,6 +234,7 @@ enum LabelLayout {
         let measurer: TextMeasuring
         let soft: MarkerDensity?
         let land: LandMask?
+        let discs: BubbleDiscs
         let halo: Double, gap: Double
         /// A box smaller than any label could make (one pixel wide, 80% of a line high, plus the
         /// halo): each real box contains it, so when it is blocked at every side the label is
@@ -215,8 +243,9 @@ enum LabelLayout {
         var raster: ObstacleRaster
         var placedLabels: CollisionIndex
 
-        init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?) {
-            self.c = c; self.measurer = measurer; self.soft = soft; self.land = land
+        init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?,
+             discs: BubbleDiscs = BubbleDiscs(x: [], y: [], r: [])) {
+            self.c = c; self.measurer = measurer; self.soft = soft; self.land = land; self.discs = discs
             let v = c.viewport
             halo = c.style.haloWidth; gap = c.style.offset
             let lineHeight = measurer.measure("Hg", font: c.font).height
@@ -228,17 +257,38 @@ enum LabelLayout {
         }
 
         /// No label, bubble, pin or decoration under the box (small markers may be: they are soft).
-        func free(_ r: Rect) -> Bool { raster.isFree(r) && placedLabels.canPlace(r) }
+        func free(_ r: Rect) -> Bool { raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(r) }
+
+        /// The box at `side`: around the mark, or touching bubble `disc`.
+        func box(_ side: LabelSide, for label: LabelPlacer.Label, disc: Int?) -> Rect {
+            disc.map { discs.box(side, of: $0, size: label.size, gap: gap) } ?? LabelPlacer.box(side, for: label, gap: gap)
+        }
+
+        /// The boxes tried at each side, in order: one around a mark, a few sliding along a bubble;
+        /// `centred`: the box is centred on the bubble's right, left, top or bottom.
+        func boxes(_ order: [LabelSide], for label: LabelPlacer.Label, disc: Int?) -> [(Rect, LabelSide, centred: Bool)] {
+            guard let d = disc else { return order.map { (LabelPlacer.box($0, for: label, gap: gap), $0, false) } }
+            return order.flatMap { side in
+                discs.boxes(side, of: d, size: label.size, gap: gap).enumerated().map { k, b in
+                    (b, side, k == 0 && [.right, .left, .above, .below].contains(side))
+                }
+            }
+        }
+
+        /// Free, and for a bubble's name, unambiguously its bubble's.
+        func fits(_ r: Rect, disc: Int?, centred: Bool = false) -> Bool {
+            free(r) && (disc.map { discs.isUnambiguous(r, own: $0, margin: LabelLayout.ambiguityMargin, centred: centred) } ?? true)
+        }
 
         /// How many small markers the box covers.
         func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
 
         /// Whether the probe box is free at some side (always true when overlaps are allowed).
-        func mightFit(_ label: LabelPlacer.Label) -> Bool {
+        func mightFit(_ label: LabelPlacer.Label, disc: Int? = nil) -> Bool {
             guard !c.allowOverlap else { return true }
             var l = label
             l.size = probe
-            return LabelPlacer.Position.allCases.contains { free(LabelPlacer.box($0, for: l, gap: gap)) }
+            return LabelPlacer.Position.allCases.contains { free(box($0, for: l, disc: disc)) }
         }
 
         /// The font of a label: on a dense dot map, a type hierarchy (the first labels placed, the
@@ -252,7 +302,7 @@ enum LabelLayout {
 
         /// Places the first of `texts` that finds a side; inserts its box. A hinted side (the
         /// side this label took in the previous animation frame) is tried first.
-        mutating func place(_ label: LabelPlacer.Label, texts: [String], hint: LabelSide?,
+        mutating func place(_ label: LabelPlacer.Label, disc: Int? = nil, texts: [String], hint: LabelSide?,
                             smallerType: Bool) -> (mark: LabelMark, side: LabelSide)? {
             let labelFont = font(smallerType: smallerType)
             // The halo reaches beyond the text: reserve it so halos do not overlap either. Dense
@@ -263,7 +313,7 @@ enum LabelLayout {
             for text in texts {
                 let size = measurer.measure(text, font: labelFont)
                 label.size = TextSize(width: size.width + 2 * reserve, height: size.height + 2 * reserve)
-                guard let (b, side) = side(for: label, order: order, hint: hint) else { continue }
+                guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
                 placedLabels.insert(b)
                 let mark = LabelMark(text: text, font: labelFont, color: c.style.color, halo: c.style.halo, haloWidth: halo,
                                      x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
@@ -274,13 +324,13 @@ enum LabelLayout {
         }
 
         /// The side a measured label takes, or nil.
-        func side(for label: LabelPlacer.Label, order: [LabelSide], hint: LabelSide?) -> (Rect, LabelSide)? {
+        func side(for label: LabelPlacer.Label, disc: Int? = nil, order: [LabelSide], hint: LabelSide?) -> (Rect, LabelSide)? {
             if c.allowOverlap {
                 let side = hint ?? .right
-                return (LabelPlacer.box(side, for: label, gap: gap), side)
+                return (box(side, for: label, disc: disc), side)
             }
             guard soft != nil else {
-                return order.lazy.map { (LabelPlacer.box($0, for: label, gap: gap), $0) }.first { free($0.0) }
+                return boxes(order, for: label, disc: disc).first { fits($0.0, disc: disc, centred: $0.centred) }.map { ($0.0, $0.1) }
             }
             // The first free position (in the usual order: right, left, above, ...) that covers at
             // most a few small markers and crosses no coast; else the one with the lowest cost:
@@ -288,9 +338,8 @@ enum LabelLayout {
             // (a name half on land, half at sea reads worst). Not simply the fewest markers: that
             // chases labels off the land, where the dots are not.
             var best: (box: Rect, side: LabelSide, cost: Int)?
-            for side in order {
-                let b = LabelPlacer.box(side, for: label, gap: gap)
-                guard free(b) else { continue }
+            for (b, side, centred) in boxes(order, for: label, disc: disc) {
+                guard fits(b, disc: disc, centred: centred) else { continue }
                 let n = cost(b)
                 let coast = land?.crossesCoast(b) ?? false
                 if n <= LabelLayout.fewMarkers && !coast { best = (b, side, 0); break }

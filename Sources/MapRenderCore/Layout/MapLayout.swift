@@ -58,13 +58,13 @@ public enum MapLayout {
         }
         if let field = options.labelField {
             // Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
-            let small = batch.symbols.map { $0.shape != .pin && $0.size <= 8 }
+            let small = batch.symbols.map(LabelLayout.isSoft)
             let hardMarks = (0..<batch.count).filter { !small[Int(batch.symbol[$0])] }
             let softMarks = (0..<batch.count).filter { small[Int(batch.symbol[$0])] }
             let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
                                                                x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
             var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
-            obstacles += plan.bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
+            // Bubbles are obstacles too: round ones for plain labels, squares for callouts (LabelLayout).
             obstacles += legBoxes(plan)
             if let a = attributionMark { obstacles.append(a.box) }
             let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,

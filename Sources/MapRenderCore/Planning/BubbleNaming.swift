@@ -3,7 +3,9 @@
 /// `--label-priority FIELD` ranks by FIELD, larger first. Without it, a population-like column
 /// (`population`, `pop`, `pop_max`, `pop_est`, any case) ranks larger first, or else a rank-like
 /// column (`scalerank`, `labelrank`, `rank`: Natural Earth's, where 0 is the most important)
-/// ranks smaller first; with neither, input order decides (the first member names the bubble).
+/// ranks smaller first; with neither, input order decides (the first member names the bubble),
+/// except for a bubble drawn at a cluster's centre (`representative(of:...near:)`): without a
+/// ranking, that is named after the member nearest its centre when one lies under the bubble.
 public enum BubbleNaming {
     public static let populationNames = ["population", "pop", "pop_max", "pop_est"]
     public static let rankNames = ["scalerank", "labelrank", "rank"]
@@ -57,11 +59,19 @@ public enum BubbleNaming {
     /// How many of the top-ranked members are considered when none lies within reach.
     public static let topMembers = 10
 
+    /// Without a ranking, how near the bubble's centre (in bubble radii) the member naming it must
+    /// lie: under the bubble. Input order says nothing of importance in most files (an alphabetical list of capitals
+    /// named an Italian bubble "San Marino +5"): the name then says where the bubble is, or the
+    /// bubble shows its count alone.
+    public static let central = 1.0
+
     /// The member that names a bubble drawn at `near`: the best-ranked member within `near.reach`
     /// of the centre; when none is, the nearest to the centre of the `topMembers` best-ranked.
     /// A cluster's weighted centre can lie far from its most important point (a cluster of India
     /// and western China whose largest city is Chengdu): the name then says where the bubble is.
-    /// Ranks as `representative(of:properties:rank:)` (nil rank: input order); ties by input order.
+    /// Ranks as `representative(of:properties:rank:)`; ties by input order. With no ranking (nil
+    /// rank): the member nearest the centre if it lies within `central` radii (`central / reach`
+    /// of `near.reach`), else none.
     /// - Complexity: O(members · topMembers) at worst, one pass.
     public static func representative(of members: [Int], properties: PropertyTable,
                                       rank: (column: Int, smallerFirst: Bool)?,
@@ -73,6 +83,16 @@ public enum BubbleNaming {
             let dy = y[m] - c.y
             return dx * dx + dy * dy
         }
+        guard let rank else {
+            // Nearest first; equal distances by input order.
+            var pick = members[0], pickD = distance2(pick)
+            for m in members.dropFirst() {
+                let d = distance2(m)
+                if d < pickD || (d == pickD && m < pick) { pick = m; pickD = d }
+            }
+            let limit = c.reach * central / reach
+            return pickD <= limit * limit ? pick : nil
+        }
         // (value, row) ordered best first: larger value, then earlier row.
         func better(_ a: (Double, Int), _ b: (Double, Int)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }
         let reach2 = c.reach * c.reach
@@ -80,7 +100,7 @@ public enum BubbleNaming {
         var top: [(Double, Int)] = []   // the topMembers best, best first
         top.reserveCapacity(topMembers + 1)
         for m in members {
-            let v = rank.map { value(m, properties: properties, rank: $0) } ?? 0
+            let v = value(m, properties: properties, rank: rank)
             let key = (v, m)
             if distance2(m) <= reach2, bestNear.map({ better(key, $0) }) ?? true { bestNear = key }
             if top.count < topMembers || better(key, top[top.count - 1]) {

@@ -37,6 +37,9 @@ public struct RenderSummary: Sendable, Codable {
         public var pointsOutsideView: Int
         /// Spread groups drawn as a bubble with their count because spreading found no room.
         public var spreadFallbacks: Int = 0
+        /// Spread groups with no room drawn stacked (as if not spread) instead of as a bubble: groups of
+        /// small dots, and groups whose bubble would sit on another bubble.
+        public var spreadStacked: Int = 0
         /// Drawn markers and bubbles that reach beyond the image edge (0 unless the view was fixed).
         public var marksOutside: Int = 0
     }
@@ -93,6 +96,7 @@ extension RenderSummary {
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: bytes)
         labelsDropped = scene.labelsDropped
         clusters.spreadFallbacks = plan.marks.spreadFallbacks
+        clusters.spreadStacked = plan.marks.spreadStacked
         let image = Rect(x: -0.5, y: -0.5, width: v.width + 1, height: v.height + 1)
         var outside = scene.bubbles.filter { !image.contains($0.box) }.count
         for m in scene.markers { for k in 0..<m.count where !image.contains(m.box(at: k)) { outside += 1 } }

@@ -61,6 +61,9 @@ public struct MarkPlan: Sendable {
     public var spreadGroups: [SpreadGroup] = []
     /// Spread groups drawn as a bubble because spreading them found no room (`SpreadFallback`).
     public var spreadFallbacks = 0
+    /// Spread groups with no room drawn stacked at their true position instead of as a bubble
+    /// (small dots, or where the bubble would sit on another bubble: `SpreadFallback`).
+    public var spreadStacked = 0
 
     /// Per point index, the side its label should try first (an animation frame keeps the side of
     /// the frame before); empty for a still map.

@@ -5,11 +5,25 @@
 /// the true position). A group none of them fits is drawn as a bubble with its count instead (its
 /// "fallback"). Runs on the final view, after any refit.
 ///
+/// A fallback bubble must say something a reader can see, so a group with no room is drawn
+/// *stacked* instead (its markers at their true positions, as if never spread; `spreadStacked`):
+/// - when its members are all small dots (circles and squares <= 8 px, no pin): a bubble is many
+///   times a dot's size, and on a dot density map thousands of "2" bubbles would hide the density;
+///   dots overlap each other anyway in dense areas;
+/// - when it has at most `stackMaximum` members and its bubble would overlap a bubble already
+///   there (a cluster bubble or an earlier fallback) by more than a quarter of the smaller radius
+///   (`BubbleSpacing`'s allowance): bubbles on bubbles would be nudged into a pile whose counts
+///   hide each other, and a stack of two or three pins hides little. This bounds the small
+///   fallback bubbles by the image's area, not by the number of points: 1M pins with 2% exact
+///   duplicates no longer make 15,000 "2" bubbles (and a quadratic nudge among them). Larger
+///   groups (a hub's neighbours of 20 pins) keep their bubble.
+/// A stacked group's boxes at its true position are obstacles like a bubble's: no kept group covers them.
+///
 /// Groups are taken in plan order (by first member), each against the image, every bubble, every
 /// unspread marker and the groups kept before it.
 /// - Complexity: one pass over the markers plus, per round, O(g · L · m + b) through a grid of
 ///   64 px cells (g groups, L = 4 layouts, b bubbles, m marks near a group); no pairwise scans.
-///   Rounds: at most one per group (each round but the last turns a group into a bubble).
+///   Rounds: at most one per group (each round but the last turns a group into a bubble or a stack).
 public enum SpreadFallback {
     /// One way to draw a group: its layout and each member's anchor and box.
     struct Candidate {
@@ -20,7 +34,13 @@ public enum SpreadFallback {
         var moved: Bool
     }
 
-    /// Applies the layouts and the fallback; returns how many groups fell back.
+    /// How much two bubbles may overlap, as a fraction of the smaller radius, before a group's
+    /// fallback bubble is dropped for a stack (the same allowance as `BubbleSpacing.maxOverlap`).
+    public static let bubbleOverlap = 0.25
+    /// The largest group drawn stacked rather than as a bubble on another bubble.
+    public static let stackMaximum = 4
+
+    /// Applies the layouts and the fallback; returns how many groups fell back to a bubble.
     @discardableResult
     public static func apply(to plan: inout MarkPlan, data: ProjectedPoints, viewport v: Viewport,
                              bubbles style: Style.Cluster, naming: Bool,
@@ -37,6 +57,10 @@ public enum SpreadFallback {
         // Every group's candidate layouts, each moved inside the image when it crosses the edge
         // (only when the true position itself is in the image).
         var candidates: [[Candidate]] = []
+        // Offsets per layout, size and extent, computed once: 1M points with 2% duplicates make
+        // thousands of groups of two with the same symbol.
+        struct OffsetKey: Hashable { var layout: UInt8, count: Int, t: UInt64, r: UInt64, b: UInt64, l: UInt64 }
+        var offsetCache: [OffsetKey: [(dx: Double, dy: Double)]?] = [:]
         for g in plan.spreadGroups {
             let range = g.firstMarker..<(g.firstMarker + g.members.count)
             let symbols = g.members.map(symbol)
@@ -51,7 +75,14 @@ public enum SpreadFallback {
                 var xs: [Double], ys: [Double]
                 if layout == .planned {
                     xs = range.map { plan.markerX[$0] }; ys = range.map { plan.markerY[$0] }
-                } else if let offsets = layout.offsets(count: g.members.count, extent: ext) {
+                } else if let offsets = { () -> [(dx: Double, dy: Double)]? in
+                    let k = OffsetKey(layout: layout.rawValue, count: g.members.count, t: ext.top.bitPattern,
+                                      r: ext.right.bitPattern, b: ext.bottom.bitPattern, l: ext.left.bitPattern)
+                    if let cached = offsetCache[k] { return cached }
+                    let o = layout.offsets(count: g.members.count, extent: ext)
+                    offsetCache[k] = .some(o)
+                    return o
+                }() {
                     xs = offsets.map { g.x + $0.dx }; ys = offsets.map { g.y + $0.dy }
                 } else { continue }
                 var shifted = false
@@ -91,6 +122,15 @@ public enum SpreadFallback {
         // Small dots (circles and squares <= 8 px) overlap each other anyway in dense areas: only
         // pins and larger marks count as heads a group must not cover.
         let head = data.styles.symbols.map { $0.shape == .pin || $0.size > 8 }
+        // Groups of small dots only: no room means a stack, never a bubble.
+        let dotsOnly = plan.spreadGroups.map { g in !g.members.contains { head[Int(data.styles.index[$0])] } }
+        // A stacked group's boxes: each member's own symbol at its own true position.
+        func stackBoxes(_ g: MarkPlan.SpreadGroup) -> [Rect] {
+            g.members.map { i in
+                let p = v.pixel(x: data.x[i], y: data.y[i])
+                return box(symbol(i), p.x, p.y)
+            }
+        }
         // The markers of the reached 64 px cells, bucketed again in 8 px cells, each with the hull
         // of its boxes: a tight downtown stacks thousands of markers in one cell, and a group
         // ringed around it must not scan them all for each of its boxes.
@@ -146,8 +186,10 @@ public enum SpreadFallback {
         let roomAlone = candidates.map { list in
             list.map { c in c.boxes.allSatisfy { inside.contains($0) } && !c.boxes.contains(where: hitsMarker) }
         }
-        // Per group: the index of the chosen candidate, or nil once it fell back.
+        // Per group: the index of the chosen candidate, or nil once it fell back (to a bubble, or
+        // to a stack when `stacked`).
         var chosen = [Int?](repeating: 0, count: plan.spreadGroups.count)
+        var stacked = [Bool](repeating: false, count: plan.spreadGroups.count)
         // Repeat until stable: a group that falls back becomes a bubble, which may leave no room
         // for a layout chosen earlier. At most one round per group.
         var changed = true
@@ -160,15 +202,37 @@ public enum SpreadFallback {
                 cells(a) { c in if !hit, let list = obstacles[c] { hit = list.contains { $0.intersects(a) } } }
                 return hit
             }
+            // Bubble circles (x, y, r) in the same cells, for whether a new fallback bubble would
+            // sit on one.
+            var circles: [(x: Double, y: Double, r: Double)] = []
+            var circleCells: [Int: [Int]] = [:]
+            var maxR = 0.0
+            func addBubble(_ x: Double, _ y: Double, _ r: Double) {
+                let box = Rect(x: x - r, y: y - r, width: 2 * r, height: 2 * r)
+                add(box)
+                cells(box) { circleCells[$0, default: []].append(circles.count) }
+                circles.append((x, y, r)); maxR = max(maxR, r)
+            }
+            func onABubble(_ x: Double, _ y: Double, _ r: Double) -> Bool {
+                var hit = false
+                cells(Rect(x: x - r - maxR, y: y - r - maxR, width: 2 * (r + maxR), height: 2 * (r + maxR))) { c in
+                    guard !hit, let list = circleCells[c] else { return }
+                    hit = list.contains { k in
+                        let o = circles[k], allowed = r + o.r - bubbleOverlap * min(r, o.r)
+                        let dx = o.x - x, dy = o.y - y
+                        return dx * dx + dy * dy < allowed * allowed
+                    }
+                }
+                return hit
+            }
             for b in plan.bubbles {
-                let r = b.radius + style.strokeWidth / 2
-                add(Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r))
+                addBubble(b.x, b.y, b.radius + style.strokeWidth / 2)
             }
             for (gi, g) in plan.spreadGroups.enumerated() where chosen[gi] == nil {
-                let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
-                add(Rect(x: g.x - r, y: g.y - r, width: 2 * r, height: 2 * r))
+                if stacked[gi] { stackBoxes(g).forEach(add); continue }
+                addBubble(g.x, g.y, style.step(for: g.members.count).radius + style.strokeWidth / 2)
             }
-            for gi in plan.spreadGroups.indices where chosen[gi] != nil {
+            for (gi, g) in plan.spreadGroups.enumerated() where chosen[gi] != nil {
                 let pick = candidates[gi].indices.first { p in
                     roomAlone[gi][p] && !candidates[gi][p].boxes.contains(where: hitsObstacle)
                 }
@@ -177,13 +241,21 @@ public enum SpreadFallback {
                     chosen[gi] = p
                 } else {
                     chosen[gi] = nil
+                    let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
+                    if dotsOnly[gi] || (g.members.count <= stackMaximum && onABubble(g.x, g.y, r)) {
+                        stacked[gi] = true
+                        stackBoxes(g).forEach(add)
+                    } else {
+                        addBubble(g.x, g.y, r)
+                    }
                     changed = true
                 }
             }
         }
-        let count = chosen.filter { $0 == nil }.count
+        let count = chosen.indices.filter { chosen[$0] == nil && !stacked[$0] }.count
+        let stacks = stacked.filter { $0 }.count
         let relaid = chosen.indices.contains { gi in chosen[gi].map { candidates[gi][$0].moved } ?? false }
-        guard count > 0 || relaid else { return 0 }
+        guard count > 0 || stacks > 0 || relaid else { return 0 }
         // Rebuild the plan: fallen-back groups' markers become one bubble each; the others take
         // their chosen layout.
         var out = MarkPlan()
@@ -193,6 +265,14 @@ public enum SpreadFallback {
         var drop = [Bool](repeating: false, count: plan.markerPoint.count)
         var markerX = plan.markerX, markerY = plan.markerY
         for (gi, g) in plan.spreadGroups.enumerated() {
+            if stacked[gi] {
+                // Plain markers at their true positions (no legs: no longer a spread group).
+                for (m, k) in (g.firstMarker..<(g.firstMarker + g.members.count)).enumerated() {
+                    let p = v.pixel(x: data.x[g.members[m]], y: data.y[g.members[m]])
+                    markerX[k] = p.x; markerY[k] = p.y
+                }
+                continue
+            }
             guard let p = chosen[gi] else {
                 for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
                 let name = naming ? (rank == nil ? g.members.min()
@@ -216,6 +296,7 @@ public enum SpreadFallback {
             out.spreadGroups.append(g)
         }
         out.spreadFallbacks = plan.spreadFallbacks + count
+        out.spreadStacked = plan.spreadStacked + stacks
         plan = out
         return count
     }

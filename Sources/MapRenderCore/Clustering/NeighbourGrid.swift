@@ -231,7 +231,7 @@ final class NeighbourGrid {
     /// For each item, the distance along the farther axis (Chebyshev) to the nearest other item,
     /// when below `cell` (else at least `cell`), rounded down, into `distance[ref]`. Two threads
     /// take half the columns each in a large grid. A distance at most `enough` may be any distance
-    /// at most `enough`.
+    /// at most `enough`, and is 0 when more than `nearestLimit` items were near along y.
     func nearest(into distance: UnsafeMutablePointer<Float>, enough: Double) {
         let columns = 1 << shift
         if count < Self.parallelCount {
@@ -244,6 +244,9 @@ final class NeighbourGrid {
             }
         }
     }
+
+    /// Items `nearest` looks at for one item at most.
+    static let nearestLimit = 24
 
     private func nearest(_ range: Range<Int>, into distance: UnsafeMutablePointer<Float>, enough: Double) {
         let cell = self.cell, width = pow2(-shift)
@@ -258,15 +261,22 @@ final class NeighbourGrid {
             for p in lo..<hi {
                 let x = Double(v[p].x), y = Double(v[p].y)
                 var best = cell
+                // In a crowd, where many items are near along y but not along x, the search gives
+                // up after `limit` items and answers 0 (the item stays in the grid from the start).
+                var budget = Self.nearestLimit
                 var j = p - 1
                 while j >= lo && y - Double(v[j].y) < best && best > enough {
                     best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), y - Double(v[j].y)))
                     j -= 1
+                    budget -= 1
+                    if budget == 0 { best = 0 }
                 }
                 j = p + 1
                 while j < hi && Double(v[j].y) - y < best && best > enough {
                     best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), Double(v[j].y) - y))
                     j += 1
+                    budget -= 1
+                    if budget == 0 { best = 0 }
                 }
                 while left < leftEnd && Double(v[left].y) < y - cell { left += 1 }
                 while right < rightEnd && Double(v[right].y) < y - cell { right += 1 }
@@ -275,6 +285,8 @@ final class NeighbourGrid {
                     while j < leftEnd && Double(v[j].y) - y < best {
                         best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), abs(Double(v[j].y) - y)))
                         j += 1
+                        budget -= 1
+                        if budget == 0 { best = 0 }
                     }
                 }
                 if x + best >= rightEdge && best > enough {
@@ -282,6 +294,8 @@ final class NeighbourGrid {
                     while j < rightEnd && Double(v[j].y) - y < best {
                         best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), abs(Double(v[j].y) - y)))
                         j += 1
+                        budget -= 1
+                        if budget == 0 { best = 0 }
                     }
                 }
                 let f = Float(best)

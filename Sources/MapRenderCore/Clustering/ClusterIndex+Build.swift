@@ -40,19 +40,8 @@ extension ClusterIndex {
         var count = n
         let grid = bitExact ? nil : NeighbourGrid(capacity: n)
         var sides: [Pass.Decisions] = []
-        // Points with nobody near until a low zoom sleep out of the grid until then (see `Sleepers`).
-        let sleepers = grid.flatMap { Sleepers(grid: $0, items: items, options: options, lowest: lowest) }
-        if let grid {
-            let cell = cell(options, zoom: options.maxZoom)
-            if let sleepers {
-                sleepers.awake.withUnsafeBufferPointer { awake in
-                    grid.load(points: awake.count, refs: awake.baseAddress, xy: items.pointXY, cell: cell,
-                              zoom: options.maxZoom, slot: slot)
-                }
-            } else {
-                grid.load(points: n, xy: items.pointXY, cell: cell, zoom: options.maxZoom, slot: slot)
-            }
-        }
+        grid?.load(points: n, xy: items.pointXY,
+                   cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
         var z = options.maxZoom
         while z >= lowest {
             let level = z + 1 - lowest
@@ -71,16 +60,7 @@ extension ClusterIndex {
             if let grid {
                 var added: [NeighbourGrid.Added] = []
                 next = pass.cluster(refs, into: out, grid: grid, sides: &sides, added: &added, tree: levelTree)
-                if z > lowest {
-                    if let sleepers {
-                        for ref in sleepers.waking(atZoom: z - 1) {
-                            let r = Int(ref)
-                            added.append(NeighbourGrid.Added(ref: ref, x: items.pointXY[2 * r], y: items.pointXY[2 * r + 1],
-                                                             weight: 1))
-                        }
-                    }
-                    grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot)
-                }
+                if z > lowest { grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot) }
             } else {
                 next = pass.clusterInTreeOrder(refs, into: out, tree: levelTree())
             }
@@ -92,74 +72,6 @@ extension ClusterIndex {
         built.counts[0] = count
         built.lists[0] = Array(UnsafeBufferPointer(start: list, count: count))
         return built
-    }
-
-    /// Points that are left out of the grid while no other item can come within the radius of
-    /// them: most points of spread-out data at the high zooms. A point left out is isolated at
-    /// those zooms, as it would be in the grid: it takes no other and none takes it, so the pass
-    /// leaves it in its place in the zoom's list (which keeps every item, so ids are unchanged).
-    ///
-    /// Why a point P sleeps at zoom z when every other point is further than 2 cell(z) + 2^-20
-    /// from it along one axis: an item at zoom z is a point or a cluster made at a zoom z' > z,
-    /// which lies within the radius r(z') of its seed (a weighted mean of items within r(z') of
-    /// it), plus a Float rounding; following seeds up to a point Q, it is within
-    /// r(z + 1) + r(z + 2) + ... < r(z), plus at most 2^-21 of roundings, of Q. So it is further
-    /// than r(z) + 2^-21 from P.
-    struct Sleepers {
-        /// The points in the grid from the start.
-        var awake: [Int32]
-        /// `refs[start[z - lowest]..<start[z - lowest + 1]]`: the points that wake up for the pass at z.
-        private var refs: [Int32]
-        private var start: [Int]
-        private let lowest: Int
-
-        /// nil when too few points sleep to be worth it.
-        init?(grid: NeighbourGrid, items: Items, options: ClusterOptions, lowest: Int) {
-            let n = items.pointCount, top = options.maxZoom
-            // Distances are looked for up to the zoom `deepest` (further, a point wakes up below it).
-            let deepest = Swift.max(lowest, top - 7)
-            guard n >= 1 << 14, deepest < top else { return nil }
-            let margin = 0x1p-20
-            func reach(_ z: Int) -> Double { 2 * ClusterIndex.cell(options, zoom: z) + margin }
-            let distance = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            defer { distance.deallocate() }
-            let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-            defer { slot.deallocate() }
-            grid.load(points: n, xy: items.pointXY, cell: reach(deepest), zoom: 0, slot: slot, sweep: false)
-            grid.nearest(into: distance, enough: reach(top))
-            // The zoom each point wakes up at: the highest z whose reach is not below its distance
-            // (the distance is at most the grid's cell, reach(deepest)).
-            let levels = top - deepest + 1
-            let reaches = (deepest...top).map(reach)
-            var wake = [Int8](repeating: 0, count: n)
-            var counts = [Int](repeating: 0, count: levels)
-            for i in 0..<n {
-                let d = Double(distance[i])
-                var z = top
-                while z > deepest && reaches[z - deepest] < d { z -= 1 }
-                wake[i] = Int8(z)
-                counts[z - deepest] += 1
-            }
-            self.lowest = deepest
-            guard counts[levels - 1] < n - n / 8 else { return nil }
-            start = [0]
-            for c in counts { start.append(start.last! + c) }
-            var next = start
-            refs = [Int32](repeating: 0, count: n)
-            for i in 0..<n {
-                let k = Int(wake[i]) - deepest
-                refs[next[k]] = Int32(i)
-                next[k] += 1
-            }
-            awake = Array(refs[start[levels - 1]..<start[levels]])
-        }
-
-        /// The points that sleep above `zoom` and wake up for its pass.
-        func waking(atZoom zoom: Int) -> ArraySlice<Int32> {
-            let k = zoom - lowest
-            guard k >= 0 && k + 1 < start.count - 1 else { return [] }
-            return refs[start[k]..<start[k + 1]]
-        }
     }
 
     /// A KD-tree over a level's items (by their index in the level).
@@ -278,8 +190,7 @@ extension ClusterIndex {
                     }
                 }
             }
-            return commit(list, sides[0..<halves.count], asked: halves, askedIndex: askedIndex, into: out, grid: grid,
-                          added: &added)
+            return commit(list, sides[0..<halves.count], into: out, grid: grid, added: &added)
         }
 
         /// The decisions of the items `asked` (indexes into askedIndex/askedSlot), in input order.
@@ -352,13 +263,10 @@ extension ClusterIndex {
 
         /// Writes the next zoom in input order: isolated items where they were, each side's
         /// decisions where their seed was; makes the new clusters (refs in input order).
-        /// `askedIndex[asked[side]]` are the indexes of each side's items that are not isolated, in
-        /// increasing order: every item taken in the pass (a seed or taken by one) is one of them,
-        /// so the items between two of them are isolated, and copied as they are.
         private func commit(_ list: UnsafeBufferPointer<Int32>, _ sides: ArraySlice<Decisions>,
-                            asked: [Range<Int>], askedIndex: UnsafePointer<Int32>,
                             into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
                             added: inout [NeighbourGrid.Added]) -> Int {
+            let stamp = UInt8(zoom)
             // Each side's decisions through pointers: reading them through the array of sides
             // would retain and release their arrays once per item.
             struct View {
@@ -372,23 +280,16 @@ extension ClusterIndex {
                 View(writes: log.writes.withUnsafeBufferPointer { $0 }, clusters: log.clusters.withUnsafeBufferPointer { $0 },
                      members: log.members.withUnsafeBufferPointer { $0 })
             }
-            var o = 0, copied = 0
-            var nextAsked = asked.map(\.lowerBound)
+            var o = 0
             withExtendedLifetime(logs) {
-                while true {
-                    // The next item that is not isolated, and its side.
-                    var i = Int.max, side = -1
-                    for h in asked.indices where nextAsked[h] < asked[h].upperBound {
-                        let j = Int(askedIndex[nextAsked[h]])
-                        if j < i { i = j; side = h }
+                for (i, item) in list.enumerated() {
+                    // An item not visited in this pass was isolated (one visited is written by its seed).
+                    if visited[Int(item)] != stamp {
+                        out[o] = item
+                        o += 1
+                        continue
                     }
-                    if side < 0 { break }
-                    nextAsked[side] += 1
-                    if i > copied { (out + o).initialize(from: list.baseAddress! + copied, count: i - copied) }
-                    o += i - copied
-                    copied = i + 1
-                    // Written by its seed: nothing here when taken by another.
-                    do {
+                    for side in views.indices {
                         let v = views[side]
                         var w = v.next
                         while w < v.writes.count && Int(v.writes[w].index) == i {
@@ -412,10 +313,6 @@ extension ClusterIndex {
                         views[side].next = w
                     }
                 }
-                if list.count > copied {
-                    (out + o).initialize(from: list.baseAddress! + copied, count: list.count - copied)
-                }
-                o += list.count - copied
             }
             for log in logs {
                 grid.noteMerged(log.clusters.lazy.map(\.seedPosition))

@@ -186,15 +186,12 @@ final class NeighbourGrid {
         slot >> 26 == Int32(zoom) ? slot & (1 << 26 - 1) : nil
     }
 
-    /// Fills the grid from scratch with `n` points (refs `0..<n`, or `refs[0..<n]` when given; weight
-    /// 1) at `xy` (x, y per ref), and sweeps it for the pass at `zoom` (see `slot(position:zoom:)`)
-    /// unless `sweep` is false.
-    func load(points n: Int, refs: UnsafePointer<Int32>? = nil, xy: UnsafePointer<Float>, cell: Double, zoom: Int,
-              slot: UnsafeMutablePointer<Int32>, sweep: Bool = true) {
+    /// Fills the grid from scratch with `n` points (refs `0..<n`, weight 1) at `xy` (x, y per
+    /// point), and sweeps it for the pass at `zoom` (see `slot(position:zoom:)`).
+    func load(points n: Int, xy: UnsafePointer<Float>, cell: Double, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         precondition(n <= capacity && n < 1 << 26, "more items than the grid was made for")
         self.cell = cell
-        // (As many columns as for the whole capacity: items may join later, see `next`.)
-        shift = Self.shift(cell: cell, count: Swift.max(n, capacity))
+        shift = Self.shift(cell: cell, count: n)
         mergedPositions.removeAll(keepingCapacity: true)
         count = n
         // Keys and the sort's scratch keys in the spare entries, values in the windows (both free
@@ -204,9 +201,8 @@ final class NeighbourGrid {
         let shift = self.shift
         inHalves(n) { range in
             for k in range {
-                let ref = refs.map { Int($0[k]) } ?? k
-                keys[k] = Self.key(xy[2 * ref], xy[2 * ref + 1], shift: shift)
-                values[k] = Int32(ref)
+                keys[k] = Self.key(xy[2 * k], xy[2 * k + 1], shift: shift)
+                values[k] = Int32(k)
             }
         }
         let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + n, scratchValues: values + n, count: n)
@@ -225,83 +221,7 @@ final class NeighbourGrid {
         for c in 0..<columns { start[c + 1] += start[c] }
         start[columns + 1] = start[columns]
         _ = UnsafeMutableRawPointer(windows).bindMemory(to: (left: Int32, right: Int32).self, capacity: capacity)
-        if sweep { self.sweep(zoom: zoom, slot: slot) }
-    }
-
-    /// For each item, the distance along the farther axis (Chebyshev) to the nearest other item,
-    /// when below `cell` (else at least `cell`), rounded down, into `distance[ref]`. Two threads
-    /// take half the columns each in a large grid. A distance at most `enough` may be any distance
-    /// at most `enough`, and is 0 when more than `nearestLimit` items were near along y.
-    func nearest(into distance: UnsafeMutablePointer<Float>, enough: Double) {
-        let columns = 1 << shift
-        if count < Self.parallelCount {
-            nearest(0..<columns, into: distance, enough: enough)
-        } else {
-            let st = start
-            let split = Self.split(columns: columns) { Int(st[$0]) }
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                nearest(half == 0 ? 0..<split : split..<columns, into: distance, enough: enough)
-            }
-        }
-    }
-
-    /// Items `nearest` looks at for one item at most.
-    static let nearestLimit = 24
-
-    private func nearest(_ range: Range<Int>, into distance: UnsafeMutablePointer<Float>, enough: Double) {
-        let cell = self.cell, width = pow2(-shift)
-        let v = entries, st = start
-        for c in range {
-            let lo = Int(st[c]), hi = Int(st[c + 1])
-            if lo == hi { continue }
-            // In the columns beside: the first position whose y is not below y - cell (moves forward).
-            var left = Int(st[Swift.max(c - 1, 0)]), right = hi
-            let leftEnd = c > 0 ? lo : 0, rightEnd = Int(st[c + 2])
-            let leftEdge = Double(c) * width, rightEdge = Double(c + 1) * width
-            for p in lo..<hi {
-                let x = Double(v[p].x), y = Double(v[p].y)
-                var best = cell
-                // In a crowd, where many items are near along y but not along x, the search gives
-                // up after `limit` items and answers 0 (the item stays in the grid from the start).
-                var budget = Self.nearestLimit
-                var j = p - 1
-                while j >= lo && y - Double(v[j].y) < best && best > enough {
-                    best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), y - Double(v[j].y)))
-                    j -= 1
-                    budget -= 1
-                    if budget == 0 { best = 0 }
-                }
-                j = p + 1
-                while j < hi && Double(v[j].y) - y < best && best > enough {
-                    best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), Double(v[j].y) - y))
-                    j += 1
-                    budget -= 1
-                    if budget == 0 { best = 0 }
-                }
-                while left < leftEnd && Double(v[left].y) < y - cell { left += 1 }
-                while right < rightEnd && Double(v[right].y) < y - cell { right += 1 }
-                if x - best < leftEdge && best > enough {
-                    j = left
-                    while j < leftEnd && Double(v[j].y) - y < best {
-                        best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), abs(Double(v[j].y) - y)))
-                        j += 1
-                        budget -= 1
-                        if budget == 0 { best = 0 }
-                    }
-                }
-                if x + best >= rightEdge && best > enough {
-                    j = right
-                    while j < rightEnd && Double(v[j].y) - y < best {
-                        best = Swift.min(best, Swift.max(abs(Double(v[j].x) - x), abs(Double(v[j].y) - y)))
-                        j += 1
-                        budget -= 1
-                        if budget == 0 { best = 0 }
-                    }
-                }
-                let f = Float(best)
-                distance[Int(v[p].ref)] = Double(f) > best ? f.nextDown : f
-            }
-        }
+        sweep(zoom: zoom, slot: slot)
     }
 
     /// The grid of the next zoom, with a cell at least as large (the radius doubles): this zoom's
@@ -311,8 +231,7 @@ final class NeighbourGrid {
         let newCount = count - mergedPositions.count + added.count
         precondition(cell >= self.cell && newCount <= capacity, "the next zoom's grid must have a larger cell and fewer items")
         // Columns at least `cell` wide: half as many as now always are, since the cell at most doubles.
-        // (No more columns than now: the merge below makes each new column of one or two old ones.)
-        let newShift = Swift.max(Swift.min(Self.shift(cell: cell, count: newCount), shift), shift - 1)
+        let newShift = Swift.max(Self.shift(cell: cell, count: newCount), shift - 1)
         let s = shift - newShift
         let columns = 1 << newShift
         // New clusters by column, then y; equal keys in the order made (the sort is stable).

@@ -214,10 +214,10 @@ import TestSupport
         #expect(fast.members(of: bubble.id) == exact.members(of: bubble.id))
     }
 
-    /// Spread-out points, most with nobody near until a low zoom (they sleep out of the grid
-    /// until then, see `ClusterIndex.Sleepers`), some in pairs and small knots that merge early:
-    /// the clusters of supercluster's own order at every zoom.
-    @Test func sleepingPointsGiveTheTreeOrdersClusters() throws {
+    /// Spread-out points, most with nobody near until a low zoom (isolated at zoom after zoom, as
+    /// on land-like data), some with a neighbour at every distance from metres to hundreds of
+    /// kilometres: the clusters of supercluster's own order at every zoom.
+    @Test func spreadPointsGiveTheTreeOrdersClusters() throws {
         var rng = SeededRandom(seed: 5)
         var coordinates: [(Double, Double)] = []
         for _ in 0..<40_000 {

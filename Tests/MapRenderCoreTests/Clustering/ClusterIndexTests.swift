@@ -214,6 +214,35 @@ import TestSupport
         #expect(fast.members(of: bubble.id) == exact.members(of: bubble.id))
     }
 
+    /// Spread-out points, most with nobody near until a low zoom (isolated at zoom after zoom, as
+    /// on land-like data), some with a neighbour at every distance from metres to hundreds of
+    /// kilometres: the clusters of supercluster's own order at every zoom.
+    @Test func spreadPointsGiveTheTreeOrdersClusters() throws {
+        var rng = SeededRandom(seed: 5)
+        var coordinates: [(Double, Double)] = []
+        for _ in 0..<40_000 {
+            let lon = Double.random(in: -180..<180, using: &rng), lat = Double.random(in: -80..<80, using: &rng)
+            coordinates.append((lon, lat))
+            // A neighbour at every distance from a few metres to a few hundred kilometres.
+            if Double.random(in: 0..<1, using: &rng) < 0.3 {
+                let d = pow(10, Double.random(in: -4.5..<0.5, using: &rng))
+                coordinates.append((min(180, lon + d), lat))
+            }
+        }
+        let points = F.points(coordinates)
+        let fast = ClusterIndex(points: points)
+        let exact = ClusterIndex(points: points, bitExact: true)
+        for zoom in 0...17 {
+            let a = fast.clusters(zoom: Double(zoom)), b = exact.clusters(zoom: Double(zoom))
+            #expect(a.count == b.count, "zoom \(zoom)")
+            guard a.count == b.count else { continue }
+            #expect(zip(a, b).allSatisfy { p, q in
+                p.id == q.id && p.count == q.count && p.pointIndex == q.pointIndex
+                    && abs(p.x - q.x) < 1e-15 && abs(p.y - q.y) < 1e-15
+            }, "zoom \(zoom)")
+        }
+    }
+
     /// What greedy clustering guarantees, on 34006 real points, at every zoom.
     @Test func worldCitiesInvariants() throws {
         let points = try F.worldCities().points

@@ -143,6 +143,37 @@ import TestSupport
         #expect(fits.status == 0, "\(fits.stderr)")
     }
 
+    /// `cluster` and `inspect` draw nothing, but read the whole input: the same bound, less the image.
+    @Test func clusterAndInspectAreBoundedLikeARender() throws {
+        let inspect = try run(["inspect", Self.airports, "--max-memory", "1"])
+        #expect(inspect.status == 64)
+        #expect(inspect.stderr == "maprender: error: reading the input would need about 1.4 MB of memory (1.4 MB for about 3415 CSV rows), more than the limit of 1 MB; --max-memory raises it\n")
+        #expect(inspect.stdout.isEmpty)
+        let cluster = try run(["cluster", "samples/world_cities.csv", "--zoom", "1", "--max-memory", "2"])
+        #expect(cluster.status == 64)
+        #expect(cluster.stderr == "maprender: error: reading the input would need about 13 MB of memory (13 MB for about 33526 CSV rows), more than the limit of 2 MB; --max-memory raises it\n")
+        #expect(cluster.stdout.isEmpty)
+        // Within the limit: read as before.
+        let fits = try run(["inspect", Self.airports, "--max-memory", "2"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(fits.stdout.contains(#""pointsRead" : 3376"#), "\(fits.stdout.prefix(400))")
+        // Standard input is bounded while read: 1 MB holds 2621 points, GeoJSON a third of its bytes.
+        let csv = "lat,lon\n" + (0..<5000).map { "\($0 % 80).5,\($0 % 170).5\n" }.joined()
+        let streamed = try run(["inspect", "-", "--input-format", "csv", "--max-memory", "1"], stdin: Data(csv.utf8))
+        #expect(streamed.status == 64)
+        #expect(streamed.stderr == "maprender: error: <stdin>: reading stopped at 2622 points (line 2623): at about 400 bytes each, they would need more than the limit of 1 MB; --max-memory raises it\n")
+        let features = (0..<5000).map { #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#($0 % 170),1]}}"# }
+        let geo = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        let g = try run(["cluster", "-", "--zoom", "1", "--input-format", "geojson", "--max-memory", "1"], stdin: Data(geo.utf8))
+        #expect(g.status == 64)
+        // Where reading stops depends on how the pipe hands the bytes over: past 1 MB / 3, short of the whole.
+        let head = "maprender: error: <stdin>: reading stopped at "
+        let tail = " bytes of GeoJSON: parsed (about 3 times its size), it would need more than the limit of 1 MB; --max-memory raises it\n"
+        #expect(g.stderr.hasPrefix(head) && g.stderr.hasSuffix(tail), "\(g.stderr)")
+        let stoppedAt = Int(g.stderr.dropFirst(head.count).dropLast(tail.count)) ?? 0
+        #expect(stoppedAt > (1 << 20) / 3 && stoppedAt < geo.utf8.count, "\(g.stderr)")
+    }
+
     // MARK: - Filters and expressions
 
     @Test func filtersThatCannotSelectAreErrors() throws {

@@ -16,12 +16,24 @@ import TestSupport
 
     func write(_ text: String, _ url: URL) throws { try Data(text.utf8).write(to: url) }
 
+    /// A copy of the airports sample at `path`.
+    func copyAirports(to path: String) throws {
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: path)
+    }
+
+    /// A fresh folder holding a copy of the airports as `pts.csv`, removed by the caller.
+    func folderWithPoints() throws -> URL {
+        let d = try folder()
+        try copyAirports(to: d.appendingPathComponent("pts.csv").path)
+        return d
+    }
+
     // MARK: - Outputs never replace inputs or each other
 
     @Test func outputOntoItsInputIsRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let input = d.appendingPathComponent("in.csv")
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input.path)
+        try copyAirports(to: input.path)
         let before = try Data(contentsOf: input)
         let r = try run([input.path, "-o", input.path, "--format", "png"])
         #expect(r.status == 64)
@@ -46,7 +58,7 @@ import TestSupport
     @Test func aHardLinkToTheInputIsTheInput() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let input = d.appendingPathComponent("in.csv").path, alias = d.appendingPathComponent("alias.png").path
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input)
+        try copyAirports(to: input)
         #expect(link(input, alias) == 0)
         let r = try run([input, "-o", alias])
         #expect(r.status == 64)
@@ -396,8 +408,7 @@ import TestSupport
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let sub = d.appendingPathComponent("jobs")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: sub.appendingPathComponent("pts.csv").path)
+        try copyAirports(to: sub.appendingPathComponent("pts.csv").path)
         let manifest = sub.appendingPathComponent("m.yaml")
         try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: ../escape.png\n  - output: /tmp/abs-\(UUID()).png\n", manifest)
         let r = try run(["batch", manifest.path, "-q"])
@@ -416,9 +427,7 @@ import TestSupport
     }
 
     @Test func batchOutputsNeverReplaceTheManifestOrAnInput() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         // A manifest named like a map (YAML is told by its first character).
         let named = d.appendingPathComponent("m.png")
         try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: a.png\n  - output: m.png\n", named)
@@ -442,9 +451,7 @@ import TestSupport
     }
 
     @Test func aBatchJobWithNoPointsFailsAndKeepsItsOutput() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         let manifest = d.appendingPathComponent("m.json")
         try write(#"{"defaults": {"input": "pts.csv", "size": "120x90"}, "jobs": [{"output": "a.png", "filter": ["==", ["get", "state"], "XX"]}]}"#, manifest)
         try write("old", d.appendingPathComponent("a.png"))
@@ -457,9 +464,7 @@ import TestSupport
 
     /// YAML's `0x0` is a size here, not the hexadecimal number 0.
     @Test func aBatchSizeOf0x0IsReadAsASize() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         let manifest = d.appendingPathComponent("m.yaml")
         try write("defaults: { input: pts.csv }\njobs:\n  - { output: a.png, size: 0x0 }\n", manifest)
         let r = try run(["batch", manifest.path, "-q"])

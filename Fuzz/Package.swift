@@ -14,8 +14,9 @@ let package = Package(
     name: "maprender-fuzz",
     dependencies: [.package(name: "maprender", path: "..")],
     targets: [
-        // The driver hand-over and scratch folder every target shares.
-        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
+        // The driver hand-over, scratch folder and the bodies several targets share.
+        .target(name: "FuzzSupport", dependencies: [.product(name: "MapRender", package: "maprender")],
+                path: "Sources/FuzzSupport"),
     ] + targets.map { name in
         .executableTarget(
             name: "fuzz-\(name)",

@@ -143,4 +143,6 @@ run M13-dup-samples "$B animate dup1.csv -o d1 --frames 3 --size 120x90 --format
 run M14-tiny-bbox "$B in.csv -o x.png --bbox=0,0,1e-12,1e-12 --summary - | grep -o '\"zoom\" *: *[0-9.]*' >&2; echo \"[exit \${PIPESTATUS[0]}]\" >&2"
 run X-jobs-huge "$B animate tracks.csv -o fj --size 120x90 --frames 3 --jobs 9223372036854775807 -q"
 run X-stdin-csv-bound "python3 -c \"print('lat,lon'); [print(f'{i%80}.5,{i%170}.5') for i in range(5000)]\" | $B - -o x.png --size 100x100 --max-memory 1; echo \"[exit \${PIPESTATUS[1]}]\" >&2"
+run X-inspect-bound "$B inspect $R/samples/world_cities.csv --max-memory 2"
+run X-cluster-bound "$B cluster $R/samples/world_cities.csv --zoom 1 --max-memory 2"
 run M14-zoom-25 "$B in.csv -o x.png --center 0,0 --zoom 25"

@@ -31,18 +31,28 @@ enum RenderBounds {
     static func estimate(_ r: RenderRequest) -> Estimate {
         var e = Estimate()
         e.image = imageBytes(r)
-        var geoJSONBytes = r.basemaps.reduce(0) { $0 + (regularFileSize($1) ?? 0) }
+        let basemapBytes = r.basemaps.reduce(0) { $0 + (regularFileSize($1) ?? 0) }
         if let points = r.points {
             e.csvRows = points.count
         } else {
-            for path in r.inputs {
-                guard let size = regularFileSize(path) else { continue }   // bounded while read
-                let head = sample(path)
-                if isGeoJSON(path, head, r.inputOptions.format) {
-                    geoJSONBytes += size
-                } else {
-                    e.csvRows += estimatedRows(size: size, head: head)
-                }
+            e = estimate(inputs: r.inputs, format: r.inputOptions.format)
+            e.image = imageBytes(r)
+        }
+        e.geoJSON += Double(basemapBytes) * geoJSONFactor
+        return e
+    }
+
+    /// The input files alone (no image, no basemaps): what `cluster` and `inspect` hold.
+    static func estimate(inputs: [String], format: InputOptions.Format?) -> Estimate {
+        var e = Estimate()
+        var geoJSONBytes = 0
+        for path in inputs {
+            guard let size = regularFileSize(path) else { continue }   // bounded while read
+            let head = sample(path)
+            if isGeoJSON(path, head, format) {
+                geoJSONBytes += size
+            } else {
+                e.csvRows += estimatedRows(size: size, head: head)
             }
         }
         e.geoJSON = Double(geoJSONBytes) * geoJSONFactor
@@ -50,16 +60,30 @@ enum RenderBounds {
     }
 
     static func check(_ r: RenderRequest) throws {
-        let e = estimate(r)
+        try check(estimate(r), subject: "the render", points: r.points != nil, r)
+    }
+
+    /// The error when `e` exceeds the limit: `SUBJECT would need about … (… for the image, …), more than the limit …`.
+    private static func check(_ e: Estimate, subject: String, points: Bool, _ r: RenderRequest) throws {
         guard e.total <= Double(r.maxMemory) else {
-            var parts = ["\(mb(e.image)) for the image"]
+            var parts = e.image > 0 ? ["\(mb(e.image)) for the image"] : []
             if e.geoJSON > 0 { parts.append("\(mb(e.geoJSON)) for the GeoJSON files") }
             if e.csvRows > 0 {
-                parts.append("\(mb(e.csv)) for \(r.points == nil ? "about " : "")\(e.csvRows) \(r.points == nil ? "CSV rows" : "points")")
+                parts.append("\(mb(e.csv)) for \(points ? "" : "about ")\(e.csvRows) \(points ? "points" : "CSV rows")")
             }
-            throw MapRenderError(.usage, "the render would need about \(mb(e.total)) of memory (\(parts.joined(separator: ", "))), "
+            throw MapRenderError(.usage, "\(subject) would need about \(mb(e.total)) of memory (\(parts.joined(separator: ", "))), "
                 + limitText(r))
         }
+    }
+
+    /// Reads one input within `r.maxMemory`, for commands that draw nothing (`cluster`,
+    /// `inspect`): a file whose estimate exceeds it fails before reading, with the render's
+    /// message (less the image); standard input stops once past it.
+    static func readInput(path: String, _ r: RenderRequest) throws -> LoadedPoints {
+        try check(estimate(inputs: [path], format: r.inputOptions.format), subject: "reading the input", points: false, r)
+        var options = r.inputOptions
+        options.memoryLimit = InputMemoryLimit(bytes: r.maxMemory, limitText: limitText(r), withImage: false)
+        return try PointReader.read(path: path, options: options)
     }
 
     /// What the next input may take while it is read: the limit less the image, the basemaps
@@ -132,5 +156,13 @@ enum RenderBounds {
         }
         guard breaks > 0 else { return 1 }
         return max(0, Int((Double(size) * Double(breaks) / Double(head.count)).rounded(.up)) - 1)
+    }
+}
+
+extension PointReader {
+    /// Reads one input within `request.maxMemory` (`--max-memory`) with `request.inputOptions`,
+    /// for `cluster` and `inspect`: as a render would, less the image.
+    public static func read(path: String, within request: RenderRequest) throws -> LoadedPoints {
+        try RenderBounds.readInput(path: path, request)
     }
 }

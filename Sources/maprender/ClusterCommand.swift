@@ -39,7 +39,7 @@ struct Cluster: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let loaded = try PointReader.read(path: file, options: try input.options())
+            let loaded = try input.read(file)
             let settings = try cluster.request()
             let options = settings.clustering ?? ClusterOptions()
             let index = ClusterIndex(points: loaded.points, options: options, aggregates: settings.aggregates)

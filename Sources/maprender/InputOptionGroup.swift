@@ -10,10 +10,14 @@ struct InputOptionGroup: TableOptionGroup {
     @Option(help: .table("id-field")) var idField: String?
     @Option(help: .table("delimiter")) var delimiter: String?
     @Flag(help: .table("wrap-longitude")) var wrapLongitude = false
+    @Option(parsing: .unconditional, help: .table("max-memory")) var maxMemory: String?
 
     func validate() throws { try validateValues() }
 
     func options() throws -> InputOptions { try request().inputOptions }
+
+    /// Reads one input within `--max-memory` (`cluster`, `inspect`).
+    func read(_ path: String) throws -> LoadedPoints { try PointReader.read(path: path, within: try request()) }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -16,7 +16,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let loaded = try PointReader.read(path: file, options: try input.options())
+            let loaded = try input.read(file)
             try AtomicFile.write(try jsonText(InputInspection(loaded)), to: "-")
         }
     }

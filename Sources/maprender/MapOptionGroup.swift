@@ -37,7 +37,6 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(parsing: .unconditional, help: .table("text-scale")) var textScale: String?
     @Flag(help: .table("allow-empty")) var allowEmpty = false
     @Flag(help: .table("strict")) var strict = false
-    @Option(parsing: .unconditional, help: .table("max-memory")) var maxMemory: String?
 
     func validate() throws { try validateValues() }
 }

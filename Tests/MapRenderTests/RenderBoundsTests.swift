@@ -67,6 +67,11 @@ import TestSupport
         #expect(throws: MapRenderError(.usage, "<stdin>: reading stopped at \(text.utf8.count) bytes of GeoJSON: parsed (about 3 times its size) with the image, it would need more than the limit of 1 MB; --max-memory raises it")) {
             try PointReader.read(data: Data(text.utf8), name: "-", options: options)
         }
+        // `cluster` and `inspect` draw no image: the message leaves it out.
+        options.memoryLimit!.withImage = false
+        #expect(throws: MapRenderError(.usage, "<stdin>: reading stopped at \(text.utf8.count) bytes of GeoJSON: parsed (about 3 times its size), it would need more than the limit of 1 MB; --max-memory raises it")) {
+            try PointReader.read(data: Data(text.utf8), name: "-", options: options)
+        }
         options.memoryLimit!.bytes = 3 * text.utf8.count
         #expect(try PointReader.read(data: Data(text.utf8), name: "-", options: options).points.count == 40)
     }

@@ -61,51 +61,45 @@ import TestSupport
         }
     }
 
-    @Test func aCommandNamingAMissingFileFails() throws {
+    /// Runs scripts/readme-images on a README of `text` in a fresh folder, expects it to fail
+    /// and returns what it printed.
+    func outputOfFailingRun(readme text: String) throws -> String {
         let dir = try tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let md = dir.appendingPathComponent("README.md")
-        try Data("""
+        try Data(text.utf8).write(to: md)
+        let r = try script(["--readme", md.path, "--out", dir.path])
+        #expect(r.status != 0, Comment(rawValue: r.output))
+        return r.output
+    }
+
+    @Test func aCommandNamingAMissingFileFails() throws {
+        let output = try outputOfFailingRun(readme: """
         ```sh
         maprender samples/no-such-file.csv --label name -o quickstart.png
         ```
         ![Broken](docs/images/quickstart.png)
 
-        """.utf8).write(to: md)
-        let r = try script(["--readme", md.path, "--out", dir.path])
-        #expect(r.status != 0)
-        #expect(r.output.contains("samples/no-such-file.csv"), Comment(rawValue: r.output))
-        #expect(r.output.contains("this README command failed"), Comment(rawValue: r.output))
+        """)
+        #expect(output.contains("samples/no-such-file.csv"), Comment(rawValue: output))
+        #expect(output.contains("this README command failed"), Comment(rawValue: output))
     }
 
-    @Test func aMissingArchivedPictureFails() throws {
-        let dir = try tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let md = dir.appendingPathComponent("README.md")
-        try Data("""
+    /// A README whose one command makes spread.png, with `pictures` after it: a picture no command
+    /// makes, or an archived picture that does not exist, fails the script with `expected`.
+    @Test(arguments: [
+        ("![Spread](docs/images/spread.png) and ![Old](docs/images/no-such-before.png)\n<!-- archived pictures (an earlier version): no-such-before.png -->",
+         "archived picture docs/images/no-such-before.png does not exist"),
+        ("![Spread](docs/images/spread.png) and ![Orphan](docs/images/orphan.png)", "orphan.png"),
+    ])
+    func aPictureWithoutItsFileOrCommandFails(pictures: String, expected: String) throws {
+        let output = try outputOfFailingRun(readme: """
         ```sh
         maprender samples/mall.csv --size 200x100 -o spread.png
         ```
-        ![Spread](docs/images/spread.png) and ![Old](docs/images/no-such-before.png)
-        <!-- archived pictures (an earlier version): no-such-before.png -->
+        \(pictures)
 
-        """.utf8).write(to: md)
-        let r = try script(["--readme", md.path, "--out", dir.path])
-        #expect(r.status != 0)
-        #expect(r.output.contains("archived picture docs/images/no-such-before.png does not exist"), Comment(rawValue: r.output))
-    }
-
-    @Test func aPictureWithoutACommandFails() throws {
-        let dir = try tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let md = dir.appendingPathComponent("README.md")
-        try Data("""
-        ```sh
-        maprender samples/mall.csv --size 200x100 -o spread.png
-        ```
-        ![Spread](docs/images/spread.png) and ![Orphan](docs/images/orphan.png)
-
-        """.utf8).write(to: md)
-        let r = try script(["--readme", md.path, "--out", dir.path])
-        #expect(r.status != 0)
-        #expect(r.output.contains("orphan.png"), Comment(rawValue: r.output))
+        """)
+        #expect(output.contains(expected), Comment(rawValue: output))
     }
 }
 

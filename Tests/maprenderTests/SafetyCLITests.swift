@@ -16,12 +16,24 @@ import TestSupport
 
     func write(_ text: String, _ url: URL) throws { try Data(text.utf8).write(to: url) }
 
+    /// A copy of the airports sample at `path`.
+    func copyAirports(to path: String) throws {
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: path)
+    }
+
+    /// A fresh folder holding a copy of the airports as `pts.csv`, removed by the caller.
+    func folderWithPoints() throws -> URL {
+        let d = try folder()
+        try copyAirports(to: d.appendingPathComponent("pts.csv").path)
+        return d
+    }
+
     // MARK: - Outputs never replace inputs or each other
 
     @Test func outputOntoItsInputIsRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let input = d.appendingPathComponent("in.csv")
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input.path)
+        try copyAirports(to: input.path)
         let before = try Data(contentsOf: input)
         let r = try run([input.path, "-o", input.path, "--format", "png"])
         #expect(r.status == 64)
@@ -46,7 +58,7 @@ import TestSupport
     @Test func aHardLinkToTheInputIsTheInput() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let input = d.appendingPathComponent("in.csv").path, alias = d.appendingPathComponent("alias.png").path
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path, toPath: input)
+        try copyAirports(to: input)
         #expect(link(input, alias) == 0)
         let r = try run([input, "-o", alias])
         #expect(r.status == 64)
@@ -141,6 +153,37 @@ import TestSupport
         #expect(r.stderr == "maprender: error: <stdin>: reading stopped at 2322 points (line 2323): at about 400 bytes each, they and the image would need more than the limit of 1 MB; --max-memory raises it\n")
         let fits = try run(["-", "-o", "/dev/null", "--format", "png", "--size", "100x100", "--max-memory", "3"], stdin: Data(csv.utf8))
         #expect(fits.status == 0, "\(fits.stderr)")
+    }
+
+    /// `cluster` and `inspect` draw nothing, but read the whole input: the same bound, less the image.
+    @Test func clusterAndInspectAreBoundedLikeARender() throws {
+        let inspect = try run(["inspect", Self.airports, "--max-memory", "1"])
+        #expect(inspect.status == 64)
+        #expect(inspect.stderr == "maprender: error: reading the input would need about 1.4 MB of memory (1.4 MB for about 3415 CSV rows), more than the limit of 1 MB; --max-memory raises it\n")
+        #expect(inspect.stdout.isEmpty)
+        let cluster = try run(["cluster", "samples/world_cities.csv", "--zoom", "1", "--max-memory", "2"])
+        #expect(cluster.status == 64)
+        #expect(cluster.stderr == "maprender: error: reading the input would need about 13 MB of memory (13 MB for about 33526 CSV rows), more than the limit of 2 MB; --max-memory raises it\n")
+        #expect(cluster.stdout.isEmpty)
+        // Within the limit: read as before.
+        let fits = try run(["inspect", Self.airports, "--max-memory", "2"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(fits.stdout.contains(#""pointsRead" : 3376"#), "\(fits.stdout.prefix(400))")
+        // Standard input is bounded while read: 1 MB holds 2621 points, GeoJSON a third of its bytes.
+        let csv = "lat,lon\n" + (0..<5000).map { "\($0 % 80).5,\($0 % 170).5\n" }.joined()
+        let streamed = try run(["inspect", "-", "--input-format", "csv", "--max-memory", "1"], stdin: Data(csv.utf8))
+        #expect(streamed.status == 64)
+        #expect(streamed.stderr == "maprender: error: <stdin>: reading stopped at 2622 points (line 2623): at about 400 bytes each, they would need more than the limit of 1 MB; --max-memory raises it\n")
+        let features = (0..<5000).map { #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#($0 % 170),1]}}"# }
+        let geo = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        let g = try run(["cluster", "-", "--zoom", "1", "--input-format", "geojson", "--max-memory", "1"], stdin: Data(geo.utf8))
+        #expect(g.status == 64)
+        // Where reading stops depends on how the pipe hands the bytes over: past 1 MB / 3, short of the whole.
+        let head = "maprender: error: <stdin>: reading stopped at "
+        let tail = " bytes of GeoJSON: parsed (about 3 times its size), it would need more than the limit of 1 MB; --max-memory raises it\n"
+        #expect(g.stderr.hasPrefix(head) && g.stderr.hasSuffix(tail), "\(g.stderr)")
+        let stoppedAt = Int(g.stderr.dropFirst(head.count).dropLast(tail.count)) ?? 0
+        #expect(stoppedAt > (1 << 20) / 3 && stoppedAt < geo.utf8.count, "\(g.stderr)")
     }
 
     // MARK: - Filters and expressions
@@ -365,8 +408,7 @@ import TestSupport
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let sub = d.appendingPathComponent("jobs")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: sub.appendingPathComponent("pts.csv").path)
+        try copyAirports(to: sub.appendingPathComponent("pts.csv").path)
         let manifest = sub.appendingPathComponent("m.yaml")
         try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: ../escape.png\n  - output: /tmp/abs-\(UUID()).png\n", manifest)
         let r = try run(["batch", manifest.path, "-q"])
@@ -385,9 +427,7 @@ import TestSupport
     }
 
     @Test func batchOutputsNeverReplaceTheManifestOrAnInput() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         // A manifest named like a map (YAML is told by its first character).
         let named = d.appendingPathComponent("m.png")
         try write("defaults: { input: pts.csv, size: 120x90 }\njobs:\n  - output: a.png\n  - output: m.png\n", named)
@@ -411,9 +451,7 @@ import TestSupport
     }
 
     @Test func aBatchJobWithNoPointsFailsAndKeepsItsOutput() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         let manifest = d.appendingPathComponent("m.json")
         try write(#"{"defaults": {"input": "pts.csv", "size": "120x90"}, "jobs": [{"output": "a.png", "filter": ["==", ["get", "state"], "XX"]}]}"#, manifest)
         try write("old", d.appendingPathComponent("a.png"))
@@ -426,9 +464,7 @@ import TestSupport
 
     /// YAML's `0x0` is a size here, not the hexadecimal number 0.
     @Test func aBatchSizeOf0x0IsReadAsASize() throws {
-        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
-                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let d = try folderWithPoints(); defer { try? FileManager.default.removeItem(at: d) }
         let manifest = d.appendingPathComponent("m.yaml")
         try write("defaults: { input: pts.csv }\njobs:\n  - { output: a.png, size: 0x0 }\n", manifest)
         let r = try run(["batch", manifest.path, "-q"])

@@ -6,11 +6,7 @@ import MapRender
 /// report is fine (points, or a MapRenderError).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let data = Data(bytes: bytes, count: count)
-    var options = InputOptions()
-    options.format = .csv
-    _ = try? PointReader.read(data: data, name: "fuzz.csv", options: options)
-    return 0
+    FuzzInputs.readPoints(bytes, count, as: .csv)
 }
 
 /// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.

@@ -5,11 +5,7 @@ import MapRender
 /// The GeoJSON point reader on arbitrary bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let data = Data(bytes: bytes, count: count)
-    var options = InputOptions()
-    options.format = .geojson
-    _ = try? PointReader.read(data: data, name: "fuzz.geojson", options: options)
-    return 0
+    FuzzInputs.readPoints(bytes, count, as: .geojson)
 }
 
 /// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.

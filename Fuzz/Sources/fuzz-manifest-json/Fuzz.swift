@@ -2,12 +2,10 @@ import Foundation
 import FuzzSupport
 import MapRender
 
-/// A JSON batch manifest on arbitrary bytes: parsed and checked (paths resolve in an empty
-/// temporary folder, so inputs are mostly missing and reported, never rendered).
+/// A JSON batch manifest on arbitrary bytes (`FuzzInputs.parseManifest`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    _ = try? BatchManifest.parse(data: Data(bytes: bytes, count: count), name: "fuzz.json", baseDirectory: FuzzDriver.scratchFolder)
-    return 0
+    FuzzInputs.parseManifest(bytes, count, name: "fuzz.json")
 }
 
 /// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.

@@ -2,12 +2,10 @@ import Foundation
 import FuzzSupport
 import MapRender
 
-/// A YAML batch manifest on arbitrary bytes: parsed and checked (paths resolve in an empty
-/// temporary folder, so inputs are mostly missing and reported, never rendered).
+/// A YAML batch manifest on arbitrary bytes (`FuzzInputs.parseManifest`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    _ = try? BatchManifest.parse(data: Data(bytes: bytes, count: count), name: "fuzz.yaml", baseDirectory: FuzzDriver.scratchFolder)
-    return 0
+    FuzzInputs.parseManifest(bytes, count, name: "fuzz.yaml")
 }
 
 /// This executable's `main` (SwiftPM names it per target): libFuzzer's driver takes over.

@@ -57,6 +57,10 @@ public enum RenderOptionTable {
                      "Accept longitudes in 0...360 (as in earthquake catalogues) and normalise them.") { v, s, _ in
             s.base.inputOptions.wrapLongitude = try v.bool()
         },
+        RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
+                     "Refuse a render (or cluster, inspect) whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
+            s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
+        },
     ]
 
     public static let map: [RenderOption] = [
@@ -167,10 +171,6 @@ public enum RenderOptionTable {
         RenderOption("strict", .flag,
                      "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) and input text that is not valid UTF-8 errors instead of warnings.") { v, s, _ in
             s.base.strict = try v.bool()
-        },
-        RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
-                     "Refuse a render whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
-            s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
         },
     ]
 

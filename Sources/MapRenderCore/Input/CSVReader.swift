@@ -100,7 +100,7 @@ final class CSVReader {
     private func tooManyPoints() -> MapRenderError {
         let limit = options.memoryLimit!
         return MapRenderError(.usage, "\(name): reading stopped at \(points.count) points (line \(tokenizer.recordLine)): "
-            + "at about \(InputMemoryLimit.bytesPerPoint) bytes each, they and the image would need \(limit.limitText)")
+            + "at about \(InputMemoryLimit.bytesPerPoint) bytes each, they\(limit.withImage ? " and the image" : "") would need \(limit.limitText)")
     }
 
     // MARK: Records

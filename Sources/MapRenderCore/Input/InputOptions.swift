@@ -35,10 +35,13 @@ public struct InputMemoryLimit: Sendable, Equatable {
     public var bytes: Int
     /// The end of the error, e.g. `more than the limit of 8192 MB; --max-memory raises it`.
     public var limitText: String
+    /// Whether an image shares the limit (a render; not `cluster` or `inspect`): the errors say so.
+    public var withImage: Bool
 
-    public init(bytes: Int, limitText: String) {
+    public init(bytes: Int, limitText: String, withImage: Bool = true) {
         self.bytes = bytes
         self.limitText = limitText
+        self.withImage = withImage
     }
 
     /// The most points a CSV may hold.

@@ -37,7 +37,7 @@ public enum PointReader {
             let maxBytes = options.memoryLimit?.maxGeoJSONBytes ?? .max
             func tooLarge(_ what: String) -> MapRenderError {
                 MapRenderError(.usage, "\(source.displayName): \(what) of GeoJSON: parsed (about "
-                    + "\(InputMemoryLimit.geoJSONFactor) times its size) with the image, it would need \(options.memoryLimit!.limitText)")
+                    + "\(InputMemoryLimit.geoJSONFactor) times its size)\(options.memoryLimit!.withImage ? " with the image" : ""), it would need \(options.memoryLimit!.limitText)")
             }
             if let file = source.mapWhole() {
                 // A mapped file gives its pages back as it is read, but its points still cost memory.

@@ -48,16 +48,12 @@ import TestSupport
         r.base.layout.labelField = "name"
         r.framesPerTransition = 8
         r.fps = 8
-        try AnimationRenderer.render(r)
-        var pngRequest = r
-        pngRequest.output = .inMemory(format: .png)
-        var frames: [Int: Data] = [:]
-        try AnimationRenderer.render(pngRequest, onFrame: { k, d in frames[k] = d })
+        let (rendered, frames) = try AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
+        var svg = rendered
 
         // Keyframes 0 and 1, mid-transition frames, and just before the loop restarts.
         let checked = [0, 3, 8, 12, 15]
         let w = 320, h = 240
-        var svg = try String(contentsOfFile: svgPath, encoding: .utf8)
         if let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
         var html = "<!DOCTYPE html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}"
         html += "div{position:absolute;top:0;width:\(w)px;height:\(h)px}svg{display:block}</style></head><body>\n"

@@ -34,12 +34,7 @@ import TestSupport
         r.base.style.marker.shape = .circle
         r.base.style.marker.size = 4
         r.framesPerTransition = 4
-        try AnimationRenderer.render(r)
-        var pngRequest = r
-        pngRequest.output = .inMemory(format: .png)
-        var frames: [Int: Data] = [:]
-        try AnimationRenderer.render(pngRequest, onFrame: { k, d in frames[k] = d })
-        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        let (svg, frames) = try AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
         // Two passes: 1600 outlines, then 1600 fills, each its own moving group.
         #expect(svg.components(separatedBy: "type=\"translate\"").count - 1 == 3200)
         let fromSVG = dir.appendingPathComponent("svg.png")

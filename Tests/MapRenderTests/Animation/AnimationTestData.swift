@@ -15,6 +15,17 @@ enum AnimationTestData {
         var name: String
     }
 
+    /// Renders `r` (whose output is an animated SVG at `svgPath`), then the same animation as PNG
+    /// frames in memory: the SVG's text and the frames by index, to compare the two.
+    static func animatedSVGAndPNGFrames(_ r: AnimationRequest, svgPath: String) throws -> (svg: String, frames: [Int: Data]) {
+        try AnimationRenderer.render(r)
+        var pngRequest = r
+        pngRequest.output = .inMemory(format: .png)
+        var frames: [Int: Data] = [:]
+        try AnimationRenderer.render(pngRequest, onFrame: { k, d in frames[k] = d })
+        return (try String(contentsOfFile: svgPath, encoding: .utf8), frames)
+    }
+
     /// The shared places (id, position, name).
     static func loadPlaces() throws -> [Feature] {
         let loaded = try PointReader.read(path: places, options: InputOptions())

@@ -131,10 +131,15 @@ public enum AnimationRenderer {
             source = try AnimationSource.load(request)
             // The built-in land only without raster tiles (it would cover them), as for a still map.
             let useDefault = request.base.defaultBasemap && request.base.tiles.sources.isEmpty
-            let basemaps = try request.base.basemaps.isEmpty ? (useDefault ? [DefaultBasemap.shapes] : [])
-                : request.base.basemaps.map { try ShapeReader.read(path: $0) }
+            let userBasemaps = try request.base.basemaps.map { try ShapeReader.read(path: $0) }
             let read = DispatchTime.now().uptimeNanoseconds
             views = try AnimationView.compute(request, source: source, jobs: jobs)
+            // The built-in land's scale as a still map picks it, from the coarsest frame's zoom, so
+            // that one scale is drawn through the whole animation (no coastline popping mid-way)
+            // and a fixed view gives frames whose land is the still map's.
+            let coarsest = views.viewports.map(\.zoom).min() ?? 0
+            let basemaps = !request.base.basemaps.isEmpty ? userBasemaps
+                : (useDefault ? [DefaultBasemap.shapes(zoom: coarsest)] : [])
             // Tiles: bad sources, and missing tiles under --tiles-strict, stop the run here (first view).
             if let first = views.viewports.first { _ = try TileStage.run(request.base, viewport: first) }
             let viewed = DispatchTime.now().uptimeNanoseconds

@@ -142,6 +142,32 @@ import TestSupport
         }
     }
 
+    /// On a coast at city zoom the still map draws the built-in land at 1:50m; the frames at rest
+    /// must draw the same land (they drew 1:110m, whose Mallorca is a different shape).
+    @Test func framesOnACoastDrawTheStillMapsLand() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = [Place(id: 0, lon: 2.65, lat: 39.57), Place(id: 1, lon: 3.2, lat: 39.75), Place(id: 2, lon: 2.9, lat: 39.4)]
+        let b = [Place(id: 0, lon: 2.75, lat: 39.6), Place(id: 1, lon: 3.1, lat: 39.8), Place(id: 3, lon: 3.3, lat: 39.5)]
+        var paths: [String] = []
+        for (j, k) in [a, b].enumerated() {
+            let url = dir.appendingPathComponent("key\(j).geojson")
+            try Self.geoJSON(k).write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
+        r.base.width = 320
+        r.base.height = 240
+        r.base.view = .center(lat: 39.6, lon: 2.95, zoom: 7)
+        r.framesPerTransition = 4
+        var rendered: [Int: Data] = [:]
+        try AnimationRenderer.render(r, onFrame: { k, d in if k % 4 == 0 { rendered[k] = d } })
+        for (j, path) in paths.enumerated() {
+            var still = r.base
+            still.inputs = [path]
+            #expect(rendered[j * 4] == (try MapRenderer.render(still)).data, "keyframe \(j)")
+        }
+    }
+
     /// Tracks sampled on frame times (every 10 s): each track's first and last sample, and the first
     /// and last frame, are at rest.
     @Test(arguments: [11, 12, 13, 14])

@@ -42,7 +42,7 @@ public enum MapRenderer {
                                    opacity: request.filter == nil ? request.pointOpacity : nil,
                                    scale: request.filter == nil ? request.pointScale : nil, lap: lap)
         plan = TileStage.snap(plan, request, style: request.style)
-        if let issue = plan.data.styles.issues.first, request.strict {
+        if let issue = plan.data.styles.strictIssues.first, request.strict {
             throw MapRenderError(.style, "\(issue) (--strict)")
         }
         warnings += plan.data.styles.issues

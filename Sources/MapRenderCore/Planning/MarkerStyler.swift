@@ -8,6 +8,9 @@ public struct MarkerStyles: Sendable {
     /// Expression results that could not be used as they were (a size out of range or not a
     /// number, a fill that is not a colour): one line per style key, naming the first feature.
     public var issues: [String] = []
+    /// The same as errors under `--strict`: without the fallback the warning names, which is
+    /// never drawn.
+    public var strictIssues: [String] = []
 
     /// How far any used symbol reaches from its anchor (for fitting the view).
     public var extent: EdgeInsets {
@@ -62,16 +65,16 @@ public enum MarkerStyler {
             var s = base
             if let e = fillExpr {
                 let v = e.evaluate(row: i, zoom: zoom)
-                if let c = v.colorValue { s.fill = c } else { fillIssue.note(i, "gave \(v), not a colour; the style's fill is used") }
+                if let c = v.colorValue { s.fill = c } else { fillIssue.note(i, "gave \(v), not a colour", fallback: "the style's fill is used") }
             }
             if let e = sizeExpr {
                 let r = e.evaluate(row: i, zoom: zoom)
                 if let v = r.numberValue, v.isFinite {
                     // Quantised to a quarter pixel: sizes from a continuous scale make few distinct symbols.
                     s.size = min(max((v * 4).rounded() / 4, 1), 256)
-                    if !(1...256).contains(v) { sizeIssue.note(i, "gave \(r), outside 1...256; drawn at \(PropertyValue.format(number: s.size)) px") }
+                    if !(1...256).contains(v) { sizeIssue.note(i, "gave \(r), outside 1...256", fallback: "drawn at \(PropertyValue.format(number: s.size)) px") }
                 } else {
-                    sizeIssue.note(i, "gave \(r), not a finite number; the style's size \(PropertyValue.format(number: m.size)) px is used")
+                    sizeIssue.note(i, "gave \(r), not a finite number", fallback: "the style's size \(PropertyValue.format(number: m.size)) px is used")
                 }
             }
             if let c = colorCol, case .string(let text) = points.properties.value(column: c, row: i) {
@@ -100,7 +103,8 @@ public enum MarkerStyler {
                 index[i] = k
             }
         }
-        return MarkerStyles(symbols: symbols, index: index, issues: [fillIssue, sizeIssue].compactMap(\.message))
+        return MarkerStyles(symbols: symbols, index: index, issues: [fillIssue, sizeIssue].compactMap(\.message),
+                            strictIssues: [fillIssue, sizeIssue].compactMap(\.strictMessage))
     }
 }
 
@@ -113,12 +117,25 @@ public struct ValueIssue: Sendable {
 
     public init(key: String) { self.key = key }
 
-    public mutating func note(_ feature: Int, _ what: @autoclosure () -> String) {
-        if first == nil { first = "feature \(feature): the expression \(what())" }
+    private var fallback: String?
+
+    public mutating func note(_ feature: Int, _ what: @autoclosure () -> String,
+                              fallback: @autoclosure () -> String? = nil) {
+        if first == nil {
+            first = "feature \(feature): the expression \(what())"
+            self.fallback = fallback()
+        }
         count += 1
     }
 
-    public var message: String? {
-        first.map { "\(key): \($0)" + (count > 1 ? " (\(count) features in all)" : "") }
+    /// The warning: the first bad value, what was done instead, and how many features had one.
+    public var message: String? { line(withFallback: true) }
+
+    /// The error under `--strict`, where nothing is drawn instead.
+    public var strictMessage: String? { line(withFallback: false) }
+
+    private func line(withFallback: Bool) -> String? {
+        first.map { "\(key): \($0)" + (withFallback ? fallback.map { "; \($0)" } ?? "" : "")
+            + (count > 1 ? " (\(count) features in all)" : "") }
     }
 }

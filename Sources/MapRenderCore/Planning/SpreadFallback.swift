@@ -256,14 +256,15 @@ public enum SpreadFallback {
         let stacks = stacked.filter { $0 }.count
         let relaid = chosen.indices.contains { gi in chosen[gi].map { candidates[gi][$0].moved } ?? false }
         guard count > 0 || stacks > 0 || relaid else { return 0 }
-        // Rebuild the plan: fallen-back groups' markers become one bubble each; the others take
-        // their chosen layout.
-        var out = MarkPlan()
-        out.bubbles = plan.bubbles
-        out.labelHints = plan.labelHints
-        out.labelOpacity = plan.labelOpacity
-        var drop = [Bool](repeating: false, count: plan.markerPoint.count)
-        var markerX = plan.markerX, markerY = plan.markerY
+        // Rebuild the plan in place: fallen-back groups' markers become one bubble each; the
+        // others take their chosen layout. The marker arrays are taken out of the plan, edited and
+        // compacted in place and put back (no copies of a million-entry array: 1M pins with 2%
+        // exact duplicates used to hold the old and the new plan at once).
+        var markerPoint: [Int] = [], markerX: [Double] = [], markerY: [Double] = []
+        swap(&markerPoint, &plan.markerPoint); swap(&markerX, &plan.markerX); swap(&markerY, &plan.markerY)
+        var drop = [Bool](repeating: false, count: markerPoint.count)
+        var anyDropped = false
+        var newBubbles: [MarkPlan.Bubble] = []
         for (gi, g) in plan.spreadGroups.enumerated() {
             if stacked[gi] {
                 // Plain markers at their true positions (no legs: no longer a spread group).
@@ -275,29 +276,44 @@ public enum SpreadFallback {
             }
             guard let p = chosen[gi] else {
                 for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
+                anyDropped = true
                 let name = naming ? (rank == nil ? g.members.min()
                                      : BubbleNaming.representative(of: g.members, properties: data.points.properties, rank: rank)) : nil
-                out.bubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
-                                         representative: name, style: style))
+                newBubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
+                                        representative: name, style: style))
                 continue
             }
             let c = candidates[gi][p]
             for (m, k) in (g.firstMarker..<(g.firstMarker + g.members.count)).enumerated() { markerX[k] = c.x[m]; markerY[k] = c.y[m] }
         }
-        var newIndex = [Int](repeating: -1, count: plan.markerPoint.count)
-        for k in plan.markerPoint.indices where !drop[k] {
-            newIndex[k] = out.markerPoint.count
-            out.markerPoint.append(plan.markerPoint[k]); out.markerX.append(markerX[k]); out.markerY.append(markerY[k])
-        }
+        plan.bubbles.append(contentsOf: newBubbles)
+        // The kept groups, with their first marker's index after the compaction (found in one
+        // pass over the markers, the groups' first markers in increasing order).
+        var kept: [MarkPlan.SpreadGroup] = []
         for (gi, var g) in plan.spreadGroups.enumerated() {
             guard let p = chosen[gi] else { continue }
-            g.firstMarker = newIndex[g.firstMarker]
             g.layout = candidates[gi][p].layout
-            out.spreadGroups.append(g)
+            kept.append(g)
         }
-        out.spreadFallbacks = plan.spreadFallbacks + count
-        out.spreadStacked = plan.spreadStacked + stacks
-        plan = out
+        if anyDropped {
+            let byFirst = kept.indices.sorted { kept[$0].firstMarker < kept[$1].firstMarker }
+            var next = 0, w = 0
+            for k in markerPoint.indices where !drop[k] {
+                while next < byFirst.count && kept[byFirst[next]].firstMarker == k {
+                    kept[byFirst[next]].firstMarker = w; next += 1
+                }
+                markerPoint[w] = markerPoint[k]; markerX[w] = markerX[k]; markerY[w] = markerY[k]
+                w += 1
+            }
+            markerPoint.removeLast(markerPoint.count - w)
+            markerX.removeLast(markerX.count - w)
+            markerY.removeLast(markerY.count - w)
+        }
+        drop = []
+        swap(&markerPoint, &plan.markerPoint); swap(&markerX, &plan.markerX); swap(&markerY, &plan.markerY)
+        plan.spreadGroups = kept
+        plan.spreadFallbacks += count
+        plan.spreadStacked += stacks
         return count
     }
 

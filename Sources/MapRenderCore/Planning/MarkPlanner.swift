@@ -49,9 +49,14 @@ public enum MarkPlanner {
             let p = v.pixel(x: data.x[i], y: data.y[i])
             px[k] = p.x; py[k] = p.y
         }
-        let groups = ColocatedSpreader.groups(
-            count: n, exactKey: { k in (data.points.lon[singles[k]].bitPattern, data.points.lat[singles[k]].bitPattern) },
-            px: px, py: py, tolerance: spread.tolerance)
+        // Without clusters every point is a single (singles[k] == k): its key is read straight from
+        // the coordinates, one random memory access less per occupied hash slot.
+        let lon = data.points.lon, lat = data.points.lat
+        let groups = clusters == nil
+            ? ColocatedSpreader.groups(count: n, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
+                                       px: px, py: py, tolerance: spread.tolerance)
+            : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[singles[k]].bitPattern, lat[singles[k]].bitPattern) },
+                                       px: px, py: py, tolerance: spread.tolerance)
         var grouped = [Bool](repeating: false, count: n)
         for g in groups {
             for k in g { grouped[k] = true }

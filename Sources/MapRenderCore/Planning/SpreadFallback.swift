@@ -109,13 +109,26 @@ public enum SpreadFallback {
             let y0 = Int((r.y / cell).rounded(.down)), y1 = Int((r.maxY / cell).rounded(.down))
             for cy in y0...y1 { for cx in x0...x1 { body(key(cx, cy)) } }
         }
+        // The unspread markers are only ever looked up around a layout box inside the image
+        // (`roomAlone` checks the image first), so within the 64 px cells from -2 to two past the
+        // image's far edge: flat arrays over that window replace hashing (a million pins with 2%
+        // duplicates made ~10M dictionary lookups here). Markers outside it are never looked at.
+        let cxLo = -2, cyLo = -2
+        let cxHi = Int(((v.width + cell + 1) / cell).rounded(.down)) + 1
+        let cyHi = Int(((v.height + cell + 1) / cell).rounded(.down)) + 1
+        let coarseW = cxHi - cxLo + 1, coarseH = cyHi - cyLo + 1
         var inGroup = [Bool](repeating: false, count: plan.markerPoint.count)
-        var reach = Set<Int>()
+        var reach = [Bool](repeating: false, count: coarseW * coarseH)
         for (gi, g) in plan.spreadGroups.enumerated() {
             for k in g.firstMarker..<(g.firstMarker + g.members.count) { inGroup[k] = true }
             for c in candidates[gi] {
                 for a in c.boxes where a.x.isFinite && a.y.isFinite && abs(a.x) < 1e7 && abs(a.y) < 1e7 {
-                    cells(Rect(x: a.x - cell, y: a.y - cell, width: a.width + 2 * cell, height: a.height + 2 * cell)) { reach.insert($0) }
+                    let x0 = max(cxLo, Int(((a.x - cell) / cell).rounded(.down)))
+                    let x1 = min(cxHi, Int(((a.x - cell + (a.width + 2 * cell)) / cell).rounded(.down)))
+                    let y0 = max(cyLo, Int(((a.y - cell) / cell).rounded(.down)))
+                    let y1 = min(cyHi, Int(((a.y - cell + (a.height + 2 * cell)) / cell).rounded(.down)))
+                    guard x0 <= x1, y0 <= y1 else { continue }
+                    for cy in y0...y1 { for cx in x0...x1 { reach[(cy - cyLo) * coarseW + (cx - cxLo)] = true } }
                 }
             }
         }
@@ -135,8 +148,8 @@ public enum SpreadFallback {
         // of its boxes: a tight downtown stacks thousands of markers in one cell, and a group
         // ringed around it must not scan them all for each of its boxes.
         let fine = 8.0, perCell = Int(cell / fine)
-        func fineKey(_ fx: Int, _ fy: Int) -> Int { fy &* 4_194_304 &+ fx }
-        var fineIndex: [Int: Int] = [:]
+        let fxLo = cxLo * perCell, fyLo = cyLo * perCell, fineW = coarseW * perCell, fineH = coarseH * perCell
+        var fineIndex = [Int32](repeating: -1, count: fineW * fineH)
         var hulls: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = [], lists: [[Rect]] = []
         var reachExtent = 0.0   // the largest extent of a head symbol, for which fine cells to look at
         for (i, sym) in data.styles.symbols.enumerated() where head[i] {
@@ -147,15 +160,16 @@ public enum SpreadFallback {
         for k in plan.markerPoint.indices where !inGroup[k] && head[Int(data.styles.index[plan.markerPoint[k]])] {
             let x = plan.markerX[k], y = plan.markerY[k]
             guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
-            let c = key(Int((x / cell).rounded(.down)), Int((y / cell).rounded(.down)))
-            guard reach.contains(c) else { continue }
-            let f = fineKey(Int((x / fine).rounded(.down)), Int((y / fine).rounded(.down)))
+            let cx = Int((x / cell).rounded(.down)), cy = Int((y / cell).rounded(.down))
+            guard cx >= cxLo, cx <= cxHi, cy >= cyLo, cy <= cyHi, reach[(cy - cyLo) * coarseW + (cx - cxLo)] else { continue }
+            let f = (Int((y / fine).rounded(.down)) - fyLo) * fineW + (Int((x / fine).rounded(.down)) - fxLo)
             let b = box(symbol(plan.markerPoint[k]), x, y)
-            if let n = fineIndex[f] {
+            let n = Int(fineIndex[f])
+            if n >= 0 {
                 lists[n].append(b)
                 hulls[n] = (min(hulls[n].minX, b.x), min(hulls[n].minY, b.y), max(hulls[n].maxX, b.maxX), max(hulls[n].maxY, b.maxY))
             } else {
-                fineIndex[f] = lists.count
+                fineIndex[f] = Int32(lists.count)
                 lists.append([b]); hulls.append((b.x, b.y, b.maxX, b.maxY))
             }
         }
@@ -166,14 +180,17 @@ public enum SpreadFallback {
             let cx0 = Int((grown.x / cell).rounded(.down)), cx1 = Int((grown.maxX / cell).rounded(.down))
             let cy0 = Int((grown.y / cell).rounded(.down)), cy1 = Int((grown.maxY / cell).rounded(.down))
             // A marker box meets `a` only when its anchor is within its extent of `a`.
-            let fx0 = max(cx0 * perCell, Int(((a.x - reachExtent) / fine).rounded(.down)))
-            let fx1 = min(cx1 * perCell + perCell - 1, Int(((a.maxX + reachExtent) / fine).rounded(.down)))
-            let fy0 = max(cy0 * perCell, Int(((a.y - reachExtent) / fine).rounded(.down)))
-            let fy1 = min(cy1 * perCell + perCell - 1, Int(((a.maxY + reachExtent) / fine).rounded(.down)))
+            // Clamped to the window too (a no-op for a box inside the image).
+            let fx0 = max(cx0 * perCell, Int(((a.x - reachExtent) / fine).rounded(.down)), fxLo)
+            let fx1 = min(cx1 * perCell + perCell - 1, Int(((a.maxX + reachExtent) / fine).rounded(.down)), fxLo + fineW - 1)
+            let fy0 = max(cy0 * perCell, Int(((a.y - reachExtent) / fine).rounded(.down)), fyLo)
+            let fy1 = min(cy1 * perCell + perCell - 1, Int(((a.maxY + reachExtent) / fine).rounded(.down)), fyLo + fineH - 1)
             guard fx0 <= fx1, fy0 <= fy1 else { return false }
             for fy in fy0...fy1 {
+                let row = (fy - fyLo) * fineW - fxLo
                 for fx in fx0...fx1 {
-                    guard let n = fineIndex[fineKey(fx, fy)] else { continue }
+                    let n = Int(fineIndex[row + fx])
+                    guard n >= 0 else { continue }
                     let h = hulls[n]
                     guard h.minX < a.maxX && a.x < h.maxX && h.minY < a.maxY && a.y < h.maxY else { continue }
                     if lists[n].contains(where: { $0.intersects(a) }) { return true }
@@ -256,14 +273,15 @@ public enum SpreadFallback {
         let stacks = stacked.filter { $0 }.count
         let relaid = chosen.indices.contains { gi in chosen[gi].map { candidates[gi][$0].moved } ?? false }
         guard count > 0 || stacks > 0 || relaid else { return 0 }
-        // Rebuild the plan: fallen-back groups' markers become one bubble each; the others take
-        // their chosen layout.
-        var out = MarkPlan()
-        out.bubbles = plan.bubbles
-        out.labelHints = plan.labelHints
-        out.labelOpacity = plan.labelOpacity
-        var drop = [Bool](repeating: false, count: plan.markerPoint.count)
-        var markerX = plan.markerX, markerY = plan.markerY
+        // Rebuild the plan in place: fallen-back groups' markers become one bubble each; the
+        // others take their chosen layout. The marker arrays are taken out of the plan, edited and
+        // compacted in place and put back (no copies of a million-entry array: 1M pins with 2%
+        // exact duplicates used to hold the old and the new plan at once).
+        var markerPoint: [Int] = [], markerX: [Double] = [], markerY: [Double] = []
+        swap(&markerPoint, &plan.markerPoint); swap(&markerX, &plan.markerX); swap(&markerY, &plan.markerY)
+        var drop = [Bool](repeating: false, count: markerPoint.count)
+        var anyDropped = false
+        var newBubbles: [MarkPlan.Bubble] = []
         for (gi, g) in plan.spreadGroups.enumerated() {
             if stacked[gi] {
                 // Plain markers at their true positions (no legs: no longer a spread group).
@@ -275,29 +293,44 @@ public enum SpreadFallback {
             }
             guard let p = chosen[gi] else {
                 for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
+                anyDropped = true
                 let name = naming ? (rank == nil ? g.members.min()
                                      : BubbleNaming.representative(of: g.members, properties: data.points.properties, rank: rank)) : nil
-                out.bubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
-                                         representative: name, style: style))
+                newBubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
+                                        representative: name, style: style))
                 continue
             }
             let c = candidates[gi][p]
             for (m, k) in (g.firstMarker..<(g.firstMarker + g.members.count)).enumerated() { markerX[k] = c.x[m]; markerY[k] = c.y[m] }
         }
-        var newIndex = [Int](repeating: -1, count: plan.markerPoint.count)
-        for k in plan.markerPoint.indices where !drop[k] {
-            newIndex[k] = out.markerPoint.count
-            out.markerPoint.append(plan.markerPoint[k]); out.markerX.append(markerX[k]); out.markerY.append(markerY[k])
-        }
+        plan.bubbles.append(contentsOf: newBubbles)
+        // The kept groups, with their first marker's index after the compaction (found in one
+        // pass over the markers, the groups' first markers in increasing order).
+        var kept: [MarkPlan.SpreadGroup] = []
         for (gi, var g) in plan.spreadGroups.enumerated() {
             guard let p = chosen[gi] else { continue }
-            g.firstMarker = newIndex[g.firstMarker]
             g.layout = candidates[gi][p].layout
-            out.spreadGroups.append(g)
+            kept.append(g)
         }
-        out.spreadFallbacks = plan.spreadFallbacks + count
-        out.spreadStacked = plan.spreadStacked + stacks
-        plan = out
+        if anyDropped {
+            let byFirst = kept.indices.sorted { kept[$0].firstMarker < kept[$1].firstMarker }
+            var next = 0, w = 0
+            for k in markerPoint.indices where !drop[k] {
+                while next < byFirst.count && kept[byFirst[next]].firstMarker == k {
+                    kept[byFirst[next]].firstMarker = w; next += 1
+                }
+                markerPoint[w] = markerPoint[k]; markerX[w] = markerX[k]; markerY[w] = markerY[k]
+                w += 1
+            }
+            markerPoint.removeLast(markerPoint.count - w)
+            markerX.removeLast(markerX.count - w)
+            markerY.removeLast(markerY.count - w)
+        }
+        drop = []
+        swap(&markerPoint, &plan.markerPoint); swap(&markerX, &plan.markerX); swap(&markerY, &plan.markerY)
+        plan.spreadGroups = kept
+        plan.spreadFallbacks += count
+        plan.spreadStacked += stacks
         return count
     }
 

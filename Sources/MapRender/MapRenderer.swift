@@ -26,6 +26,7 @@ public enum MapRenderer {
             clock = now
         }
         try validate(request)
+        TileStage.warmUp(request)
 
         let input = try readPoints(request)
         if input.points.count == 0 && request.points == nil && !request.allowEmpty {

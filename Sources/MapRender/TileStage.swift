@@ -19,12 +19,23 @@ enum TileStage {
     /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
     static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
         guard !r.tiles.sources.isEmpty else { return nil }
+        let tiles = try TileService.shared(for: options(r)).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
+        if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
+        return tiles
+    }
+
+    /// Starts what the tile stage will need from the network (see `TileService.warmUp`) while
+    /// the input is read; nothing without `--tiles` or with invalid tile options (`run` reports those).
+    static func warmUp(_ r: RenderRequest) {
+        guard !r.tiles.sources.isEmpty, let o = try? options(r) else { return }
+        TileService.shared(for: o).warmUp(sources: r.tiles.sources)
+    }
+
+    private static func options(_ r: RenderRequest) throws -> TileOptions {
         var options = r.tiles
         options.product = MapRenderVersion.userAgent
         try options.validate()
-        let tiles = try TileService.shared(for: options).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
-        if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
-        return tiles
+        return options
     }
 
     /// The attribution line: the user's, then each tile source's, joined with " | ".

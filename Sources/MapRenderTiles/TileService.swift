@@ -87,6 +87,19 @@ public final class TileService: @unchecked Sendable {
         return s
     }
 
+    /// Gets ready for the map's requests while other stages run, when a source in `specs` is
+    /// fetched over HTTP (see `TileHTTPClient.warmUp`).
+    public func warmUp(sources specs: [String]) {
+        let http = specs.contains { text in
+            guard let spec = try? TileSourceSpec.parse(text, options: options) else { return false }
+            switch spec.kind {
+            case .template, .pmtilesURL: return true
+            default: return false
+            }
+        }
+        if http { client.warmUp() }
+    }
+
     /// Requests sent to tile servers by this service (for tests and the batch report).
     public var requestsSent: Int { client.requestsSent }
 

@@ -74,6 +74,15 @@ enum LabelLayout {
                               viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
         context.hints = hints
         context.opacity = opacity
+        // A marker drawn past the image's edge (a fixed --bbox cuts through the data; markers
+        // are drawn a little beyond it) is named only when the centre of its head is inside the
+        // image: a name beside a pin that is not to be seen names nothing on the map.
+        var skip = skip
+        for (k, i) in drawn.enumerated() {
+            let a = batch.labelAnchor(at: k)
+            let cx = a.x + a.width / 2, cy = a.y + a.height / 2
+            if !(cx >= 0 && cx <= v.width && cy >= 0 && cy <= v.height) { skip.insert(i) }
+        }
         switch options.labelStyle {
         case .callout:
             // Callouts keep clear of each bubble's bounding square.

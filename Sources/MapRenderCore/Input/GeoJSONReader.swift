@@ -89,8 +89,10 @@ final class GeoJSONPointSink: GeoJSONSink {
     }
 
     func beginFeature(_ index: Int) {
-        lon.removeAll(keepingCapacity: true)
-        lat.removeAll(keepingCapacity: true)
+        // removeLast, not removeAll(keepingCapacity:): a feature mostly has one point, and
+        // removeAll goes through the generic replaceSubrange on every feature.
+        while !lon.isEmpty { lon.removeLast() }
+        while !lat.isEmpty { lat.removeLast() }
         properties.removeAll(keepingCapacity: true)
         id = .missing
         skipsAtFeatureStart = skips

@@ -30,8 +30,13 @@ public struct InputInspection: Encodable, Sendable {
         latitudeColumn = r.latitudeColumn
         longitudeColumn = r.longitudeColumn
         let p = loaded.points
-        properties = p.properties.names
-        withIds = p.ids.filter { if case .missing = $0 { return false } else { return true } }.count
+        if let n = loaded.namesOnly {
+            properties = n.propertyNames
+            withIds = n.pointsWithIDs
+        } else {
+            properties = p.properties.names
+            withIds = p.ids.filter { if case .missing = $0 { return false } else { return true } }.count
+        }
         let xs = p.lon.map { WebMercator.x(lon: $0) }
         if let xr = ViewFitter.shortestXExtent(xs), let s = p.lat.min(), let n = p.lat.max() {
             bounds = [Longitude.fold(WebMercator.lon(x: xr.min)), s, Longitude.fold(WebMercator.lon(x: xr.max)), n]

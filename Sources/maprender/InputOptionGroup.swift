@@ -16,8 +16,13 @@ struct InputOptionGroup: TableOptionGroup {
 
     func options() throws -> InputOptions { try request().inputOptions }
 
-    /// Reads one input within `--max-memory` (`cluster`, `inspect`).
-    func read(_ path: String) throws -> LoadedPoints { try PointReader.read(path: path, within: try request()) }
+    /// Reads one input within `--max-memory` (`cluster`, `inspect`); `namesOnly` keeps no
+    /// property values or ids (`inspect` prints only the names).
+    func read(_ path: String, namesOnly: Bool = false) throws -> LoadedPoints {
+        var r = try request()
+        r.inputOptions.namesOnly = namesOnly
+        return try PointReader.read(path: path, within: r)
+    }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -16,7 +16,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let loaded = try input.read(file)
+            let loaded = try input.read(file, namesOnly: true)
             try AtomicFile.write(try jsonText(InputInspection(loaded)), to: "-")
         }
     }

@@ -31,6 +31,9 @@ final class CSVReader {
     @exclusivity(unchecked) private var decimalComma = false
     /// Points past which reading stops (`options.memoryLimit`).
     @exclusivity(unchecked) private var maxPoints = Int.max
+    /// `options.namesOnly`: property fields are only checked for UTF-8, ids only counted.
+    private let namesOnly: Bool
+    @exclusivity(unchecked) private var pointsWithIDs = 0
 
     init(name: String, options: InputOptions) {
         self.name = ByteSource.displayName(name)
@@ -38,6 +41,7 @@ final class CSVReader {
         report = InputReport(source: name)
         report.format = "csv"
         maxPoints = options.memoryLimit?.maxPoints ?? .max
+        namesOnly = options.namesOnly
     }
 
     /// Reads the whole source, `chunkSize` bytes at a time.
@@ -64,6 +68,12 @@ final class CSVReader {
 
         if idIndex >= 0 && !anyID { points.ids = [] }
         report.pointsRead = points.count
+        if namesOnly {
+            let names = LoadedPoints.NamesOnly(propertyNames: points.properties.names, pointsWithIDs: pointsWithIDs)
+            points.properties = PropertyTable()
+            points.ids = []
+            return LoadedPoints(points: points, report: report, namesOnly: names)
+        }
         return LoadedPoints(points: points, report: report)
     }
 
@@ -112,10 +122,29 @@ final class CSVReader {
         if count == 0 { return .missing }
         if let d = FastNumber.parseJSONStyleNumber(p, count) { return .number(d) }
         let bytes = UnsafeBufferPointer(start: p, count: count)
+        // ASCII first: `String(validating:)` looks up generic metadata on every call.
+        if JSONScanner.isASCII(p, count) { return .string(String(decoding: bytes, as: UTF8.self)) }
         if let valid = String(validating: bytes, as: UTF8.self) { return .string(valid) }
+        noteInvalidUTF8()
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private func noteInvalidUTF8() {
         if report.invalidUTF8 == 0 { report.firstInvalidUTF8 = tokenizer.recordLine }
         report.invalidUTF8 += 1
-        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Names only: whether field `k` holds a value (`value(field:)` would not give `.missing`),
+    /// counting invalid UTF-8 as `value(field:)` does (numbers are ASCII) without making a String.
+    @inline(__always)
+    private func checkField(_ k: Int) -> Bool {
+        let (p, count) = tokenizer.field(k)
+        if count == 0 { return false }
+        if !JSONScanner.isASCII(p, count),
+           String(validating: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) == nil {
+            noteInvalidUTF8()
+        }
+        return true
     }
 
     @inline(__always)
@@ -173,6 +202,11 @@ final class CSVReader {
         case .point(let lat, let lon):
             points.lat.append(lat)
             points.lon.append(lon)
+        }
+        if namesOnly {
+            if idIndex >= 0 && idIndex < n && checkField(idIndex) { pointsWithIDs += 1 }
+            for (csv, _) in propertyColumns where csv < n { _ = checkField(csv) }
+            return
         }
         if idIndex >= 0 {
             let id = idIndex < n ? value(field: idIndex) : .missing

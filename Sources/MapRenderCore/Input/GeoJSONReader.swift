@@ -1,3 +1,5 @@
+import Foundation
+
 /// GeoJSON → points: Point and MultiPoint geometries (also inside GeometryCollections) with the
 /// feature's id and properties; every other geometry is counted in the report and skipped.
 enum GeoJSONReader {
@@ -52,6 +54,9 @@ final class GeoJSONPointSink: GeoJSONSink {
     @exclusivity(unchecked) private var skips = 0
     /// Whether any feature so far had an id (`points.ids` stays empty until one does).
     @exclusivity(unchecked) private var hasIDs = false
+    /// `options.namesOnly`: property values are passed over, ids only counted.
+    private let namesOnly: Bool
+    @exclusivity(unchecked) private var pointsWithIDs = 0
     /// Text with invalid UTF-8 bytes, counted by the scanner with the feature it was in.
     let invalidUTF8 = InvalidUTF8Tally()
 
@@ -60,6 +65,7 @@ final class GeoJSONPointSink: GeoJSONSink {
         report = InputReport(source: name)
         report.format = "geojson"
         wantsProperties = options.keepProperties != [] || options.idField != nil
+        namesOnly = options.namesOnly
         keepBytes = options.keepProperties.map { keep in
             (keep.sorted() + (options.idField.map { [$0] } ?? [])).map { Array($0.utf8) }
         }
@@ -69,6 +75,11 @@ final class GeoJSONPointSink: GeoJSONSink {
         report.pointsRead = points.count
         report.invalidUTF8 = invalidUTF8.count
         report.firstInvalidUTF8 = invalidUTF8.first
+        if namesOnly {
+            let names = LoadedPoints.NamesOnly(propertyNames: points.properties.names, pointsWithIDs: pointsWithIDs)
+            points.properties = PropertyTable()
+            return LoadedPoints(points: points, report: report, namesOnly: names)
+        }
         return LoadedPoints(points: points, report: report)
     }
 
@@ -78,8 +89,10 @@ final class GeoJSONPointSink: GeoJSONSink {
     }
 
     func beginFeature(_ index: Int) {
-        lon.removeAll(keepingCapacity: true)
-        lat.removeAll(keepingCapacity: true)
+        // removeLast, not removeAll(keepingCapacity:): a feature mostly has one point, and
+        // removeAll goes through the generic replaceSubrange on every feature.
+        while !lon.isEmpty { lon.removeLast() }
+        while !lat.isEmpty { lat.removeLast() }
         properties.removeAll(keepingCapacity: true)
         id = .missing
         skipsAtFeatureStart = skips
@@ -93,15 +106,21 @@ final class GeoJSONPointSink: GeoJSONSink {
     func properties(_ s: inout JSONScanner) throws {
         try s.enterObject()
         var first = true
+        // The closures below capture the base pointer, not the scanner (copying the scanner
+        // into a closure context cost two copies of it per feature).
+        let base = s.base
+        func equal(_ raw: JSONScanner.RawString, _ k: [UInt8]) -> Bool {
+            !raw.hasEscapes && raw.end - raw.start == k.count
+                && k.withUnsafeBufferPointer { k.isEmpty || memcmp(base + raw.start, $0.baseAddress!, k.count) == 0 }
+        }
         while let raw = try s.nextMember(&first) {
-            if let keep = keepBytes, !raw.hasEscapes,
-               !keep.contains(where: { k in k.withUnsafeBufferPointer { s.equals(raw, bytes: $0) } }) {
+            if let keep = keepBytes, !raw.hasEscapes, !keep.contains(where: { equal(raw, $0) }) {
                 try s.skipValue()       // neither kept nor the id field
                 continue
             }
             let key: String
             let k = properties.count
-            if k < keyBytes.count, keyBytes[k].withUnsafeBufferPointer({ s.equals(raw, bytes: $0) }) {
+            if k < keyBytes.count, equal(raw, keyBytes[k]) {
                 key = keyNames[k]
             } else {
                 key = s.decode(raw)
@@ -114,7 +133,11 @@ final class GeoJSONPointSink: GeoJSONSink {
                     }
                 }
             }
-            if let idField = options.idField, key == idField {
+            if namesOnly {
+                let isNull = try s.skipPropertyValue()
+                if let idField = options.idField, key == idField, !isNull { id = .null }   // an id, not kept
+                if options.keepProperties?.contains(key) ?? true { properties.append((key, .missing)) }
+            } else if let idField = options.idField, key == idField {
                 let value = try s.readPropertyValue()
                 if case .null = value {} else { id = value }
                 if options.keepProperties?.contains(key) ?? true { properties.append((key, value)) }
@@ -217,6 +240,18 @@ final class GeoJSONPointSink: GeoJSONSink {
         if lon.isEmpty {
             // e.g. an empty MultiPoint: nothing to draw and nothing else said why.
             if skips == skipsAtFeatureStart { skip(.emptyCoordinate, index) }
+            return
+        }
+        if namesOnly {
+            if case .missing = id {} else { pointsWithIDs += lon.count }
+            for (k, (key, _)) in properties.enumerated() {
+                // Only the names: the columns stay empty (no row is appended).
+                if k < keyNames.count, keyColumns[k] >= 0, keyNames[k] == key { continue }
+                let column = points.properties.addColumn(key)
+                if k < keyNames.count, keyNames[k] == key { keyColumns[k] = column }
+            }
+            points.lon.append(contentsOf: lon)
+            points.lat.append(contentsOf: lat)
             return
         }
         if case .missing = id {} else if !hasIDs {

@@ -248,6 +248,10 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
             return nil
         }
         let raw = try s.readRawString()
+        // The usual types first, without walking `GeoJSONType.known` (an array of enums with a
+        // String payload: retained and compared one by one for every geometry).
+        if s.equals(raw, "Point") { return .point }
+        if s.equals(raw, "Feature") { return .feature }
         for t in GeoJSONType.known where s.equals(raw, t.staticName) { return t }
         return .other(s.decode(raw))
     }

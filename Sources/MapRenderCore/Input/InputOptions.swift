@@ -18,6 +18,11 @@ public struct InputOptions: Sendable, Equatable {
     /// Memory reading may use, checked as it reads (for input whose size is not known up
     /// front, such as standard input); nil: unbounded.
     public var memoryLimit: InputMemoryLimit?
+    /// Read the property names and count the ids, but keep no property values or ids
+    /// (`maprender inspect`, which prints only the names): `LoadedPoints.points` then holds
+    /// coordinates and an empty property table, and `LoadedPoints.namesOnly` says what the file
+    /// had. Values are still checked as when kept (same errors, same count of invalid UTF-8).
+    public var namesOnly = false
 
     public init() {}
 }
@@ -54,8 +59,20 @@ public struct InputMemoryLimit: Sendable, Equatable {
 public struct LoadedPoints: Sendable {
     public var points: PointSet
     public var report: InputReport
-    public init(points: PointSet, report: InputReport) {
+    /// Set when read with `InputOptions.namesOnly`.
+    public var namesOnly: NamesOnly?
+
+    /// What a names-only read found besides the coordinates.
+    public struct NamesOnly: Sendable, Equatable {
+        /// The property names, as `points.properties.names` would have listed them.
+        public var propertyNames: [String]
+        /// Points with an id (as `points.ids` would have held, less the `.missing` ones).
+        public var pointsWithIDs: Int
+    }
+
+    public init(points: PointSet, report: InputReport, namesOnly: NamesOnly? = nil) {
         self.points = points
         self.report = report
+        self.namesOnly = namesOnly
     }
 }

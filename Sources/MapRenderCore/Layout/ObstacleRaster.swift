@@ -69,13 +69,25 @@ public struct ObstacleRaster: Sendable {
     }
 
     /// True when no obstacle pixel lies under the rectangle (parts outside the image are not checked).
+    ///
+    /// Called eight times per candidate label (800k times for 100k labelled points): the edges
+    /// are clamped to the image first, so floor and ceiling are integer truncations (no libm
+    /// call) with the same cells as `max(0, floor(x))` and `min(width, ceil(maxX))`.
+    @inline(__always)
     public func isFree(_ r: Rect) -> Bool {
         precondition(finished, "call finish() before querying")
         guard r.x.isFinite, r.y.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return false }
-        let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
-        let x1 = min(width, Int(r.maxX.rounded(.up))), y1 = min(height, Int(r.maxY.rounded(.up)))
+        let fw = Double(width), fh = Double(height)
+        // Non-negative after clamping: truncation is the floor; the ceiling adds one when inexact.
+        let x0 = Int(min(max(r.x, 0), fw)), y0 = Int(min(max(r.y, 0), fh))
+        let mx = min(max(r.maxX, 0), fw), my = min(max(r.maxY, 0), fh)
+        var x1 = Int(mx), y1 = Int(my)
+        if Double(x1) < mx { x1 += 1 }
+        if Double(y1) < my { y1 += 1 }
         guard x0 < x1, y0 < y1 else { return true }
         let w = width + 1
-        return table[y1 * w + x1] - table[y0 * w + x1] - table[y1 * w + x0] + table[y0 * w + x0] == 0
+        return table.withUnsafeBufferPointer { t in
+            t[y1 * w + x1] - t[y0 * w + x1] - t[y1 * w + x0] + t[y0 * w + x0] == 0
+        }
     }
 }

@@ -160,11 +160,12 @@ extension ClusterIndex {
                 askedSlot[m] = askedSlot[k]
                 m += 1
             }
-            // Two sides, when an empty column parts the items: no item on one side is within the
-            // radius of one on the other, so each side's decisions are those of the whole pass.
+            // Two sides, when a column boundary parts the items (see `crossFreeSplit`): no item on
+            // one side is within the radius of one on the other, so each side's decisions are
+            // those of the whole pass.
             // (Not when the KD-tree's order is needed: it is built on first use.)
             var halves = [0..<m]
-            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.emptyColumnSplit() {
+            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.crossFreeSplit() {
                 var left = 0, right = count
                 for k in 0..<m {
                     if askedSlot[k] < split {

@@ -119,16 +119,10 @@ extension ClusterIndex {
             /// Members of the new clusters (refs and grid positions), in the order summed.
             var members: [(ref: Int32, position: Int32)] = []
 
-            /// Empties the log and makes room for the decisions of `asked` items: as many as can be
-            /// (pages reserved but not written cost no memory; growing by doubling would copy, and
-            /// keep up to twice as much).
-            mutating func prepare(for asked: Int) {
+            mutating func removeAll() {
                 writes.removeAll(keepingCapacity: true)
                 clusters.removeAll(keepingCapacity: true)
                 members.removeAll(keepingCapacity: true)
-                writes.reserveCapacity(asked)
-                clusters.reserveCapacity(asked / 2)
-                members.reserveCapacity(asked)
             }
         }
 
@@ -166,12 +160,11 @@ extension ClusterIndex {
                 askedSlot[m] = askedSlot[k]
                 m += 1
             }
-            // Two sides, when a column boundary parts the items (see `crossFreeSplit`): no item on
-            // one side is within the radius of one on the other, so each side's decisions are
-            // those of the whole pass.
+            // Two sides, when an empty column parts the items: no item on one side is within the
+            // radius of one on the other, so each side's decisions are those of the whole pass.
             // (Not when the KD-tree's order is needed: it is built on first use.)
             var halves = [0..<m]
-            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.crossFreeSplit() {
+            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.emptyColumnSplit() {
                 var left = 0, right = count
                 for k in 0..<m {
                     if askedSlot[k] < split {
@@ -187,10 +180,6 @@ extension ClusterIndex {
                 if left > 0 && right > count { halves = [0..<left, count..<right] }
             }
             while sides.count < halves.count { sides.append(Decisions()) }
-            // Each side's log is made ready here, on this thread: grown on a worker thread, its
-            // memory would come from that thread's own malloc arena, which keeps it (about 10 MB
-            // more peak memory on 1M points over land).
-            for (side, asked) in halves.enumerated() { sides[side].prepare(for: asked.count) }
 
             if halves.count == 1 {
                 decide(halves[0], list, askedIndex, askedSlot, grid, &sides[0], tree: tree)
@@ -208,6 +197,12 @@ extension ClusterIndex {
         private func decide(_ asked: Range<Int>, _ list: UnsafeBufferPointer<Int32>, _ askedIndex: UnsafeMutablePointer<Int32>,
                             _ askedSlot: UnsafeMutablePointer<Int32>, _ grid: NeighbourGrid, _ log: inout Decisions,
                             tree: () -> KDIndex) {
+            log.removeAll()
+            // As many as can be (pages reserved but not written cost no memory; growing by
+            // doubling would copy, and keep up to twice as much).
+            log.writes.reserveCapacity(asked.count)
+            log.clusters.reserveCapacity(asked.count / 2)
+            log.members.reserveCapacity(asked.count)
             let stamp = UInt8(zoom)
             let r = options.radius(atZoom: zoom), r2 = r * r
             var found = NeighbourGrid.Found()

@@ -357,58 +357,23 @@ final class NeighbourGrid {
         sweep(zoom: zoom, slot: slot)
     }
 
-    /// A position that parts the items at a column boundary near the middle that no pair of
-    /// items crosses within `cell` (along both axes), so that no item before it is within the
-    /// radius of an item from it on (columns are at least `cell` wide): an empty column's edge,
-    /// or the edge between two columns whose items near it are far apart (on land-like data, an
-    /// ocean crossed only by a few islands). nil when no such boundary is found between the
-    /// first and the last quarter of the items, for at most count / 8 entries read.
-    ///
-    /// The two sides are then decided on two threads. Each side's questions read, but never
-    /// change, the entries of the other side's column at the boundary: none of them is within
-    /// the radius, whether the other side has marked it taken or not.
-    func crossFreeSplit() -> Int32? {
+    /// A position that parts the items at an empty column near the middle: no item before it is
+    /// within `cell` of an item from it on (columns are at least `cell` wide). nil when no column
+    /// is empty between the first and the last quarter of the items.
+    func emptyColumnSplit() -> Int32? {
         let columns = 1 << shift, st = start
         let middle = Self.split(columns: columns) { Int(st[$0]) }
         let lowest = count / 4, highest = count - count / 4
-        var budget = count / 8
         var left = middle, right = middle + 1
-        while budget > 0 {
+        while true {
             let leftOK = left >= 1 && Int(st[left]) >= lowest
             let rightOK = right < columns - 1 && Int(st[right]) <= highest
             if !leftOK && !rightOK { return nil }
-            if leftOK && crossFree(left, budget: &budget) { return st[left] }
-            if rightOK && crossFree(right, budget: &budget) { return st[right] }
+            if leftOK && st[left] == st[left + 1] { return st[left] }
+            if rightOK && st[right] == st[right + 1] { return st[right] }
             left -= 1
             right += 1
         }
-        return nil
-    }
-
-    /// Whether no item of column b - 1 is within `cell` of an item of column b along both axes
-    /// (1 <= b < columns - 1). Counts the entries it reads off `budget`.
-    private func crossFree(_ b: Int, budget: inout Int) -> Bool {
-        let v = entries, st = start, cell = self.cell
-        let a0 = Int(st[b - 1]), a1 = Int(st[b]), b1 = Int(st[b + 1])
-        if a0 == a1 || a1 == b1 { return true }
-        // Items of column b have x >= the edge (x · 2^shift is exact): only items of column
-        // b - 1 within cell of it can be near them.
-        let edge = Double(b) * pow2(-shift)
-        var q = a1
-        for p in a0..<a1 {
-            budget -= 1
-            let x = Double(v[p].x)
-            if x + cell < edge { continue }
-            let y = Double(v[p].y)
-            while q < b1 && Double(v[q].y) < y - cell { q += 1; budget -= 1 }
-            var j = q
-            while j < b1 && Double(v[j].y) <= y + cell {
-                if abs(Double(v[j].x) - x) <= cell { return false }
-                j += 1
-                budget -= 1
-            }
-        }
-        return true
     }
 
     /// The column at which the entries (`position(c)`: the first position of column c) split in

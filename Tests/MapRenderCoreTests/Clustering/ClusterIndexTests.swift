@@ -214,40 +214,6 @@ import TestSupport
         #expect(fast.members(of: bubble.id) == exact.members(of: bubble.id))
     }
 
-    /// Two crowded regions with a strip of scattered points between them, so that no grid column
-    /// is empty but, at some zooms, no pair of items crosses a column boundary in the strip: those
-    /// zooms are decided on two threads, one each side of that boundary (the other side's entries
-    /// read, not changed). Exact duplicates in the crowds. The clusters must be those of
-    /// supercluster's own order all the same.
-    @Test func buildsPartedAtABoundaryWithItemsOnBothSidesAgreeWithTheTreeOrder() throws {
-        var rng = SeededRandom(seed: 23)
-        var coordinates: [(Double, Double)] = []
-        for i in 0..<200_000 {
-            // Two in five to the left crowd (lon -100...-20), the others to the right one (20...100):
-            // the middle item lies in the right crowd, the strip within the middle half.
-            let lon = (i % 5 < 2 ? -100 : 20) + Double.random(in: 0..<80, using: &rng)
-            let lat = Double.random(in: -40..<40, using: &rng)
-            coordinates.append((lon, lat))
-            if i % 50 == 0 { coordinates.append((lon, lat)) }   // exact duplicates
-        }
-        // The strip: one point every 0.02 degrees of longitude, at random latitudes.
-        for k in 0..<2000 {
-            coordinates.append((-20 + 0.02 * Double(k), Double.random(in: -60..<60, using: &rng)))
-        }
-        let points = F.points(coordinates)
-        let fast = ClusterIndex(points: points, downTo: 3)
-        let exact = ClusterIndex(points: points, downTo: 3, bitExact: true)
-        for zoom in 3...17 {
-            let a = fast.clusters(zoom: Double(zoom)), b = exact.clusters(zoom: Double(zoom))
-            #expect(a.count == b.count, "zoom \(zoom)")
-            guard a.count == b.count else { continue }
-            #expect(zip(a, b).allSatisfy { p, q in
-                p.id == q.id && p.count == q.count && p.pointIndex == q.pointIndex
-                    && abs(p.x - q.x) < 1e-15 && abs(p.y - q.y) < 1e-15
-            }, "zoom \(zoom)")
-        }
-    }
-
     /// Spread-out points, most with nobody near until a low zoom (isolated at zoom after zoom, as
     /// on land-like data), some with a neighbour at every distance from metres to hundreds of
     /// kilometres: the clusters of supercluster's own order at every zoom.

@@ -190,7 +190,7 @@ extension ClusterIndex {
                     }
                 }
             }
-            return commit(list, sides[0..<halves.count], into: out, grid: grid, added: &added)
+            return commit(list, sides[0..<halves.count], asked: halves, askedIndex, into: out, grid: grid, added: &added)
         }
 
         /// The decisions of the items `asked` (indexes into askedIndex/askedSlot), in input order.
@@ -263,10 +263,16 @@ extension ClusterIndex {
 
         /// Writes the next zoom in input order: isolated items where they were, each side's
         /// decisions where their seed was; makes the new clusters (refs in input order).
+        ///
+        /// Every item visited in the pass was asked about (a neighbour within the radius is not
+        /// isolated either), so the items between two asked ones are isolated and stay as they
+        /// are: they are copied as one run, and only the asked items (each side's, in input order
+        /// in `askedIndex[asked[side]]`) are looked at one by one. At the high zooms, where
+        /// almost every item is isolated, the pass writes the next zoom at the speed of a copy.
         private func commit(_ list: UnsafeBufferPointer<Int32>, _ sides: ArraySlice<Decisions>,
+                            asked: [Range<Int>], _ askedIndex: UnsafeMutablePointer<Int32>,
                             into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
                             added: inout [NeighbourGrid.Added]) -> Int {
-            let stamp = UInt8(zoom)
             // Each side's decisions through pointers: reading them through the array of sides
             // would retain and release their arrays once per item.
             struct View {
@@ -280,39 +286,52 @@ extension ClusterIndex {
                 View(writes: log.writes.withUnsafeBufferPointer { $0 }, clusters: log.clusters.withUnsafeBufferPointer { $0 },
                      members: log.members.withUnsafeBufferPointer { $0 })
             }
-            var o = 0
+            precondition(asked.count == views.count, "one range of asked items per side")
+            var cursor = asked.map(\.lowerBound)
+            let base = list.baseAddress
+            var o = 0, copied = 0
             withExtendedLifetime(logs) {
-                for (i, item) in list.enumerated() {
-                    // An item not visited in this pass was isolated (one visited is written by its seed).
-                    if visited[Int(item)] != stamp {
-                        out[o] = item
-                        o += 1
-                        continue
+                while true {
+                    // The next asked item in input order, of either side.
+                    var side = -1, i = list.count
+                    for s in cursor.indices where cursor[s] < asked[s].upperBound {
+                        let k = Int(askedIndex[cursor[s]])
+                        if k < i { i = k; side = s }
                     }
-                    for side in views.indices {
-                        let v = views[side]
-                        var w = v.next
-                        while w < v.writes.count && Int(v.writes[w].index) == i {
-                            let ref = v.writes[w].ref
-                            if ref >= 0 {
-                                out[o] = ref
-                            } else {
-                                let k = Int(-ref - 1)
-                                let cluster = v.clusters[k]
-                                let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
-                                let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
-                                let c = makeCluster(seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
-                                                    weight: cluster.weight, members: members)
-                                added.append(NeighbourGrid.Added(ref: Int32(c), x: Float(cluster.x), y: Float(cluster.y),
-                                                                 weight: cluster.weight))
-                                out[o] = Int32(c)
-                            }
-                            o += 1
-                            w += 1
+                    // The isolated items before it, as they were.
+                    if i > copied, let base {
+                        (out + o).update(from: base + copied, count: i - copied)
+                        o += i - copied
+                    }
+                    guard side >= 0 else { break }
+                    cursor[side] += 1
+                    copied = i + 1
+                    // A seed writes its decisions; an item another took writes nothing.
+                    let v = views[side]
+                    var w = v.next
+                    while w < v.writes.count && Int(v.writes[w].index) == i {
+                        let ref = v.writes[w].ref
+                        if ref >= 0 {
+                            out[o] = ref
+                        } else {
+                            let k = Int(-ref - 1)
+                            let cluster = v.clusters[k]
+                            let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
+                            let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
+                            let c = makeCluster(seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
+                                                weight: cluster.weight, members: members)
+                            added.append(NeighbourGrid.Added(ref: Int32(c), x: Float(cluster.x), y: Float(cluster.y),
+                                                             weight: cluster.weight))
+                            out[o] = Int32(c)
                         }
-                        views[side].next = w
+                        o += 1
+                        w += 1
                     }
+                    views[side].next = w
                 }
+            }
+            for (side, v) in views.enumerated() {
+                precondition(v.next == v.writes.count && cursor[side] == asked[side].upperBound, "a decision was not written")
             }
             for log in logs {
                 grid.noteMerged(log.clusters.lazy.map(\.seedPosition))

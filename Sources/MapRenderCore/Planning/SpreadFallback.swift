@@ -155,15 +155,20 @@ public enum SpreadFallback {
             reachExtent = max(reachExtent, e.left, e.right, e.top, e.bottom)
         }
         reachExtent += 1
-        // Flat buckets (counted, then filled in marker order): per fine cell its boxes
-        // `fineBoxes[fineStart[f]..<fineStart[f + 1]]` and their hull. With groups all over a
+        // Flat buckets (counted, then filled in marker order): per fine cell its
+        // markers `fineMarkers[fineStart[f]..<fineStart[f + 1]]` (4 bytes each; the box is made
+        // again when looked at, so 1M pins do not hold 32 MB of boxes) and their hull. With groups all over a
         // dense map nearly every marker is bucketed: an array per cell cost an allocation, its
         // growth and two uniqueness checks per append (1M pins: ~40% of this function).
         let fineCount = fineW * fineH
-        let (fineStart, fineBoxes, hullMinX, hullMinY, hullMaxX, hullMaxY) = { () -> ([Int], [Rect], [Double], [Double], [Double], [Double]) in
+        let extents = data.styles.symbols.map(\.extent)
+        func markerBox(_ k: Int) -> Rect {
+            let e = extents[Int(data.styles.index[plan.markerPoint[k]])], x = plan.markerX[k], y = plan.markerY[k]
+            return Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
+        }
+        let (fineStart, fineMarkers, hullMinX, hullMinY, hullMaxX, hullMaxY) = { () -> ([Int], [Int32], [Double], [Double], [Double], [Double]) in
             let markerPoint = plan.markerPoint, markerX = plan.markerX, markerY = plan.markerY
             let styleIndex = data.styles.index, inGroup = inGroup, reach = reach
-            let extents = data.styles.symbols.map(\.extent)
             var cellOf = [Int32](repeating: -1, count: markerPoint.count)
             var start = [Int](repeating: 0, count: fineCount + 1)
             for k in markerPoint.indices where !inGroup[k] && head[Int(styleIndex[markerPoint[k]])] {
@@ -176,7 +181,7 @@ public enum SpreadFallback {
                 start[f + 1] += 1
             }
             for f in 0..<fineCount { start[f + 1] += start[f] }
-            var boxes = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: start[fineCount])
+            var boxes = [Int32](repeating: 0, count: start[fineCount])
             var minX = [Double](repeating: .infinity, count: fineCount), minY = minX
             var maxX = [Double](repeating: -.infinity, count: fineCount), maxY = maxX
             var fill = start
@@ -190,7 +195,7 @@ public enum SpreadFallback {
                     let f = Int(cellOf[k])
                     let e = extents[Int(styleIndex[markerPoint[k]])], x = markerX[k], y = markerY[k]
                     let b = Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
-                    boxes[fill[f]] = b; fill[f] += 1
+                    boxes[fill[f]] = Int32(k); fill[f] += 1
                     minX[f] = min(minX[f], b.x); minY[f] = min(minY[f], b.y)
                     maxX[f] = max(maxX[f], b.maxX); maxY[f] = max(maxY[f], b.maxY)
                 }
@@ -222,7 +227,7 @@ public enum SpreadFallback {
                     let lo = fineStart[f], hi = fineStart[f + 1]
                     guard lo < hi,
                           hullMinX[f] < a.maxX && a.x < hullMaxX[f] && hullMinY[f] < a.maxY && a.y < hullMaxY[f] else { continue }
-                    for b in lo..<hi where fineBoxes[b].intersects(a) { return true }
+                    for b in lo..<hi where markerBox(Int(fineMarkers[b])).intersects(a) { return true }
                 }
             }
             return false

@@ -20,7 +20,8 @@ public enum MapPlanner {
         lap("project")
         var viewport = ViewChoice.viewport(options, data: data)
         lap("fit")
-        var marks = self.marks(data: data, viewport: viewport, options: options, style: style)
+        let first = marksAndClusters(data: data, viewport: viewport, options: options, style: style)
+        var marks = first.marks
         var refitted = false
         if options.view.fitsZoom, points.count > 0 {
             // Spread rings and bubbles reach further than a marker: when they leave the padded
@@ -29,7 +30,8 @@ public enum MapPlanner {
                                 bubbleStroke: style.cluster.strokeWidth)
             if over != .zero {
                 viewport = ViewChoice.viewport(options, data: data, extraPadding: over)
-                marks = self.marks(data: data, viewport: viewport, options: options, style: style)
+                marks = marksAndClusters(data: data, viewport: viewport, options: options, style: style,
+                                         reusing: first.clusters?.index).marks
                 refitted = true
             }
         }
@@ -54,10 +56,12 @@ public enum MapPlanner {
     }
 
     /// `marks`, and the clusters they come from (an animation frame needs each bubble's members).
+    /// - Parameter reusing: an index built for these points and options on an earlier view, used
+    ///   again when it was built down to this view's zoom.
     public static func marksAndClusters(data: ProjectedPoints, viewport: Viewport, options: PlanOptions,
-                                        style: Style) -> (marks: MarkPlan, clusters: ViewClusters?) {
+                                        style: Style, reusing: ClusterIndex? = nil) -> (marks: MarkPlan, clusters: ViewClusters?) {
         let clustered = ViewClusters.make(points: data.points, projected: (data.x, data.y), clustering: options.clustering,
-                                          aggregates: options.aggregates, viewport: viewport)
+                                          aggregates: options.aggregates, viewport: viewport, reusing: reusing)
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
         let naming = options.labelField == nil ? nil

@@ -15,13 +15,17 @@ public struct ViewClusters: Sendable {
     /// - Parameter projected: the points in world units when already projected (planning's `ProjectedPoints`).
     public static func make(points: PointSet, projected: (x: [Double], y: [Double])? = nil,
                             clustering: ClusterOptions?, aggregates: [ClusterAggregate],
-                            viewport: Viewport) -> ViewClusters? {
+                            viewport: Viewport, reusing built: ClusterIndex? = nil) -> ViewClusters? {
         guard let opts = clustering, points.count > 0 else { return nil }
         let zoom = Int(max(0, viewport.zoom).rounded(.down))
         guard zoom <= opts.maxZoom else { return nil }
-        // One view needs only its own zoom and the links down to the points.
-        let index = ClusterIndex(points: points, projected: projected, options: opts, aggregates: aggregates,
-                                 downTo: max(opts.minZoom, zoom), retainAllZooms: false)
+        // One view needs only its own zoom and the links down to the points. A view planned again
+        // at the same floored zoom (a refit with more padding) queries the index already built for
+        // these points: building it is nearly all of the clustering stage.
+        let downTo = max(opts.minZoom, zoom)
+        let index = built.flatMap { $0.lowestBuiltZoom == downTo ? $0 : nil }
+            ?? ClusterIndex(points: points, projected: projected, options: opts, aggregates: aggregates,
+                            downTo: downTo, retainAllZooms: false)
         let items = index.clusters(in: viewport.bounds(margin: opts.radius + bubbleMargin), zoom: viewport.zoom)
         return ViewClusters(items: items, index: index)
     }

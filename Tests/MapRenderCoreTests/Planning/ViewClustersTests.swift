@@ -45,6 +45,24 @@ import TestSupport
         }
     }
 
+    /// A refit view at the same floored zoom queries the index already built; at another zoom a
+    /// new one is built: either way the items are those of a fresh index for that view.
+    @Test func anIndexIsReusedOnlyForItsOwnZoom() throws {
+        let p = randomPoints(3000, seed: 11, lon: -40...40, lat: -30...30)
+        let opts = ClusterOptions(radius: 40)
+        let first = ViewFitter.center(lat: 0, lon: 0, zoom: 3.7, width: 400, height: 300)
+        let built = try #require(ViewClusters.make(points: p, clustering: opts, aggregates: [], viewport: first)).index
+        #expect(built.lowestBuiltZoom == 3)
+        for zoom in [3.2, 2.6, 1.1] {
+            let v = ViewFitter.center(lat: 0, lon: 0, zoom: zoom, width: 400, height: 300)
+            let reused = try #require(ViewClusters.make(points: p, clustering: opts, aggregates: [], viewport: v, reusing: built))
+            let fresh = try #require(ViewClusters.make(points: p, clustering: opts, aggregates: [], viewport: v))
+            #expect(reused.index.lowestBuiltZoom == Int(zoom))
+            #expect(reused.items.map(\.id) == fresh.items.map(\.id))
+            #expect(reused.items.map(\.count) == fresh.items.map(\.count))
+        }
+    }
+
     /// The query box is the view's bounds widened by the radius plus a bubble (supercluster's getClusters).
     @Test func queriesTheViewWidenedByRadiusAndBubble() throws {
         let p = randomPoints(2000, seed: 7, lon: -30...30, lat: -30...30)

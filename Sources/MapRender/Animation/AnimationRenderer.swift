@@ -166,7 +166,7 @@ public enum AnimationRenderer {
         }
 
         /// Frames per chunk: enough to keep every thread busy; memory grows with it.
-        var chunkSize: Int { AnimationView.chunkSize(jobs: jobs) }
+        var chunkSize: Int { AnimationView.chunkSize(jobs: jobs, points: source.keyCount) }
 
         /// Plans the frames chunk by chunk, in order, handing each chunk's plans to `body`, with
         /// their scenes when labels keep their side (laid out in order: each frame's label sides

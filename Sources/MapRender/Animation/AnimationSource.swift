@@ -207,16 +207,17 @@ struct AnimationSource: Sendable {
         }
         var transitions: [Transition] = []
         var stats: [AnimationResult.TransitionStats] = []
-        var dense: [PropertyValue: Int] = [:]
+        var dense = IDTable(expectedCount: sets.count == 2 ? 0 : sets.map(\.count).max() ?? 0)
         var keys: [[Int]] = []
         for j in 0..<(sets.count - 1) {
             let tr = try KeyframeDiff.diff(sets[j], sets[j + 1], fileA: display(paths[j]), fileB: display(paths[j + 1]))
             transitions.append(tr)
-            keys.append(tr.ids.map { id in
-                if let k = dense[id] { return k }
-                dense[id] = dense.count
-                return dense.count - 1
-            })
+            if sets.count == 2 {
+                // One transition: its ids are distinct, so their dense numbers are their places.
+                keys.append(Array(0..<tr.count))
+            } else {
+                keys.append(tr.ids.map { dense.insert($0).index })
+            }
             stats.append(.init(from: paths[j], to: paths[j + 1], moved: tr.count(of: .moved),
                                unchanged: tr.count(of: .unchanged), inserted: tr.count(of: .inserted),
                                deleted: tr.count(of: .deleted)))
@@ -225,7 +226,7 @@ struct AnimationSource: Sendable {
         let source = Keyframes(sets: sets, transitions: transitions, keys: keys, framesPerTransition: n,
                                easing: request.easing)
         var s = AnimationSource(kind: .keyframes(source), frameCount: transitions.count * n + 1,
-                                keyCount: dense.count, markerExtent: extent)
+                                keyCount: sets.count == 2 ? transitions[0].count : dense.count, markerExtent: extent)
         s.warnings = warnings
         s.keyframeStats = stats
         return s

@@ -22,7 +22,7 @@ public enum KeyframeDiff {
         for j in 0..<b.count {
             let id = b.ids[j]
             let to = WrappedMercator.project(lon: b.lon[j], lat: b.lat[j])
-            if let i = rowsA[id] {
+            if let i = rowsA.index(of: id) {
                 let from = WrappedMercator.project(lon: a.lon[i], lat: a.lat[i])
                 let kind: Transition.Kind = (from.x == to.x && from.y == to.y) ? .unchanged : .moved
                 tr.append(id: id, kind: kind, from: from, to: to, rowA: i, rowB: j)
@@ -30,7 +30,7 @@ public enum KeyframeDiff {
                 tr.append(id: id, kind: .inserted, from: to, to: to, rowA: -1, rowB: j)
             }
         }
-        for i in 0..<a.count where rowsB[a.ids[i]] == nil {
+        for i in 0..<a.count where rowsB.index(of: a.ids[i]) == nil {
             let from = WrappedMercator.project(lon: a.lon[i], lat: a.lat[i])
             tr.append(id: a.ids[i], kind: .deleted, from: from, to: from, rowA: i, rowB: -1)
         }
@@ -38,13 +38,13 @@ public enum KeyframeDiff {
     }
 
     /// id → row, checking that every point has an id and no id repeats.
-    private static func index(_ set: PointSet, file: String) throws -> [PropertyValue: Int] {
-        guard set.count > 0 else { return [:] }
+    private static func index(_ set: PointSet, file: String) throws -> IDTable {
+        guard set.count > 0 else { return IDTable() }
         guard set.ids.count == set.count else {
             // A set read without an id column has no ids at all.
             throw MapRenderError(.inputMalformed, "\(file): feature \(set.ids.count) has no id (use --id-field)")
         }
-        var rows = [PropertyValue: Int](minimumCapacity: set.count)
+        var rows = IDTable(expectedCount: set.count)
         for (i, id) in set.ids.enumerated() {
             switch id {
             case .missing, .null:
@@ -52,7 +52,8 @@ public enum KeyframeDiff {
             default:
                 break
             }
-            if let first = rows.updateValue(i, forKey: id) {
+            let (first, inserted) = rows.insert(id)
+            if !inserted {
                 throw MapRenderError(.inputMalformed,
                     "\(file): duplicate id \"\(id.displayText ?? "")\" (features \(first) and \(i))")
             }

@@ -97,4 +97,19 @@ import TestSupport
         #expect(AnimationView.chunkSize(jobs: .max) == 4 << 10)
         #expect(AnimationView.chunkSize(jobs: 1) == 8 && AnimationView.chunkSize(jobs: 4) == 16)
     }
+
+    /// Chunks of frames of millions of points hold fewer frames (memory), never fewer than one per
+    /// thread; small inputs keep theirs.
+    @Test func chunksOfLargeFramesAreBoundedByMemory() {
+        #expect(AnimationView.chunkSize(jobs: 2, points: 10_000) == 8)
+        #expect(AnimationView.chunkSize(jobs: 2, points: 2_000_000) == 2)
+        #expect(AnimationView.chunkSize(jobs: 1, points: 2_000_000) == 1)
+        #expect(AnimationView.chunkSize(jobs: 16, points: 10_000_000) == 16)
+        #expect(AnimationView.chunkSize(jobs: 2, points: .max) == 2)
+        for points in [0, 1, 1000, 100_000, 400_000, 1_000_000, 5_000_000] {
+            let c = AnimationView.chunkSize(jobs: 2, points: points)
+            #expect(c >= 2 && c <= 8)
+            #expect(c == 2 || c * points * AnimationView.bytesPerPointFrame <= AnimationView.frameBudget)
+        }
+    }
 }

@@ -102,17 +102,8 @@ public enum MapLayout {
         }
         for r in 0..<rowCount { counts[r + 1] += counts[r] }
         let total = counts[rowCount]
-        var order = [Int](repeating: 0, count: total)
-        for k in 0..<n where bucket[k] >= 0 {
-            let r = Int(bucket[k])
-            order[counts[r]] = k
-            counts[r] += 1
-        }
         var batch = MarkerBatch()
         batch.symbols = data.styles.symbols
-        batch.x.reserveCapacity(total); batch.y.reserveCapacity(total); batch.symbol.reserveCapacity(total)
-        var drawn: [Int] = []
-        drawn.reserveCapacity(total)
         // Members of groups laid out as dots take a dot version of their symbol, added after the
         // data's symbols (only when there are such groups).
         var dotSymbol: [Int] = []   // per marker: the batch symbol index, or -1 for the data's
@@ -127,12 +118,33 @@ public enum MapLayout {
                 batch.symbols.append(s); dotIndex[s] = j; dotSymbol[k] = j
             }
         }
-        for k in order {
-            let i = plan.markerPoint[k]
-            batch.x.append(plan.markerX[k]); batch.y.append(plan.markerY[k])
-            batch.symbol.append(dotSymbol.isEmpty || dotSymbol[k] < 0 ? data.styles.index[i] : UInt16(dotSymbol[k]))
-            drawn.append(i)
+        // Each marker written straight to its place in row order (markers in their order within
+        // a row): the markers are read front to back and written to one run per row. Reading them
+        // in row order instead (a gather through a permutation) missed the cache four times per
+        // marker, and cost 2.7x per doubling from 1M to 2M markers.
+        var xs = [Double](repeating: 0, count: total), ys = [Double](repeating: 0, count: total)
+        var symbols = [UInt16](repeating: 0, count: total)
+        var drawn = [Int](repeating: 0, count: total)
+        xs.withUnsafeMutableBufferPointer { xs in
+            ys.withUnsafeMutableBufferPointer { ys in
+                symbols.withUnsafeMutableBufferPointer { symbols in
+                    drawn.withUnsafeMutableBufferPointer { drawn in
+                        for k in 0..<n where bucket[k] >= 0 {
+                            let r = Int(bucket[k]), to = counts[r]
+                            counts[r] = to + 1
+                            let i = plan.markerPoint[k]
+                            xs[to] = plan.markerX[k]
+                            ys[to] = plan.markerY[k]
+                            symbols[to] = dotSymbol.isEmpty || dotSymbol[k] < 0 ? data.styles.index[i] : UInt16(dotSymbol[k])
+                            drawn[to] = i
+                        }
+                    }
+                }
+            }
         }
+        batch.x = xs
+        batch.y = ys
+        batch.symbol = symbols
         return (batch, drawn)
     }
 

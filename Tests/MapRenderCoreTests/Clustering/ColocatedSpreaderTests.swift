@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 @Suite struct ClusterSpreaderTests {
@@ -51,5 +52,28 @@ import Testing
         let near = ColocatedSpreader.groups(count: 6, exactKey: { (lon[$0].bitPattern, lat[$0].bitPattern) },
                                             px: px, py: py, tolerance: 12)
         #expect(near == [[0, 1, 2, 4, 5]])
+    }
+
+    /// Property: exact groups are those a dictionary of coordinates gives, on generated points
+    /// with many repeats (few distinct coordinates, so most probes meet another key), -0 and 0
+    /// kept apart (they are different bit patterns, as the planner's keys are).
+    @Test(arguments: [1, 2, 3])
+    func exactGroupsAgreeWithADictionary(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let n = 5000 * Int(seed)
+        let distinct = UInt64(n / (seed == 1 ? 2 : 40))
+        var lon = [Double](), lat = [Double]()
+        for _ in 0..<n {
+            let k = rng.next() % distinct
+            lon.append(k == 0 ? -0.0 : Double(k % 360) - 180 + Double(k / 360) * 1e-7)
+            lat.append(k == 1 ? 0.0 : Double(k % 170) - 85)
+        }
+        let px = [Double](repeating: 0, count: n), py = px
+        let got = ColocatedSpreader.groups(count: n, exactKey: { (lon[$0].bitPattern, lat[$0].bitPattern) },
+                                           px: px, py: py, tolerance: 0)
+        var byKey: [[UInt64]: [Int]] = [:]
+        for i in 0..<n { byKey[[lon[i].bitPattern, lat[i].bitPattern], default: []].append(i) }
+        let expected = byKey.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+        #expect(got == expected)
     }
 }

@@ -17,7 +17,7 @@ extension ClusterIndex {
 
     /// supercluster's `load`: from the points (zoom maxZoom + 1) down to `lowest`, each zoom made
     /// from the one above by a `Pass`. Two buffers of refs take turns as this zoom and the next.
-    static func build(items: Items, options: ClusterOptions, operations: [Operation], featureCount: Int,
+    static func build(items: Items, options: ClusterOptions, operations: [Operation],
                       lowest: Int, bitExact: Bool, retainAllZooms: Bool, trees: TreeCache) -> Built {
         let n = items.pointCount
         let levelCount = options.maxZoom + 2 - lowest
@@ -53,7 +53,7 @@ extension ClusterIndex {
                 retainAllZooms ? trees.value(level) { tree(refs: refs, items: items, nodeSize: options.nodeSize) }
                     : tree(refs: refs, items: items, nodeSize: options.nodeSize)
             }
-            let pass = Pass(zoom: z, options: options, featureCount: featureCount, operations: operations,
+            let pass = Pass(zoom: z, options: options, operations: operations,
                             items: items, visited: visited, slot: slot)
             let firstCluster = items.count
             let next: Int
@@ -100,7 +100,6 @@ extension ClusterIndex {
     struct Pass {
         let zoom: Int
         let options: ClusterOptions
-        let featureCount: Int
         let operations: [Operation]
         let items: Items
         /// `visited[ref] == zoom`: taken in this pass.
@@ -287,6 +286,8 @@ extension ClusterIndex {
                      members: log.members.withUnsafeBufferPointer { $0 })
             }
             precondition(asked.count == views.count, "one range of asked items per side")
+            // One Added per new cluster: as many as there are at once (appending would double).
+            added.reserveCapacity(added.count + logs.reduce(0) { $0 + $1.clusters.count })
             var cursor = asked.map(\.lowerBound)
             let base = list.baseAddress
             var o = 0, copied = 0
@@ -421,7 +422,7 @@ extension ClusterIndex {
             parent[c] = -1
             visited[c] = .max
             slot[c] = -1
-            items.clusterID[c - items.pointCount] = (i << 5) + (zoom + 1) + featureCount
+            items.clusterID[c - items.pointCount] = UInt32((i << 5) + (zoom + 1))
             return c
         }
     }

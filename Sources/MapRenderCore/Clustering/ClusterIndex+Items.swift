@@ -22,13 +22,18 @@ extension ClusterIndex {
         let clusterWeight: UnsafeMutablePointer<Int32>
         /// The ref of the cluster that took it, or -1.
         let parent: UnsafeMutablePointer<Int32>
-        /// A cluster's `cluster_id`, at `ref - pointCount`.
-        let clusterID: UnsafeMutablePointer<Int>
+        /// A cluster's `cluster_id` less `idOffset` (supercluster's `points.length`), at
+        /// `ref - pointCount`: (index of its seed in the zoom above) << 5 + zoom + 1, below 2^31
+        /// since a zoom holds fewer than 2^26 items, so 4 bytes instead of 8.
+        let clusterID: UnsafeMutablePointer<UInt32>
+        /// Added to a stored `clusterID` to give the `cluster_id`.
+        let idOffset: Int
         /// Per ref and aggregate: the reduced value, and how many points had a value.
         let aggregates: UnsafeMutablePointer<Double>
 
-        init(pointCount n: Int, aggregateCount: Int) {
+        init(pointCount n: Int, aggregateCount: Int, idOffset: Int) {
             pointCount = n
+            self.idOffset = idOffset
             capacity = Swift.max(2 * n - 1, 1)
             self.aggregateCount = aggregateCount
             count = n
@@ -78,9 +83,9 @@ extension ClusterIndex {
             var lo = refs.lowerBound, hi = refs.upperBound
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if clusterID[mid - pointCount] < id { lo = mid + 1 } else { hi = mid }
+                if Int(clusterID[mid - pointCount]) + idOffset < id { lo = mid + 1 } else { hi = mid }
             }
-            return lo < refs.upperBound && clusterID[lo - pointCount] == id ? lo : nil
+            return lo < refs.upperBound && Int(clusterID[lo - pointCount]) + idOffset == id ? lo : nil
         }
     }
 }

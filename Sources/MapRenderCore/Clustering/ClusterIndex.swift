@@ -92,7 +92,7 @@ public struct ClusterIndex: Sendable {
         self.pointLon = points.lon
         self.pointLat = points.lat
 
-        let items = Items(pointCount: n, aggregateCount: aggregates.count)
+        let items = Items(pointCount: n, aggregateCount: aggregates.count, idOffset: self.featureCount)
         if let xy = projected {
             precondition(xy.x.count == n && xy.y.count == n, "one projected x and y per point")
             xy.x.withUnsafeBufferPointer { x in
@@ -136,7 +136,7 @@ public struct ClusterIndex: Sendable {
             }
         }
         let trees = TreeCache(count: options.maxZoom + 2 - lowestBuiltZoom)
-        let built = Self.build(items: items, options: options, operations: operations, featureCount: self.featureCount,
+        let built = Self.build(items: items, options: options, operations: operations,
                                lowest: lowestBuiltZoom, bitExact: bitExact, retainAllZooms: retainAllZooms, trees: trees)
         self.items = items
         self.lists = built.lists
@@ -349,7 +349,7 @@ public struct ClusterIndex: Sendable {
         }
         let x = items.x(ref), y = items.y(ref)
         if items.isCluster(ref) {
-            return ClusterItem(id: items.clusterID[ref - items.pointCount], pointIndex: nil, count: Int(items.weight(ref)),
+            return ClusterItem(id: Int(items.clusterID[ref - items.pointCount]) + items.idOffset, pointIndex: nil, count: Int(items.weight(ref)),
                                x: x, y: y, lon: WebMercator.lon(x: x), lat: WebMercator.lat(y: y), aggregates: values)
         }
         return ClusterItem(id: ref, pointIndex: ref, count: 1, x: x, y: y, lon: pointLon[ref], lat: pointLat[ref],

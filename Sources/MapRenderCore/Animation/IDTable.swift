@@ -103,21 +103,12 @@ public struct IDTable: Sendable {
         switch id {
         case .number(let d):
             // 0 and -0 are equal numbers: one bit pattern for both.
-            return (mix(d == 0 ? 0 : d.bitPattern), !d.isNaN)
-        case .string(let s): return (mix(UInt64(bitPattern: Int64(s.hashValue)) &+ 1), false)
-        case .json(let s): return (mix(UInt64(bitPattern: Int64(s.hashValue)) &+ 2), false)
-        case .bool(let b): return (mix(b ? 3 : 4), false)
-        case .null: return (mix(5), false)
-        case .missing: return (mix(6), false)
+            return (Hash64.mix(d == 0 ? 0 : d.bitPattern), !d.isNaN)
+        case .string(let s): return (Hash64.mix(UInt64(bitPattern: Int64(s.hashValue)) &+ 1), false)
+        case .json(let s): return (Hash64.mix(UInt64(bitPattern: Int64(s.hashValue)) &+ 2), false)
+        case .bool(let b): return (Hash64.mix(b ? 3 : 4), false)
+        case .null: return (Hash64.mix(5), false)
+        case .missing: return (Hash64.mix(6), false)
         }
-    }
-
-    /// splitmix64's finaliser: a bijection in which every input bit moves every output bit.
-    @inline(__always)
-    private static func mix(_ x: UInt64) -> UInt64 {
-        var z = x &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -84,7 +84,7 @@ public enum ColocatedSpreader {
                 firstOf.withUnsafeMutableBufferPointer { firstOf in
                     for i in 0..<n {
                         let k = exactKey(i)
-                        let hash = mix(k.0 &+ mix(k.1))
+                        let hash = Hash64.mix(k.0 &+ Hash64.mix(k.1))
                         let tag = hash >> 32
                         var h = Int(truncatingIfNeeded: hash) & mask
                         while true {
@@ -129,13 +129,4 @@ public enum ColocatedSpreader {
     }
 
     private struct Cell: Hashable { var x: Int; var y: Int }
-
-    /// splitmix64's finaliser: every input bit moves every output bit.
-    @inline(__always)
-    private static func mix(_ x: UInt64) -> UInt64 {
-        var z = x &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -105,9 +105,10 @@ enum AnimationView {
     /// in memory.
     ///
     /// A frame held in a chunk keeps its positions, opacities, keys, points, rest plan and
-    /// continuity plan: measured at about 130 bytes a point (2M points, 2 keyframes, 10 frames:
-    /// 2.8 GB peak with chunks of 8). The bound keeps that under a few hundred MB for millions of
-    /// points; small inputs keep their chunks of 8 or more.
+    /// continuity plan: about 110 bytes a point, measured (2M points, 2 keyframes, 10 frames:
+    /// 2.80 GB peak with chunks of 8, 1.45 GB with chunks of 2), counted as 160 for margin. The
+    /// bound keeps a chunk under a few hundred MB for millions of points; small inputs keep
+    /// their chunks of 8 or more.
     static func chunkSize(jobs: Int, points: Int = 0) -> Int {
         let threads = min(max(jobs, 1), 1 << 10)
         let wanted = max(8, 4 * threads)

@@ -11,7 +11,9 @@
 //   4. GeoJSON input against CSV input of the same points;
 //   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
 //      warm HTTP cache, cold from a loopback server 20 ms away, and 200 batch maps of one region;
-//   5. (--big) 10M points.
+//   5. (--big) 10M points;
+//   7. (--sections instructions) instructions per doubling from 1M to 2M points under callgrind,
+//      which do not move with the machine's load (about 15 minutes per distribution).
 import Foundation
 
 // MARK: - Data
@@ -354,7 +356,7 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles] [--big]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,instructions] [--big]
          [--tile-fixtures DIR]
          [--scaling-distributions clumps,gen_points,land]
 """
@@ -741,4 +743,51 @@ if big {
     let p = maprender([csv, "--no-cluster", "-o", "\(workDir)/big-pins.png", "--quiet"])
     print(pad("CSV to unclustered PNG (pins)", 40) + pad(secs(p.wall), 11) + pad(mb(p.peakMB), 9) + "target <= 10 s " + verdict(p.wall, 10)
           + "   " + stageText(p))
+}
+
+// MARK: 7. Instructions per doubling
+
+/// The instructions `exe args` executes, from callgrind (nil when it failed).
+func instructions(_ exe: String, _ args: [String]) -> Double? {
+    let out = "\(workDir)/callgrind-\(getpid()).out"
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let m = run(["valgrind", "--tool=callgrind", "--callgrind-out-file=\(out)", exe] + args)
+    guard m.ok, let line = m.stderr.split(separator: "\n").last(where: { $0.contains("Collected :") }),
+          let count = Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) else { return nil }
+    return count
+}
+
+if sections.contains("instructions") {
+    // Times per doubling move with the machine (caches, other processes, a page cache being
+    // reclaimed); instruction counts do not, so they tell a quadratic path from a cache effect.
+    print("")
+    print("== 7. instructions per doubling, 1M -> 2M points (valgrind --tool=callgrind: the same on any machine and load) ==")
+    if !run(["valgrind", "--version"]).ok {
+        print("valgrind not found: skipped (Debian: apt-get install valgrind)")
+    } else {
+        // A copy without debug information (valgrind reads Swift's DWARF slowly).
+        let stripped = "\(workDir)/maprender-stripped-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: stripped) }
+        let exe = run(["objcopy", "--strip-debug", binary, stripped]).ok ? stripped : binary
+        print(pad("command", 40) + lpad("1000k", 16) + lpad("2000k", 16) + lpad("ratio", 8) + "   target <= 2.2")
+        let commands: [(String, (String) -> [String])] = [
+            ("render pins --no-cluster", { [$0, "--no-cluster", "-o", "\(workDir)/instructions.png", "--quiet"] }),
+            ("render clustered", { [$0, "-o", "\(workDir)/instructions.png", "--quiet"] }),
+            ("cluster --zoom 2", { ["cluster", $0, "--zoom", "2", "-o", "\(workDir)/instructions.geojson"] }),
+            ("inspect", { ["inspect", $0] }),
+        ]
+        for d in distributions where scalingOnly?.contains(d.name) ?? true {
+            let files = try [1_000_000, 2_000_000].map { try dataFile(d, $0) }
+            for (name, argv) in commands {
+                let counts = files.map { instructions(exe, argv($0)) }
+                guard let a = counts[0], let b = counts[1] else {
+                    print(pad("\(d.name): \(name)", 40) + "  failed under valgrind")
+                    continue
+                }
+                print(pad("\(d.name): \(name)", 40) + lpad(String(format: "%.2fG", a / 1e9), 16)
+                      + lpad(String(format: "%.2fG", b / 1e9), 16) + lpad(String(format: "%.2f", b / a), 8)
+                      + "   " + verdict(b / a, 2.2))
+            }
+        }
+    }
 }

@@ -9,6 +9,20 @@ struct InputNamesOnlyReadTests {
     typealias F = InputFixtures
 
     /// Reads `data` both ways under `options` and compares everything a names-only read keeps.
+    /// `expectSame` with the default options, with `idField`, and with `idField` keeping only
+    /// `name`; returns the last options.
+    @discardableResult
+    private func expectSameWithIDField(_ data: Data, name: String, idField: String,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws -> InputOptions {
+        try expectSame(data, name: name, sourceLocation: sourceLocation)
+        var o = InputOptions()
+        o.idField = idField
+        try expectSame(data, name: name, options: o, sourceLocation: sourceLocation)
+        o.keepProperties = ["name"]
+        try expectSame(data, name: name, options: o, sourceLocation: sourceLocation)
+        return o
+    }
+
     private func expectSame(_ data: Data, name: String, options: InputOptions = InputOptions(),
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         let full = try PointReader.read(data: data, name: name, options: options)
@@ -59,12 +73,7 @@ struct InputNamesOnlyReadTests {
             #"{"type":"Feature","id":7,"properties":{"code":NaN,"name":"w"},"geometry":{"type":"Point","coordinates":[7,8]}}"#,
             "]}",
         ])
-        try expectSame(data, name: "t.geojson")
-        var o = InputOptions()
-        o.idField = "code"
-        try expectSame(data, name: "t.geojson", options: o)
-        o.keepProperties = ["name"]
-        try expectSame(data, name: "t.geojson", options: o)
+        var o = try expectSameWithIDField(data, name: "t.geojson", idField: "code")
         o.idField = nil
         o.keepProperties = []
         try expectSame(data, name: "t.geojson", options: o)
@@ -80,12 +89,7 @@ struct InputNamesOnlyReadTests {
         let bad: [UInt8] = [0xE2, 0x82]
         let data = bytes(["id,name,lat,lon,kind\n", "1,a,1,2,x\n", "", bad, ",b", bad, ",3,4,y\n", ",c,5,6\n",
                           "4,d,95,0,z\n", "5,e,7,8,", bad, "\n"])
-        try expectSame(data, name: "t.csv")
-        var o = InputOptions()
-        o.idField = "kind"
-        try expectSame(data, name: "t.csv", options: o)
-        o.keepProperties = ["name"]
-        try expectSame(data, name: "t.csv", options: o)
+        try expectSameWithIDField(data, name: "t.csv", idField: "kind")
     }
 
     @Test func errorsAreTheSame() throws {

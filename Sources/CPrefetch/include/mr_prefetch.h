@@ -9,4 +9,14 @@ static inline void mr_prefetch(const void *address) {
     __builtin_prefetch(address, 1, 3);
 }
 
+/// Tells the CPU this thread is spinning on a value another thread will write (x86 PAUSE, ARM
+/// YIELD): it waits a little and does not flood the memory system with loads meanwhile.
+static inline void mr_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif

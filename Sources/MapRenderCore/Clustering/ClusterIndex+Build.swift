@@ -1,5 +1,6 @@
 import CPrefetch
 import Dispatch
+import Foundation
 
 extension ClusterIndex {
     /// What building leaves: per level (zoom - lowest built zoom), its items as refs in order (empty
@@ -8,6 +9,8 @@ extension ClusterIndex {
         var lists: [[Int32]]
         var counts: [Int]
         var batches: [Range<Int>]
+        /// Passes decided on two sides that meet at a column (`Handoff`).
+        var meetings = 0
     }
 
     /// The grid cell for a zoom's radius: wider by more than twice a Float's rounding in [0, 1].
@@ -59,7 +62,8 @@ extension ClusterIndex {
             let next: Int
             if let grid {
                 var added: [NeighbourGrid.Added] = []
-                next = pass.cluster(refs, into: out, grid: grid, sides: &sides, added: &added, tree: levelTree)
+                next = pass.cluster(refs, into: out, grid: grid, sides: &sides, added: &added, meetings: &built.meetings,
+                                    tree: levelTree)
                 if z > lowest { grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot) }
             } else {
                 next = pass.clusterInTreeOrder(refs, into: out, tree: levelTree())
@@ -98,6 +102,12 @@ extension ClusterIndex {
     /// summed. It builds the KD-tree only where the order decides more: when too few points for
     /// a cluster (`minPoints` > 2) are kept as they are, in the tree's order.
     struct Pass {
+        /// Cores to decide a pass on (two sides that wait for each other need two).
+        static let cores = ProcessInfo.processInfo.activeProcessorCount
+        /// Items to decide, at least, for two sides (below, a second thread costs more than it
+        /// saves). Tests set it lower, to decide small data on two sides.
+        @TaskLocal static var sidesFrom = NeighbourGrid.parallelCount / 2
+
         let zoom: Int
         let options: ClusterOptions
         let operations: [Operation]
@@ -118,6 +128,18 @@ extension ClusterIndex {
             /// Members of the new clusters (refs and grid positions), in the order summed.
             var members: [(ref: Int32, position: Int32)] = []
 
+            /// Empty, with room for the decisions of `items` items, `shared` of them reachable by the
+            /// other side too (its seeds may take them). As many as can be (pages reserved but not
+            /// written cost no memory; growing by doubling would copy, and keep up to twice as
+            /// much). Called on the thread that runs the pass: memory a side's own thread
+            /// allocated would come from that thread's malloc arena, which keeps it when freed.
+            mutating func prepare(items: Int, shared: Int) {
+                removeAll()
+                writes.reserveCapacity(items)
+                clusters.reserveCapacity((items + shared) / 2)
+                members.reserveCapacity(items + shared)
+            }
+
             mutating func removeAll() {
                 writes.removeAll(keepingCapacity: true)
                 clusters.removeAll(keepingCapacity: true)
@@ -128,7 +150,7 @@ extension ClusterIndex {
         /// The pass over a grid: the items that are not isolated decide, in input order (on two
         /// threads for a large zoom, see `split`); `commit` then writes the next zoom in order.
         func cluster(_ list: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
-                     sides: inout [Decisions], added: inout [NeighbourGrid.Added],
+                     sides: inout [Decisions], added: inout [NeighbourGrid.Added], meetings: inout Int,
                      tree: () -> KDIndex) -> Int {
             let count = list.count
             // The items that are not isolated (an isolated item takes no other and none takes it:
@@ -159,33 +181,56 @@ extension ClusterIndex {
                 askedSlot[m] = askedSlot[k]
                 m += 1
             }
-            // Two sides, when an empty column parts the items: no item on one side is within the
-            // radius of one on the other, so each side's decisions are those of the whole pass.
-            // (Not when the KD-tree's order is needed: it is built on first use.)
+            // Two sides, each deciding its own items on a core of its own. Where an empty column
+            // parts the items, no item on one side is within the radius of one on the other, and
+            // each side's decisions are those of the whole pass. Elsewhere the sides meet at a
+            // column, and take turns at the items near it (`Handoff`). (Not when the KD-tree's
+            // order is needed: it is built on first use.)
             var halves = [0..<m]
-            if m >= NeighbourGrid.parallelCount / 2 && options.minPoints <= 2, let split = grid.emptyColumnSplit() {
-                var left = 0, right = count
-                for k in 0..<m {
-                    if askedSlot[k] < split {
-                        askedIndex[left] = askedIndex[k]
-                        askedSlot[left] = askedSlot[k]
-                        left += 1
-                    } else {
-                        askedIndex[right] = askedIndex[k]
-                        askedSlot[right] = askedSlot[k]
-                        right += 1
-                    }
+            var handoff: Handoff?
+            if m >= Self.sidesFrom && options.minPoints <= 2 {
+                var split = grid.emptyColumnSplit()
+                if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(between: askedSlot, count: m) {
+                    split = meeting.split
+                    handoff = Handoff(boundary: meeting.boundary)
                 }
-                if left > 0 && right > count { halves = [0..<left, count..<right] }
+                if let split {
+                    var left = 0, right = count
+                    for k in 0..<m {
+                        if askedSlot[k] < split {
+                            askedIndex[left] = askedIndex[k]
+                            askedSlot[left] = askedSlot[k]
+                            left += 1
+                        } else {
+                            askedIndex[right] = askedIndex[k]
+                            askedSlot[right] = askedSlot[k]
+                            right += 1
+                        }
+                    }
+                    if left > 0 && right > count { halves = [0..<left, count..<right] } else { handoff = nil }
+                }
             }
             while sides.count < halves.count { sides.append(Decisions()) }
+            for (side, half) in halves.enumerated() {
+                sides[side].prepare(items: half.count, shared: handoff?.boundary.count ?? 0)
+            }
 
             if halves.count == 1 {
                 decide(halves[0], list, askedIndex, askedSlot, grid, &sides[0], tree: tree)
             } else {
                 sides.withUnsafeMutableBufferPointer { sides in
-                    DispatchQueue.concurrentPerform(iterations: 2) { side in
-                        decide(halves[side], list, askedIndex, askedSlot, grid, &sides[side], tree: tree)
+                    if let handoff {
+                        meetings += 1
+                        let logs = sides.baseAddress!
+                        Handoff.simultaneously({
+                            decide(halves[0], list, askedIndex, askedSlot, grid, &logs[0], tree: tree, handoff: (handoff, 0))
+                        }, {
+                            decide(halves[1], list, askedIndex, askedSlot, grid, &logs[1], tree: tree, handoff: (handoff, 1))
+                        })
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: 2) { side in
+                            decide(halves[side], list, askedIndex, askedSlot, grid, &sides[side], tree: tree)
+                        }
                     }
                 }
             }
@@ -195,13 +240,9 @@ extension ClusterIndex {
         /// The decisions of the items `asked` (indexes into askedIndex/askedSlot), in input order.
         private func decide(_ asked: Range<Int>, _ list: UnsafeBufferPointer<Int32>, _ askedIndex: UnsafeMutablePointer<Int32>,
                             _ askedSlot: UnsafeMutablePointer<Int32>, _ grid: NeighbourGrid, _ log: inout Decisions,
-                            tree: () -> KDIndex) {
-            log.removeAll()
-            // As many as can be (pages reserved but not written cost no memory; growing by
-            // doubling would copy, and keep up to twice as much).
-            log.writes.reserveCapacity(asked.count)
-            log.clusters.reserveCapacity(asked.count / 2)
-            log.members.reserveCapacity(asked.count)
+                            tree: () -> KDIndex, handoff: (Handoff, side: Int)? = nil) {
+            defer { if let handoff { handoff.0.finish(side: handoff.side) } }
+            log.prepare(items: asked.count, shared: handoff?.0.boundary.count ?? 0)
             let stamp = UInt8(zoom)
             let r = options.radius(atZoom: zoom), r2 = r * r
             var found = NeighbourGrid.Found()
@@ -214,6 +255,8 @@ extension ClusterIndex {
                 if k + 32 < asked.upperBound { grid.prefetchEntry(askedSlot[k + 32]) }
                 if k + 16 < asked.upperBound { grid.prefetchWindows(askedSlot[k + 16]) }
                 let index = askedIndex[k], s = askedSlot[k]
+                // (Before looking whether the item was taken: the other side may take it.)
+                if let handoff { handoff.0.begin(side: handoff.side, index: Int(index), position: s) }
                 let item = list[Int(index)], ref = Int(item)
                 if visited[ref] == stamp { continue }
                 visited[ref] = stamp

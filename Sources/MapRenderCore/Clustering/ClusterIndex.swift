@@ -45,6 +45,8 @@ public struct ClusterIndex: Sendable {
     private let counts: [Int]
     /// `batches[z - lowestBuiltZoom]`: the refs of the clusters made at zoom z, in increasing id order.
     private let batches: [Range<Int>]
+    /// Zooms whose pass was decided on two sides that meet at a column (for tests).
+    let passesOnMeetingSides: Int
     /// Each level's KD-tree, made when first needed.
     private let trees: TreeCache
     /// The points grouped by the item holding them at the lowest zoom built, made when first needed.
@@ -142,6 +144,7 @@ public struct ClusterIndex: Sendable {
         self.lists = built.lists
         self.counts = built.counts
         self.batches = built.batches
+        self.passesOnMeetingSides = built.meetings
         self.trees = trees
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+
+/// A pass decided on two sides that meet at a column (`Handoff`) decides as one thread does: the
+/// same items, ids, counts and centroids at every zoom, on generated data made to cross the
+/// column where the sides meet (dense clumps, exact duplicates, points spread over everything).
+@Suite struct ClusterSidesTests {
+    /// Points from a seeded generator: `clumps` Gaussian clumps (some sharing points exactly)
+    /// and a uniform share, over a region `span` degrees wide.
+    static func points(seed: UInt64, count: Int, clumps: Int, span: Double) -> PointSet {
+        var rng = SplitMix(seed)
+        let centres = (0..<clumps).map { _ in (rng.unit() * span - span / 2, rng.unit() * span * 0.6 - span * 0.3) }
+        var coordinates: [(Double, Double)] = []
+        for i in 0..<count {
+            if i > 0 && rng.unit() < 0.03 {
+                coordinates.append(coordinates[Int(rng.next() % UInt64(i))])
+            } else if rng.unit() < 0.2 || centres.isEmpty {
+                coordinates.append((rng.unit() * span - span / 2, rng.unit() * span * 0.6 - span * 0.3))
+            } else {
+                let c = centres[Int(rng.next() % UInt64(centres.count))]
+                let spread = span / 50 * (0.05 + rng.unit())
+                coordinates.append((c.0 + spread * rng.gaussian(), c.1 + spread * rng.gaussian()))
+            }
+        }
+        var set = PointSet()
+        set.lon = coordinates.map(\.0)
+        set.lat = coordinates.map(\.1)
+        return set
+    }
+
+    @Test(arguments: [(UInt64(1), 3000, 6, 40.0), (2, 6000, 1, 2.0), (3, 5000, 0, 300.0), (4, 8000, 20, 120.0)])
+    func twoSidesDecideAsOne(seed: UInt64, count: Int, clumps: Int, span: Double) {
+        let points = Self.points(seed: seed, count: count, clumps: clumps, span: span)
+        let one = ClusterIndex.Pass.$sidesFrom.withValue(.max) { ClusterIndex(points: points) }
+        let two = ClusterIndex.Pass.$sidesFrom.withValue(1) { ClusterIndex(points: points) }
+        #expect(one.passesOnMeetingSides == 0)
+        #expect(two.passesOnMeetingSides >= 3, "the sides met at a column in \(two.passesOnMeetingSides) passes")
+        for zoom in 0...17 {
+            let a = one.clusters(zoom: Double(zoom)), b = two.clusters(zoom: Double(zoom))
+            let differing = a.indices.first { $0 < b.count && a[$0] != b[$0] }
+            #expect(a.count == b.count && differing == nil,
+                    "zoom \(zoom): \(a.count) and \(b.count) items; first differing: \(differing.map { "\(a[$0]) / \(b[$0])" } ?? "none")")
+            if a != b { break }
+        }
+    }
+}
+
+/// splitmix64, for reproducible generated points.
+struct SplitMix {
+    private var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func gaussian() -> Double {
+        let u = max(unit(), 1e-12), v = unit()
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}

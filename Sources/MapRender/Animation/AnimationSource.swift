@@ -163,7 +163,7 @@ struct AnimationSource: Sendable {
                 points.lon.append(s.lon(i))
                 points.lat.append(s.lat(i))
             }
-            points.ids = s.ids
+            points.ids = IDColumn(s.ids)
             if let name = idProperty {
                 let c = points.properties.addColumn(name)
                 for id in s.ids { points.properties.appendRow([(c, id)]) }

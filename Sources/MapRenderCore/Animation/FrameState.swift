@@ -42,7 +42,7 @@ public struct FrameState: Sendable {
             s.lon.append(lon(i))
             s.lat.append(lat(i))
         }
-        s.ids = ids
+        s.ids = IDColumn(ids)
         for _ in 0..<count { s.properties.appendEmptyRow() }
         return s
     }

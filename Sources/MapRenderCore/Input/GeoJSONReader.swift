@@ -257,7 +257,7 @@ final class GeoJSONPointSink: GeoJSONSink {
         if case .missing = id {} else if !hasIDs {
             // The first id: earlier points get `.missing`.
             hasIDs = true
-            points.ids = [PropertyValue](repeating: .missing, count: points.count)
+            points.ids = IDColumn(repeating: .missing, count: points.count)
         }
         row.removeAll(keepingCapacity: true)
         for (k, (key, value)) in properties.enumerated() {

@@ -6,7 +6,7 @@ public struct PointSet: Sendable {
     public var lon: [Double] = []
     public var lat: [Double] = []
     /// One id per point (`.missing` when the feature had none); empty when no point has an id.
-    public var ids: [PropertyValue] = []
+    public var ids = IDColumn()
     public var properties = PropertyTable()
 
     public init() {}
@@ -25,7 +25,7 @@ public struct PointSet: Sendable {
         var s = PointSet()
         s.lon = rows.map { lon[$0] }
         s.lat = rows.map { lat[$0] }
-        s.ids = ids.isEmpty ? [] : rows.map { ids[$0] }
+        s.ids = ids.isEmpty ? [] : IDColumn(rows.lazy.map { ids[$0] })
         s.properties = properties.selecting(rows: rows)
         return s
     }
@@ -34,7 +34,7 @@ public struct PointSet: Sendable {
     public mutating func append(contentsOf other: PointSet) {
         let before = count
         if !other.ids.isEmpty || !ids.isEmpty {
-            if ids.isEmpty { ids = [PropertyValue](repeating: .missing, count: before) }
+            if ids.isEmpty { ids = IDColumn(repeating: .missing, count: before) }
             if other.ids.isEmpty {
                 ids.append(contentsOf: [PropertyValue](repeating: .missing, count: other.count))
             } else {

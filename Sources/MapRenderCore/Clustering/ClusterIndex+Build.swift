@@ -107,6 +107,10 @@ extension ClusterIndex {
         /// Items to decide, at least, for two sides (below, a second thread costs more than it
         /// saves). Tests set it lower, to decide small data on two sides.
         @TaskLocal static var sidesFrom = NeighbourGrid.parallelCount / 2
+        /// Whether a pass on meeting sides first claims the process's turn (`Handoff.claim`).
+        /// Tests that compare two sides with one turn it off, so that passes of other tests
+        /// running at the same time cannot keep their sides from meeting.
+        @TaskLocal static var claimsTurn = true
 
         let zoom: Int
         let options: ClusterOptions
@@ -190,7 +194,8 @@ extension ClusterIndex {
             var handoff: Handoff?
             if m >= Self.sidesFrom && options.minPoints <= 2 {
                 var split = grid.emptyColumnSplit()
-                if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(between: askedSlot, count: m) {
+                if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(between: askedSlot, count: m),
+                   !Self.claimsTurn || Handoff.claim() {
                     split = meeting.split
                     handoff = Handoff(boundary: meeting.boundary)
                 }
@@ -207,7 +212,12 @@ extension ClusterIndex {
                             right += 1
                         }
                     }
-                    if left > 0 && right > count { halves = [0..<left, count..<right] } else { handoff = nil }
+                    if left > 0 && right > count {
+                        halves = [0..<left, count..<right]
+                    } else if handoff != nil {
+                        handoff = nil
+                        if Self.claimsTurn { Handoff.release() }
+                    }
                 }
             }
             while sides.count < halves.count { sides.append(Decisions()) }
@@ -222,6 +232,7 @@ extension ClusterIndex {
                     if let handoff {
                         meetings += 1
                         let logs = sides.baseAddress!
+                        defer { if Self.claimsTurn { Handoff.release() } }
                         Handoff.simultaneously({
                             decide(halves[0], list, askedIndex, askedSlot, grid, &logs[0], tree: tree, handoff: (handoff, 0))
                         }, {

@@ -25,6 +25,22 @@ final class Handoff: Sendable {
         self.boundary = boundary
     }
 
+    /// Passes deciding on meeting sides now, in the whole process.
+    private static let running = Atomic<Int>(0)
+
+    /// Claims the right to decide a pass on two meeting sides: false when another pass (of a
+    /// batch or an animation rendering maps at once) already does. Two such passes would put
+    /// four threads that wait for each other on the machine's cores, and a side waiting for
+    /// one that is not running wastes its turn; the others decide on one thread instead. A
+    /// claim must be given back with `release()`.
+    static func claim() -> Bool {
+        running.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    static func release() {
+        running.store(0, ordering: .releasing)
+    }
+
     /// Side `side` is about to decide the item at input index `index`; when the item is in the
     /// boundary, returns once the other side is past it.
     @inline(__always)

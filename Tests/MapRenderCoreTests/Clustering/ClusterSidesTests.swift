@@ -33,7 +33,9 @@ import Testing
     func twoSidesDecideAsOne(seed: UInt64, count: Int, clumps: Int, span: Double) {
         let points = Self.points(seed: seed, count: count, clumps: clumps, span: span)
         let one = ClusterIndex.Pass.$sidesFrom.withValue(.max) { ClusterIndex(points: points) }
-        let two = ClusterIndex.Pass.$sidesFrom.withValue(1) { ClusterIndex(points: points) }
+        let two = ClusterIndex.Pass.$claimsTurn.withValue(false) {
+            ClusterIndex.Pass.$sidesFrom.withValue(1) { ClusterIndex(points: points) }
+        }
         #expect(one.passesOnMeetingSides == 0)
         #expect(two.passesOnMeetingSides >= 3, "the sides met at a column in \(two.passesOnMeetingSides) passes")
         for zoom in 0...17 {
@@ -61,5 +63,19 @@ struct SplitMix {
     mutating func gaussian() -> Double {
         let u = max(unit(), 1e-12), v = unit()
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
+
+/// Only one pass at a time decides on two meeting sides; the others wait for nobody.
+@Suite struct HandoffTurnTests {
+    @Test func aSecondClaimIsRefusedUntilTheFirstIsGivenBack() {
+        // Other tests' passes may hold the turn for a moment: wait for it.
+        while !Handoff.claim() { usleep(100) }
+        #expect(!Handoff.claim())
+        Handoff.release()
+        var again = false
+        for _ in 0..<10_000 where !again { again = Handoff.claim(); if !again { usleep(100) } }
+        #expect(again)
+        if again { Handoff.release() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 /// A pass decided on two sides that meet at a column (`Handoff`) decides as one thread does: the
@@ -9,7 +10,7 @@ import Testing
     /// Points from a seeded generator: `clumps` Gaussian clumps (some sharing points exactly)
     /// and a uniform share, over a region `span` degrees wide.
     static func points(seed: UInt64, count: Int, clumps: Int, span: Double) -> PointSet {
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed: seed)
         let centres = (0..<clumps).map { _ in (rng.unit() * span - span / 2, rng.unit() * span * 0.6 - span * 0.3) }
         var coordinates: [(Double, Double)] = []
         for i in 0..<count {
@@ -48,18 +49,10 @@ import Testing
     }
 }
 
-/// splitmix64, for reproducible generated points.
-struct SplitMix {
-    private var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
+    /// Uniform in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// Standard normal (Box-Muller).
     mutating func gaussian() -> Double {
         let u = max(unit(), 1e-12), v = unit()
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 /// The id column reads back exactly what was put in, whether it keeps numbers or values.
@@ -21,7 +22,7 @@ import Testing
     /// Random edits applied to an `IDColumn` and to an array of values give the same ids.
     @Test(arguments: 1...20)
     func behavesLikeAnArrayOfValues(seed: UInt64) {
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed: seed)
         var column = IDColumn(), model: [PropertyValue] = []
         func value() -> PropertyValue {
             switch rng.next() % 10 {

@@ -379,28 +379,25 @@ final class NeighbourGrid {
     /// A position that parts the items at the start of a column k, for two sides that meet
     /// there (`Handoff`), with the positions of the items either side may reach: those of columns
     /// k - 2 to k + 1 (an item takes only from its own column and the two beside it, so an item
-    /// of column k - 3 and one of column k + 2 never reach the same item). Of the columns that
-    /// start between the positions `from` and `to`, the one with the fewest shared items. nil
-    /// when the grid has fewer than five columns.
-    func meetingSplit(from: Int32, to: Int32) -> (split: Int32, boundary: Range<Int32>)? {
+    /// of column k - 3 and one of column k + 2 never reach the same item). k is the column of the
+    /// median of a sample of the `m` positions at `positions` (the items to decide): the sides
+    /// wait for each other, so the one with more to do sets the pace. nil when the grid has fewer
+    /// than five columns.
+    func meetingSplit(between positions: UnsafePointer<Int32>, count m: Int) -> (split: Int32, boundary: Range<Int32>)? {
         let columns = 1 << shift, st = start
-        guard columns >= 5, count > 0 else { return nil }
-        func column(at position: Int32) -> Int {
-            var lo = 0, hi = columns
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if st[mid] < position { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
+        guard columns >= 5, m > 0 else { return nil }
+        let step = Swift.max(1, m / 4096)
+        var sample = Swift.stride(from: 0, to: m, by: step).map { positions[$0] }
+        sample.sort()
+        let median = sample[sample.count / 2]
+        // The first column starting at or after the median, kept two columns from either edge.
+        var lo = 0, hi = columns
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if st[mid] < median { lo = mid + 1 } else { hi = mid }
         }
-        let first = Swift.min(Swift.max(2, column(at: from)), columns - 2)
-        let last = Swift.max(first, Swift.min(columns - 2, column(at: to)))
-        var best = first, bestShared = Int32.max
-        for k in first...last {
-            let shared = st[k + 2] - st[k - 2]
-            if shared < bestShared { best = k; bestShared = shared }
-        }
-        return (st[best], st[best - 2]..<st[best + 2])
+        let k = Swift.min(Swift.max(2, lo), columns - 2)
+        return (st[k], st[k - 2]..<st[k + 2])
     }
 
     /// The column at which the entries (`position(c)`: the first position of column c) split in
@@ -647,15 +644,3 @@ enum RadixSort {
     }
 }
 
-extension NeighbourGrid {
-    /// `meetingSplit(from:to:)` for sides with about as many of the items at `positions` each
-    /// (they wait for each other: the side with more to do sets the pace): at the median of a
-    /// sample of them.
-    func meetingSplit(between positions: UnsafePointer<Int32>, count m: Int) -> (split: Int32, boundary: Range<Int32>)? {
-        guard m > 0 else { return nil }
-        let step = Swift.max(1, m / 4096)
-        var sample = Swift.stride(from: 0, to: m, by: step).map { positions[$0] }
-        sample.sort()
-        return meetingSplit(from: sample[sample.count / 2], to: sample[sample.count / 2])
-    }
-}

@@ -107,7 +107,7 @@ extension ClusterIndex {
         /// Items to decide, at least, for two sides (below, a second thread costs more than it
         /// saves). Tests set it lower, to decide small data on two sides.
         @TaskLocal static var sidesFrom = NeighbourGrid.parallelCount / 2
-        /// Whether a pass on meeting sides first claims the process's turn (`Handoff.claim`).
+        /// Whether a pass on meeting sides first claims the process's turn (`Handoff.make`).
         /// Tests that compare two sides with one turn it off, so that passes of other tests
         /// running at the same time cannot keep their sides from meeting.
         @TaskLocal static var claimsTurn = true
@@ -195,9 +195,9 @@ extension ClusterIndex {
             if m >= Self.sidesFrom && options.minPoints <= 2 {
                 var split = grid.emptyColumnSplit()
                 if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(between: askedSlot, count: m),
-                   !Self.claimsTurn || Handoff.claim() {
+                   let meetingSides = Handoff.make(boundary: meeting.boundary, claimingTurn: Self.claimsTurn) {
                     split = meeting.split
-                    handoff = Handoff(boundary: meeting.boundary)
+                    handoff = meetingSides
                 }
                 if let split {
                     var left = 0, right = count
@@ -212,12 +212,7 @@ extension ClusterIndex {
                             right += 1
                         }
                     }
-                    if left > 0 && right > count {
-                        halves = [0..<left, count..<right]
-                    } else if handoff != nil {
-                        handoff = nil
-                        if Self.claimsTurn { Handoff.release() }
-                    }
+                    if left > 0 && right > count { halves = [0..<left, count..<right] } else { handoff = nil }
                 }
             }
             while sides.count < halves.count { sides.append(Decisions()) }
@@ -232,7 +227,6 @@ extension ClusterIndex {
                     if let handoff {
                         meetings += 1
                         let logs = sides.baseAddress!
-                        defer { if Self.claimsTurn { Handoff.release() } }
                         Handoff.simultaneously({
                             decide(halves[0], list, askedIndex, askedSlot, grid, &logs[0], tree: tree, handoff: (handoff, 0))
                         }, {

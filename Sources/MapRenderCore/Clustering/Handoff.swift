@@ -21,24 +21,36 @@ final class Handoff: Sendable {
     /// Grid positions of the items either side may reach.
     let boundary: Range<Int32>
 
-    init(boundary: Range<Int32>) {
+    /// Whether this one holds the process's turn (`make`), given back when it goes away.
+    private let holdsTurn: Bool
+
+    private init(boundary: Range<Int32>, holdsTurn: Bool) {
         self.boundary = boundary
+        self.holdsTurn = holdsTurn
+    }
+
+    deinit {
+        if holdsTurn { Self.running.store(0, ordering: .releasing) }
     }
 
     /// Passes deciding on meeting sides now, in the whole process.
     private static let running = Atomic<Int>(0)
 
-    /// Claims the right to decide a pass on two meeting sides: false when another pass (of a
-    /// batch or an animation rendering maps at once) already does. Two such passes would put
-    /// four threads that wait for each other on the machine's cores, and a side waiting for
-    /// one that is not running wastes its turn; the others decide on one thread instead. A
-    /// claim must be given back with `release()`.
-    static func claim() -> Bool {
-        running.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+    /// Sides meeting over `boundary`, or nil when another pass (of a batch or an animation
+    /// rendering maps at once) already decides on meeting sides: two such passes would put four
+    /// threads that wait for each other on the machine's cores, and a side waiting for one that
+    /// is not running wastes its turn, so the others decide on one thread. The turn is held
+    /// until the handoff goes away. `claimingTurn: false` skips the turn (tests that must
+    /// meet while other tests cluster).
+    static func make(boundary: Range<Int32>, claimingTurn: Bool = true) -> Handoff? {
+        guard claimingTurn else { return Handoff(boundary: boundary, holdsTurn: false) }
+        guard claimTurn() else { return nil }
+        return Handoff(boundary: boundary, holdsTurn: true)
     }
 
-    static func release() {
-        running.store(0, ordering: .releasing)
+    /// Takes the process's turn if it is free.
+    private static func claimTurn() -> Bool {
+        running.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
     }
 
     /// Side `side` is about to decide the item at input index `index`; when the item is in the

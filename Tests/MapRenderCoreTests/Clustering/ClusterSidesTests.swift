@@ -61,14 +61,21 @@ extension SeededRandom {
 
 /// Only one pass at a time decides on two meeting sides; the others wait for nobody.
 @Suite struct HandoffTurnTests {
-    @Test func aSecondClaimIsRefusedUntilTheFirstIsGivenBack() {
+    @Test func aSecondClaimIsRefusedUntilTheFirstHandoffGoesAway() {
         // Other tests' passes may hold the turn for a moment: wait for it.
-        while !Handoff.claim() { usleep(100) }
-        #expect(!Handoff.claim())
-        Handoff.release()
-        var again = false
-        for _ in 0..<10_000 where !again { again = Handoff.claim(); if !again { usleep(100) } }
-        #expect(again)
-        if again { Handoff.release() }
+        var first: Handoff?
+        while first == nil {
+            first = Handoff.make(boundary: 0..<1)
+            if first == nil { usleep(100) }
+        }
+        #expect(Handoff.make(boundary: 0..<1) == nil)
+        #expect(Handoff.make(boundary: 0..<1, claimingTurn: false) != nil)
+        first = nil
+        var again: Handoff?
+        for _ in 0..<10_000 where again == nil {
+            again = Handoff.make(boundary: 0..<1)
+            if again == nil { usleep(100) }
+        }
+        #expect(again != nil)
     }
 }

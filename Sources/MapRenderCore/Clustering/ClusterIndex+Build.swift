@@ -193,8 +193,9 @@ extension ClusterIndex {
             var halves = [0..<m]
             var handoff: Handoff?
             if m >= Self.sidesFrom && options.minPoints <= 2 {
-                var split = grid.emptyColumnSplit()
-                if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(between: askedSlot, count: m),
+                let sample = NeighbourGrid.sample(of: askedSlot, count: m)
+                var split = grid.emptyColumnSplit(sample: sample)
+                if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(sample: sample),
                    let meetingSides = Handoff.make(boundary: meeting.boundary, claimingTurn: Self.claimsTurn) {
                     split = meeting.split
                     handoff = meetingSides
@@ -319,77 +320,179 @@ extension ClusterIndex {
         /// are: they are copied as one run, and only the asked items (each side's, in input order
         /// in `askedIndex[asked[side]]`) are looked at one by one. At the high zooms, where
         /// almost every item is isolated, the pass writes the next zoom at the speed of a copy.
+        ///
+        /// A large pass is written by two threads, each over a part of the input order: where a
+        /// part starts in the output, and which ref its first new cluster gets, follow from
+        /// counting the asked items, writes and new clusters before it (`Cursor.at`).
         private func commit(_ list: UnsafeBufferPointer<Int32>, _ sides: ArraySlice<Decisions>,
                             asked: [Range<Int>], _ askedIndex: UnsafeMutablePointer<Int32>,
                             into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
                             added: inout [NeighbourGrid.Added]) -> Int {
+            let logs = Array(sides)
+            precondition(asked.count == logs.count, "one range of asked items per side")
             // Each side's decisions through pointers: reading them through the array of sides
             // would retain and release their arrays once per item.
-            struct View {
-                var writes: UnsafeBufferPointer<(index: Int32, ref: Int32)>
-                var clusters: UnsafeBufferPointer<Decisions.NewCluster>
-                var members: UnsafeBufferPointer<(ref: Int32, position: Int32)>
-                var next = 0
-            }
-            let logs = Array(sides)
-            var views = logs.map { log in
+            let views = logs.map { log in
                 View(writes: log.writes.withUnsafeBufferPointer { $0 }, clusters: log.clusters.withUnsafeBufferPointer { $0 },
                      members: log.members.withUnsafeBufferPointer { $0 })
             }
-            precondition(asked.count == views.count, "one range of asked items per side")
-            // One Added per new cluster: as many as there are at once (appending would double).
-            added.reserveCapacity(added.count + logs.reduce(0) { $0 + $1.clusters.count })
-            var cursor = asked.map(\.lowerBound)
-            let base = list.baseAddress
-            var o = 0, copied = 0
+            let newClusters = logs.reduce(0) { $0 + $1.clusters.count }
+            let firstRef = items.count, firstAdded = added.count
+            // One Added per new cluster, written by the part that makes it.
+            added.append(contentsOf: repeatElement(NeighbourGrid.Added(ref: 0, x: 0, y: 0, weight: 0), count: newClusters))
+            let askedCount = asked.reduce(0) { $0 + $1.count }
+            // Parts of the input order with about as many asked items each.
+            var bounds = [0, list.count]
+            if askedCount >= Self.commitPartsFrom {
+                var lo = 0, hi = list.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let below = asked.reduce(0) { $0 + Cursor.firstAsked(atOrAfter: mid, in: $1, askedIndex) - $1.lowerBound }
+                    if below < askedCount / 2 { lo = mid + 1 } else { hi = mid }
+                }
+                if lo > 0 && lo < list.count { bounds = [0, lo, list.count] }
+            }
+            let starts = bounds.dropLast().map {
+                Cursor.at(index: $0, asked: asked, askedIndex, views: views, firstRef: firstRef)
+            }
+            var ends = [Cursor](repeating: Cursor(out: 0, ref: 0, asked: [], writes: []), count: starts.count)
             withExtendedLifetime(logs) {
-                while true {
-                    // The next asked item in input order, of either side.
-                    var side = -1, i = list.count
-                    for s in cursor.indices where cursor[s] < asked[s].upperBound {
-                        let k = Int(askedIndex[cursor[s]])
-                        if k < i { i = k; side = s }
-                    }
-                    // The isolated items before it, as they were.
-                    if i > copied, let base {
-                        (out + o).update(from: base + copied, count: i - copied)
-                        o += i - copied
-                    }
-                    guard side >= 0 else { break }
-                    cursor[side] += 1
-                    copied = i + 1
-                    // A seed writes its decisions; an item another took writes nothing.
-                    let v = views[side]
-                    var w = v.next
-                    while w < v.writes.count && Int(v.writes[w].index) == i {
-                        let ref = v.writes[w].ref
-                        if ref >= 0 {
-                            out[o] = ref
+                added.withUnsafeMutableBufferPointer { added in
+                    ends.withUnsafeMutableBufferPointer { ends in
+                        let addedBase = added.baseAddress! + firstAdded - firstRef
+                        if starts.count == 1 {
+                            ends[0] = write(bounds[0]..<bounds[1], from: starts[0], list, views, asked: asked, askedIndex,
+                                            into: out, added: addedBase)
                         } else {
-                            let k = Int(-ref - 1)
-                            let cluster = v.clusters[k]
-                            let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
-                            let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
-                            let c = makeCluster(seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
-                                                weight: cluster.weight, members: members)
-                            added.append(NeighbourGrid.Added(ref: Int32(c), x: Float(cluster.x), y: Float(cluster.y),
-                                                             weight: cluster.weight))
-                            out[o] = Int32(c)
+                            DispatchQueue.concurrentPerform(iterations: starts.count) { part in
+                                ends[part] = write(bounds[part]..<bounds[part + 1], from: starts[part], list, views, asked: asked,
+                                                   askedIndex, into: out, added: addedBase)
+                            }
                         }
-                        o += 1
-                        w += 1
                     }
-                    views[side].next = w
                 }
             }
-            for (side, v) in views.enumerated() {
-                precondition(v.next == v.writes.count && cursor[side] == asked[side].upperBound, "a decision was not written")
+            for part in 0..<starts.count - 1 {
+                precondition(ends[part] == starts[part + 1], "a part of the pass did not end where the next one starts")
             }
+            let end = ends[ends.count - 1]
+            for side in views.indices {
+                precondition(end.writes[side] == views[side].writes.count && end.asked[side] == asked[side].upperBound,
+                             "a decision was not written")
+            }
+            precondition(end.ref == firstRef + newClusters, "a new cluster was not made")
+            items.count = end.ref
             for log in logs {
                 grid.noteMerged(log.clusters.lazy.map(\.seedPosition))
                 grid.noteMerged(log.members.lazy.map(\.position))
             }
-            return o
+            return end.out
+        }
+
+        /// Asked items a pass needs before its commit is written by two threads (below, a second
+        /// thread costs more than it saves). Tests set it lower, to write small data in parts.
+        @TaskLocal static var commitPartsFrom = 1 << 14
+
+        /// One side's decisions, read through pointers.
+        struct View {
+            var writes: UnsafeBufferPointer<(index: Int32, ref: Int32)>
+            var clusters: UnsafeBufferPointer<Decisions.NewCluster>
+            var members: UnsafeBufferPointer<(ref: Int32, position: Int32)>
+        }
+
+        /// Where the commit stands at an input index: the output position, the next new cluster's
+        /// ref, and per side the next asked item and the next write.
+        struct Cursor: Equatable {
+            var out: Int
+            var ref: Int
+            var asked: [Int]
+            var writes: [Int]
+
+            /// The first of `range`'s asked items (in input order) whose input index is at least `index`.
+            static func firstAsked(atOrAfter index: Int, in range: Range<Int>, _ askedIndex: UnsafeMutablePointer<Int32>) -> Int {
+                var lo = range.lowerBound, hi = range.upperBound
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if Int(askedIndex[mid]) < index { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+
+            /// The cursor at input index `index`: every item before it is written. The output
+            /// holds the isolated items before it and the writes of the seeds before it; the refs
+            /// before its first new cluster are those of the clusters seeded before it.
+            static func at(index: Int, asked: [Range<Int>], _ askedIndex: UnsafeMutablePointer<Int32>, views: [View],
+                           firstRef: Int) -> Cursor {
+                var cursor = Cursor(out: index, ref: firstRef, asked: [], writes: [])
+                for (side, v) in views.enumerated() {
+                    let a = firstAsked(atOrAfter: index, in: asked[side], askedIndex)
+                    var lo = 0, hi = v.writes.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if Int(v.writes[mid].index) < index { lo = mid + 1 } else { hi = mid }
+                    }
+                    // The side's new clusters before it: one more than the last one written before it.
+                    var w = lo - 1
+                    while w >= 0 && v.writes[w].ref >= 0 { w -= 1 }
+                    cursor.out += lo - (a - asked[side].lowerBound)
+                    cursor.ref += w >= 0 ? Int(-v.writes[w].ref) : 0
+                    cursor.asked.append(a)
+                    cursor.writes.append(lo)
+                }
+                return cursor
+            }
+        }
+
+        /// Writes the items of input indexes `range` from `cursor` on (see `commit`); returns the
+        /// cursor at its end. New clusters' `Added` go to `added[ref]`.
+        private func write(_ range: Range<Int>, from cursor: Cursor, _ list: UnsafeBufferPointer<Int32>, _ views: [View],
+                           asked: [Range<Int>], _ askedIndex: UnsafeMutablePointer<Int32>,
+                           into out: UnsafeMutablePointer<Int32>, added: UnsafeMutablePointer<NeighbourGrid.Added>) -> Cursor {
+            var cursor = cursor
+            let base = list.baseAddress
+            var o = cursor.out, ref = cursor.ref, copied = range.lowerBound
+            while true {
+                // The next asked item in input order, of either side.
+                var side = -1, i = range.upperBound
+                for s in views.indices where cursor.asked[s] < asked[s].upperBound {
+                    let k = Int(askedIndex[cursor.asked[s]])
+                    if k < i { i = k; side = s }
+                }
+                // The isolated items before it, as they were.
+                if i > copied, let base {
+                    (out + o).update(from: base + copied, count: i - copied)
+                    o += i - copied
+                }
+                guard side >= 0 else { break }
+                cursor.asked[side] += 1
+                copied = i + 1
+                // A seed writes its decisions; an item another took writes nothing.
+                let v = views[side]
+                var w = cursor.writes[side]
+                while w < v.writes.count && Int(v.writes[w].index) == i {
+                    let r = v.writes[w].ref
+                    if r >= 0 {
+                        out[o] = r
+                    } else {
+                        let k = Int(-r - 1)
+                        let cluster = v.clusters[k]
+                        let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
+                        let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
+                        makeCluster(ref, seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
+                                    weight: cluster.weight, members: members)
+                        added[ref] = NeighbourGrid.Added(ref: Int32(ref), x: Float(cluster.x), y: Float(cluster.y),
+                                                         weight: cluster.weight)
+                        out[o] = Int32(ref)
+                        ref += 1
+                    }
+                    o += 1
+                    w += 1
+                }
+                cursor.writes[side] = w
+            }
+            cursor.out = o
+            cursor.ref = ref
+            return cursor
         }
 
         func clusterInTreeOrder(_ list: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Int32>,
@@ -444,9 +547,17 @@ extension ClusterIndex {
         /// the members in order, as supercluster does.
         private func makeCluster(seedIndex i: Int, seed: Int, x: Double, y: Double, weight: Int32,
                                  members: UnsafeBufferPointer<(ref: Int32, position: Int32)>) -> Int {
-            let parent = items.parent
             let c = items.count
             items.count += 1
+            makeCluster(c, seedIndex: i, seed: seed, x: x, y: y, weight: weight, members: members)
+            return c
+        }
+
+        /// `makeCluster` under the ref `c`, which the caller reserves (`items.count`): two threads
+        /// may make clusters of their own refs at once.
+        private func makeCluster(_ c: Int, seedIndex i: Int, seed: Int, x: Double, y: Double, weight: Int32,
+                                 members: UnsafeBufferPointer<(ref: Int32, position: Int32)>) {
+            let parent = items.parent
             let a2 = 2 * items.aggregateCount, agg = items.aggregates
             for j in 0..<a2 { agg[c * a2 + j] = agg[seed * a2 + j] }
             for member in members {
@@ -474,7 +585,6 @@ extension ClusterIndex {
             visited[c] = .max
             slot[c] = -1
             items.clusterID[c - items.pointCount] = UInt32((i << 5) + (zoom + 1))
-            return c
         }
     }
 }

@@ -357,17 +357,49 @@ final class NeighbourGrid {
         sweep(zoom: zoom, slot: slot)
     }
 
-    /// A position that parts the items at an empty column near the middle: no item before it is
-    /// within `cell` of an item from it on (columns are at least `cell` wide). nil when no column
-    /// is empty between the first and the last quarter of the items.
-    func emptyColumnSplit() -> Int32? {
+    /// A sorted sample of the `m` positions at `positions` (the items a pass decides), at most
+    /// about 4096 of them: where the splits below look for the middle of the work.
+    static func sample(of positions: UnsafePointer<Int32>, count m: Int) -> [Int32] {
+        let step = Swift.max(1, m / 4096)
+        var sample = Swift.stride(from: 0, to: m, by: step).map { positions[$0] }
+        sample.sort()
+        return sample
+    }
+
+    /// The first column starting at or after position `p`.
+    private func column(startingAtOrAfter p: Int32) -> Int {
+        let st = start
+        var lo = 0, hi = 1 << shift
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if st[mid] < p { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// A position that parts the items to decide at an empty column: no item before it is within
+    /// `cell` of an item from it on (columns are at least `cell` wide). The empty column nearest
+    /// the median of `sample` (a sorted sample of the items' positions, `sample(of:count:)`), so
+    /// that the two sides get about as many items to decide; nil when no empty column leaves
+    /// each side at least a quarter of the sample.
+    func emptyColumnSplit(sample: [Int32]) -> Int32? {
         let columns = 1 << shift, st = start
-        let middle = Self.split(columns: columns) { Int(st[$0]) }
-        let lowest = count / 4, highest = count - count / 4
+        guard !sample.isEmpty else { return nil }
+        /// How many of the sample lie before position p.
+        func below(_ p: Int32) -> Int {
+            var lo = 0, hi = sample.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sample[mid] < p { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        let lowest = (sample.count + 3) / 4, highest = sample.count - (sample.count + 3) / 4
+        let middle = column(startingAtOrAfter: sample[sample.count / 2])
         var left = middle, right = middle + 1
         while true {
-            let leftOK = left >= 1 && Int(st[left]) >= lowest
-            let rightOK = right < columns - 1 && Int(st[right]) <= highest
+            let leftOK = left >= 1 && left < columns && below(st[left]) >= lowest
+            let rightOK = right < columns - 1 && below(st[right]) <= highest
             if !leftOK && !rightOK { return nil }
             if leftOK && st[left] == st[left + 1] { return st[left] }
             if rightOK && st[right] == st[right + 1] { return st[right] }
@@ -380,23 +412,14 @@ final class NeighbourGrid {
     /// there (`Handoff`), with the positions of the items either side may reach: those of columns
     /// k - 2 to k + 1 (an item takes only from its own column and the two beside it, so an item
     /// of column k - 3 and one of column k + 2 never reach the same item). k is the column of the
-    /// median of a sample of the `m` positions at `positions` (the items to decide): the sides
+    /// median of `sample` (a sorted sample of the positions of the items to decide): the sides
     /// wait for each other, so the one with more to do sets the pace. nil when the grid has fewer
     /// than five columns.
-    func meetingSplit(between positions: UnsafePointer<Int32>, count m: Int) -> (split: Int32, boundary: Range<Int32>)? {
+    func meetingSplit(sample: [Int32]) -> (split: Int32, boundary: Range<Int32>)? {
         let columns = 1 << shift, st = start
-        guard columns >= 5, m > 0 else { return nil }
-        let step = Swift.max(1, m / 4096)
-        var sample = Swift.stride(from: 0, to: m, by: step).map { positions[$0] }
-        sample.sort()
-        let median = sample[sample.count / 2]
+        guard columns >= 5, !sample.isEmpty else { return nil }
         // The first column starting at or after the median, kept two columns from either edge.
-        var lo = 0, hi = columns
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if st[mid] < median { lo = mid + 1 } else { hi = mid }
-        }
-        let k = Swift.min(Swift.max(2, lo), columns - 2)
+        let k = Swift.min(Swift.max(2, column(startingAtOrAfter: sample[sample.count / 2])), columns - 2)
         return (st[k], st[k - 2]..<st[k + 2])
     }
 

@@ -49,6 +49,31 @@ import TestSupport
     }
 }
 
+/// A commit written in two parts of the input order (`Pass.commitPartsFrom`) writes what one
+/// part does: the same items at every zoom, the same members and the same aggregates.
+@Suite struct CommitPartsTests {
+    @Test(arguments: [(UInt64(5), 4000, 8, 30.0), (6, 3000, 0, 200.0), (7, 5000, 1, 1.0)])
+    func partsWriteAsOne(seed: UInt64, count: Int, clumps: Int, span: Double) {
+        var points = ClusterSidesTests.points(seed: seed, count: count, clumps: clumps, span: span)
+        let column = points.properties.addColumn("v")
+        for i in 0..<count { points.properties.appendRow([(column, .number(Double((i * 37) % 101)))]) }
+        let aggregates: [ClusterAggregate] = [.sum(field: "v"), .min(field: "v"), .max(field: "v")]
+        let one = ClusterIndex.Pass.$commitPartsFrom.withValue(.max) { ClusterIndex(points: points, aggregates: aggregates) }
+        let parts = ClusterIndex.Pass.$commitPartsFrom.withValue(1) { ClusterIndex(points: points, aggregates: aggregates) }
+        var clustersSeen = 0
+        for zoom in 0...17 {
+            let a = one.clusters(zoom: Double(zoom)), b = parts.clusters(zoom: Double(zoom))
+            #expect(a == b, "zoom \(zoom): \(a.count) and \(b.count) items")
+            guard a == b else { break }
+            for item in a where item.isCluster {
+                clustersSeen += 1
+                #expect(one.members(of: item.id) == parts.members(of: item.id), "members of cluster \(item.id)")
+            }
+        }
+        #expect(clustersSeen > 100)
+    }
+}
+
 extension SeededRandom {
     /// Uniform in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }

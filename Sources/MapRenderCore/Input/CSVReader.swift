@@ -1,3 +1,5 @@
+import Foundation
+
 /// Streaming RFC 4180 CSV → points, on `CSVTokenizer`.
 ///
 /// The file is never held whole: each chunk (1 MiB by default) runs through the tokenizer. When
@@ -45,12 +47,23 @@ final class CSVReader {
     }
 
     /// Reads the whole source, `chunkSize` bytes at a time.
-    func read(_ source: ByteSource, chunkSize: Int = defaultChunkSize) throws -> LoadedPoints {
+    ///
+    /// Each read ends at its last line break (the bytes after it wait for the next read), so
+    /// that a block of whole lines with no quote in it can be parsed in two halves on two
+    /// threads: the second half by a second reader with the same column plan (`helper`), whose
+    /// points and report are then appended to this one's, line numbers moved on by the first
+    /// half's lines. Only a quote can hide a line break inside a field, so without one every
+    /// line break ends a record and the halves parse exactly as one reader would. Blocks of fewer
+    /// than `parallelFrom` bytes, blocks with a quote, and blocks that might reach the memory limit
+    /// (which stops at an exact row) are parsed on this thread.
+    func read(_ source: ByteSource, chunkSize: Int = defaultChunkSize, parallelFrom: Int = 256 << 10) throws -> LoadedPoints {
         let chunkSize = max(1, chunkSize)
-        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: max(chunkSize, 3))
-        defer { chunk.deallocate() }
+        // Room for a read and the end of the line before it.
+        let capacity = 2 * max(chunkSize, 3)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
 
-        let (headerBytes, found) = try CSVHeader.start(source, file: name, delimiter: options.delimiter, chunk: chunk,
+        let (headerBytes, found) = try CSVHeader.start(source, file: name, delimiter: options.delimiter, chunk: buffer,
                                                        chunkSize: chunkSize)
         delimiter = found
         decimalComma = delimiter != UInt8(ascii: ",")
@@ -59,10 +72,22 @@ final class CSVReader {
         try headerBytes.withUnsafeBufferPointer { buf in
             if let base = buf.baseAddress { try feed(base, buf.count) }
         }
+        var carried = 0
         while true {
-            let n = try source.read(into: chunk, capacity: chunkSize)
-            if n == 0 { break }
-            try feed(chunk, n)
+            let n = try source.read(into: buffer + carried, capacity: min(chunkSize, capacity - carried))
+            let total = carried + n
+            if n == 0 {
+                if total > 0 { try feed(buffer, total) }
+                break
+            }
+            // The block: up to the last line break, when what follows it fits the next read.
+            var end = total
+            if let lastLF = Self.lastLineFeed(buffer, total), total - (lastLF + 1) <= chunkSize {
+                end = lastLF + 1
+            }
+            try feedBlock(buffer, end, parallelFrom: parallelFrom)
+            carried = total - end
+            if carried > 0 { buffer.update(from: buffer + end, count: carried) }
         }
         try finish()
 
@@ -75,6 +100,89 @@ final class CSVReader {
             return LoadedPoints(points: points, report: report, namesOnly: names)
         }
         return LoadedPoints(points: points, report: report)
+    }
+
+    /// The reader of a block's second half (see `read`), made once the header is read.
+    private var helper: CSVReader?
+
+    /// The position of the last line feed among the first `n` bytes.
+    private static func lastLineFeed(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
+        var i = n - 1
+        while i >= 0 && p[i] != 0x0A { i -= 1 }
+        return i >= 0 ? i : nil
+    }
+
+    /// Parses `n` bytes, in two halves on two threads when `read` says it may.
+    private func feedBlock(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, parallelFrom: Int) throws {
+        // (A record with a point takes at least two bytes, so a block that cannot reach the
+        // memory limit holds fewer than n / 2 records: then no row of it stops the reading.)
+        guard n >= parallelFrom, header != nil, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
+              memchr(p, Int32(UInt8(ascii: "\"")), n) == nil,
+              let lf = memchr(p + n / 2, 0x0A, n - n / 2) else {
+            try feed(p, n)
+            return
+        }
+        // The second half starts after a line break near the middle.
+        let split = p.distance(to: lf.assumingMemoryBound(to: UInt8.self)) + 1
+        if split >= n {
+            try feed(p, n)
+            return
+        }
+        let helper = self.helper ?? makeHelper()
+        self.helper = helper
+        let errors = UnsafeMutablePointer<(any Error)?>.allocate(capacity: 2)
+        errors.initialize(repeating: nil, count: 2)
+        defer {
+            errors.deinitialize(count: 2)
+            errors.deallocate()
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            do {
+                if half == 0 { try self.feed(p, split) } else { try helper.feed(p + split, n - split) }
+            } catch {
+                errors[half] = error
+            }
+        }
+        if let error = errors[0] ?? errors[1] { throw error }
+        absorb(helper)
+    }
+
+    /// A reader with this one's column plan, for the second half of blocks.
+    private func makeHelper() -> CSVReader {
+        let h = CSVReader(name: name, options: options)
+        h.tokenizer = CSVTokenizer(delimiter: delimiter)
+        h.delimiter = delimiter
+        h.decimalComma = decimalComma
+        h.header = header
+        h.latIndex = latIndex
+        h.lonIndex = lonIndex
+        h.idIndex = idIndex
+        h.propertyColumns = propertyColumns
+        h.rowValues = rowValues
+        for name in points.properties.names { h.points.properties.addColumn(name) }
+        return h
+    }
+
+    /// Appends what `helper` read after this reader's last line (its lines counted from 1), and
+    /// empties it for the next block.
+    private func absorb(_ helper: CSVReader) {
+        let lineOffset = tokenizer.line - 1
+        points.lat.append(contentsOf: helper.points.lat)
+        points.lon.append(contentsOf: helper.points.lon)
+        points.ids.append(contentsOf: helper.points.ids)
+        points.properties.append(contentsOf: helper.points.properties)
+        report.append(helper.report, lineOffset: lineOffset)
+        anyID = anyID || helper.anyID
+        pointsWithIDs += helper.pointsWithIDs
+        tokenizer.skipLines(helper.tokenizer.line - 1)
+        helper.points.lat.removeAll(keepingCapacity: true)
+        helper.points.lon.removeAll(keepingCapacity: true)
+        helper.points.ids.removeAll(keepingCapacity: true)
+        helper.points.properties.removeAllRows()
+        helper.report = InputReport(source: report.source)
+        helper.anyID = false
+        helper.pointsWithIDs = 0
+        helper.tokenizer.restartLines()
     }
 
     /// Runs `n` bytes through the tokenizer; records are handled as they complete.

@@ -17,7 +17,7 @@ final class CSVTokenizer {
     @exclusivity(unchecked) private var previousCRInQuotes = false
     @exclusivity(unchecked) private var hadQuote = false
     /// 1-based physical line of the next byte, and the line the current record began on.
-    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private(set) var line = 1
     @exclusivity(unchecked) private(set) var recordLine = 1
 
     @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
@@ -58,6 +58,25 @@ final class CSVTokenizer {
     func string(_ k: Int) -> String {
         let (p, n) = field(k)
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// Between records: no field begun, no line break half read.
+    var atRecordStart: Bool {
+        state == .fieldStart && bytesCount == 0 && fieldCount == 0 && !hadQuote && !recordTooLong && !skipLF
+    }
+
+    /// Counts `k` more lines as read (lines another tokenizer read from here on); only between records.
+    func skipLines(_ k: Int) {
+        precondition(atRecordStart, "lines are skipped between records")
+        line += k
+        recordLine = line
+    }
+
+    /// Counts lines from 1 again; only between records.
+    func restartLines() {
+        precondition(atRecordStart, "lines are counted again between records")
+        line = 1
+        recordLine = 1
     }
 
     // MARK: Feeding

@@ -54,6 +54,23 @@ public struct InputReport: Sendable, Equatable {
         }
     }
 
+    /// Adds the counts of `other`, a report on the lines that follow this one's, whose line
+    /// numbers start again at 1 after `lineOffset` lines.
+    public mutating func append(_ other: InputReport, lineOffset: Int) {
+        recordsRead += other.recordsRead
+        pointsRead += other.pointsRead
+        filteredOut += other.filteredOut
+        for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
+        for (reason, lines) in other.examples {
+            for line in lines where examples[reason, default: []].count < Self.maxExamples {
+                examples[reason, default: []].append(line + lineOffset)
+            }
+        }
+        for (kind, count) in other.skippedGeometries { skippedGeometries[kind, default: 0] += count }
+        if firstInvalidUTF8 == nil, let first = other.firstInvalidUTF8 { firstInvalidUTF8 = first + lineOffset }
+        invalidUTF8 += other.invalidUTF8
+    }
+
     /// Human-readable lines, e.g. `cities.csv: skipped 3 rows: latitude outside -90..90 (lines 4, 9, 12)`.
     public func warnings() -> [String] {
         let unit = format == "csv" ? "line" : "feature"

@@ -71,6 +71,19 @@ public struct PropertyTable: Sendable {
         return out
     }
 
+    /// Appends the rows of a table with the same columns, in the same order.
+    public mutating func append(contentsOf other: PropertyTable) {
+        precondition(other.names == names, "rows are appended from a table with the same columns")
+        for c in columns.indices { columns[c].append(contentsOf: other.columns[c]) }
+        rowCount += other.rowCount
+    }
+
+    /// Removes every row, keeping the columns (and their memory).
+    public mutating func removeAllRows() {
+        for c in columns.indices { columns[c].removeAll(keepingCapacity: true) }
+        rowCount = 0
+    }
+
     public mutating func reserveCapacity(_ n: Int) {
         for c in columns.indices { columns[c].reserveCapacity(n) }
     }

@@ -116,7 +116,8 @@ extension ClusterIndex {
         let options: ClusterOptions
         let operations: [Operation]
         let items: Items
-        /// `visited[ref] == zoom`: taken in this pass.
+        /// `visited[ref] == zoom`: taken in this pass (by `clusterInTreeOrder`; the pass over a
+        /// grid marks the grid's entries).
         let visited: UnsafeMutablePointer<UInt8>
         /// Grid positions (see `NeighbourGrid.slot(position:zoom:)`).
         let slot: UnsafeMutablePointer<Int32>
@@ -252,7 +253,6 @@ extension ClusterIndex {
             let meeting = handoff.map { Unmanaged.passUnretained($0.0) }, side = handoff?.side ?? 0
             defer { handoff?.0.finish(side: side) }
             log.prepare(items: asked.count, shared: handoff?.0.boundary.count ?? 0)
-            let stamp = UInt8(zoom)
             let r = options.radius(atZoom: zoom), r2 = r * r
             var found = NeighbourGrid.Found()
             defer { found.deallocate() }
@@ -262,22 +262,27 @@ extension ClusterIndex {
                 // They are visited in input order, so their entries lie anywhere in the grid: fetch
                 // the entries of those a few steps ahead, then the windows they will read.
                 if k + 32 < asked.upperBound { grid.prefetchEntry(askedSlot[k + 32]) }
-                if k + 16 < asked.upperBound { grid.prefetchWindows(askedSlot[k + 16]) }
+                if k + 16 < asked.upperBound {
+                    grid.prefetchWindows(askedSlot[k + 16])
+                    let ahead = Int(list[Int(askedIndex[k + 16])])
+                    if ahead >= items.pointCount { mr_prefetch(items.clusterXY + 2 * (ahead - items.pointCount)) }
+                }
                 let index = askedIndex[k], s = askedSlot[k]
                 // (Before looking whether the item was taken: the other side may take it.)
                 meeting?._withUnsafeGuaranteedRef { $0.begin(side: side, index: Int(index), position: s) }
                 let item = list[Int(index)], ref = Int(item)
-                if visited[ref] == stamp { continue }
-                visited[ref] = stamp
+                // Taken by an earlier seed in this pass (`take` marks the entries it takes, and
+                // the seed's own): read from the entry the pass fetched anyway, not from a
+                // table by ref, which every neighbour found would write at random.
+                let e = grid.entry(s)
+                if e.isTaken { continue }
                 found.removeAll()
                 // A point's position is its entry's (a Float); a cluster's is only in the store.
-                let e = grid.entry(s)
                 let sx = ref < items.pointCount ? Double(e.x) : items.x(ref), sy = ref < items.pointCount ? Double(e.y) : items.y(ref)
                 let total = Int(e.weight) + grid.take(position: Int(s), x: sx, y: sy, r2: r2, into: &found,
                                                       clusters: items.pointCount, clusterXY: items.clusterXY)
                 var neighbours = UnsafeMutableBufferPointer(start: found.refs, count: found.count)
                 let positions = UnsafeBufferPointer(start: found.positions, count: found.count)
-                for b in neighbours { visited[Int(b)] = stamp }
                 if !neighbours.isEmpty && total >= options.minPoints {
                     // The centroid, summed as supercluster sums it (seed first).
                     let w0 = Double(e.weight)

@@ -483,6 +483,13 @@ extension ClusterIndex {
                         let cluster = v.clusters[k]
                         let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
                         let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
+                        // Each member's parent is written at random: fetch those of the members a
+                        // few clusters on (the members are written in the order they were logged).
+                        var ahead = Int(cluster.firstMember) + 32
+                        while ahead < Swift.min(end + 32, v.members.count) {
+                            mr_prefetch(items.parent + Int(v.members[ahead].ref))
+                            ahead += 1
+                        }
                         makeCluster(ref, seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
                                     weight: cluster.weight, members: members)
                         added[ref] = NeighbourGrid.Added(ref: Int32(ref), x: Float(cluster.x), y: Float(cluster.y),

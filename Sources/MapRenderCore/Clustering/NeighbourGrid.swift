@@ -553,6 +553,16 @@ final class NeighbourGrid {
             for p in lo..<hi {
                 let x = Double(v[p].x), y = Double(v[p].y)
                 let low = y - cell, high = y + cell
+                // The windows beside it move forward with every item (not only when needed, below),
+                // by a step or two: the loops are short, and nothing else here waits on a guess.
+                while left < leftEnd && Double(v[left].y) < low { left += 1 }
+                while right < rightEnd && Double(v[right].y) < low { right += 1 }
+                // Most items at high zooms: nobody within cell along y in any of the three columns
+                // (the item just before and after it in its own, the first of each window).
+                if (p == lo || Double(v[p - 1].y) < low) && (p + 1 == hi || Double(v[p + 1].y) > high)
+                    && (left == leftEnd || Double(v[left].y) > high) && (right == rightEnd || Double(v[right].y) > high) {
+                    continue
+                }
                 // In its own column, the items within cell along y are those just before and after it.
                 var alone = true
                 var j = p - 1
@@ -567,19 +577,9 @@ final class NeighbourGrid {
                         j += 1
                     }
                 }
-                // The window pointers only move forward, so they may lag behind and catch up
-                // when needed.
-                if alone && x - cell < leftEdge {
-                    while left < leftEnd && Double(v[left].y) < low { left += 1 }
-                    alone = none(left, leftEnd, x, high)
-                }
-                if alone && x + cell >= rightEdge {
-                    while right < rightEnd && Double(v[right].y) < low { right += 1 }
-                    alone = none(right, rightEnd, x, high)
-                }
+                if alone && x - cell < leftEdge { alone = none(left, leftEnd, x, high) }
+                if alone && x + cell >= rightEdge { alone = none(right, rightEnd, x, high) }
                 if !alone {
-                    while left < leftEnd && Double(v[left].y) < low { left += 1 }
-                    while right < rightEnd && Double(v[right].y) < low { right += 1 }
                     slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
                     windows[p] = (Int32(left), Int32(right))
                 }

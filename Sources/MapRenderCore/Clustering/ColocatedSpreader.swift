@@ -119,21 +119,19 @@ public enum ColocatedSpreader {
             let ra = find(a), rb = find(b)
             if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
         }
-        do {
-            var cells: [Cell: [Int]] = [:]
-            for i in 0..<n {
-                let c = Cell(x: Int((px[i] / tolerance).rounded(.down)), y: Int((py[i] / tolerance).rounded(.down)))
-                for dx in -1...1 {
-                    for dy in -1...1 {
-                        guard let others = cells[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
-                        for j in others {
-                            let ex = px[i] - px[j], ey = py[i] - py[j]
-                            if ex * ex + ey * ey <= tolerance * tolerance { union(i, j) }
-                        }
+        var cells: [Cell: [Int]] = [:]
+        for i in 0..<n {
+            let c = Cell(x: Int((px[i] / tolerance).rounded(.down)), y: Int((py[i] / tolerance).rounded(.down)))
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    guard let others = cells[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
+                    for j in others {
+                        let ex = px[i] - px[j], ey = py[i] - py[j]
+                        if ex * ex + ey * ey <= tolerance * tolerance { union(i, j) }
                     }
                 }
-                cells[c, default: []].append(i)
             }
+            cells[c, default: []].append(i)
         }
         var members: [Int: [Int]] = [:]
         for i in 0..<n { members[find(i), default: []].append(i) }

@@ -349,11 +349,8 @@ extension ClusterIndex {
             // Parts of the input order with about as many asked items each.
             var bounds = [0, list.count]
             if askedCount >= Self.commitPartsFrom {
-                var lo = 0, hi = list.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    let below = asked.reduce(0) { $0 + Cursor.firstAsked(atOrAfter: mid, in: $1, askedIndex) - $1.lowerBound }
-                    if below < askedCount / 2 { lo = mid + 1 } else { hi = mid }
+                let lo = partitionPoint(0..<list.count) { index in
+                    asked.reduce(0) { $0 + Cursor.firstAsked(atOrAfter: index, in: $1, askedIndex) - $1.lowerBound } >= askedCount / 2
                 }
                 if lo > 0 && lo < list.count { bounds = [0, lo, list.count] }
             }
@@ -415,12 +412,7 @@ extension ClusterIndex {
 
             /// The first of `range`'s asked items (in input order) whose input index is at least `index`.
             static func firstAsked(atOrAfter index: Int, in range: Range<Int>, _ askedIndex: UnsafeMutablePointer<Int32>) -> Int {
-                var lo = range.lowerBound, hi = range.upperBound
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if Int(askedIndex[mid]) < index { lo = mid + 1 } else { hi = mid }
-                }
-                return lo
+                partitionPoint(range) { Int(askedIndex[$0]) >= index }
             }
 
             /// The cursor at input index `index`: every item before it is written. The output
@@ -431,11 +423,7 @@ extension ClusterIndex {
                 var cursor = Cursor(out: index, ref: firstRef, asked: [], writes: [])
                 for (side, v) in views.enumerated() {
                     let a = firstAsked(atOrAfter: index, in: asked[side], askedIndex)
-                    var lo = 0, hi = v.writes.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if Int(v.writes[mid].index) < index { lo = mid + 1 } else { hi = mid }
-                    }
+                    let lo = partitionPoint(0..<v.writes.count) { Int(v.writes[$0].index) >= index }
                     // The side's new clusters before it: one more than the last one written before it.
                     var w = lo - 1
                     while w >= 0 && v.writes[w].ref >= 0 { w -= 1 }

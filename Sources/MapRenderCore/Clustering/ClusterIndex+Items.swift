@@ -80,11 +80,7 @@ extension ClusterIndex {
         /// The cluster whose `cluster_id` is `id`, among the clusters `refs` (made at one zoom,
         /// so in increasing id order).
         func ref(ofCluster id: Int, in refs: Range<Int>) -> Int? {
-            var lo = refs.lowerBound, hi = refs.upperBound
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(clusterID[mid - pointCount]) + idOffset < id { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = partitionPoint(refs) { Int(clusterID[$0 - pointCount]) + idOffset >= id }
             return lo < refs.upperBound && Int(clusterID[lo - pointCount]) + idOffset == id ? lo : nil
         }
     }

@@ -330,11 +330,7 @@ final class NeighbourGrid {
             let split = Self.split(columns: columns) { Int(st[$0 << s]) }
             let oldBelow = Int(st[split << s])
             let mergedBelow = mergedPositions.reduce(0) { $0 + (Int($1) < oldBelow ? 1 : 0) }
-            var addedBelow = 0, hi = m
-            while addedBelow < hi {
-                let mid = (addedBelow + hi) / 2
-                if Int(sorted.keys[mid] >> 32) < split { addedBelow = mid + 1 } else { hi = mid }
-            }
+            let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= split }
             let secondOut = oldBelow - mergedBelow + addedBelow
             var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
             ends.withUnsafeMutableBufferPointer { ends in
@@ -369,12 +365,7 @@ final class NeighbourGrid {
     /// The first column starting at or after position `p`.
     private func column(startingAtOrAfter p: Int32) -> Int {
         let st = start
-        var lo = 0, hi = 1 << shift
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if st[mid] < p { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        return partitionPoint(0..<(1 << shift)) { st[$0] >= p }
     }
 
     /// A position that parts the items to decide at an empty column: no item before it is within
@@ -386,14 +377,7 @@ final class NeighbourGrid {
         let columns = 1 << shift, st = start
         guard !sample.isEmpty else { return nil }
         /// How many of the sample lie before position p.
-        func below(_ p: Int32) -> Int {
-            var lo = 0, hi = sample.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if sample[mid] < p { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
+        func below(_ p: Int32) -> Int { partitionPoint(sample.indices) { sample[$0] >= p } }
         let lowest = (sample.count + 3) / 4, highest = sample.count - (sample.count + 3) / 4
         let middle = column(startingAtOrAfter: sample[sample.count / 2])
         var left = middle, right = middle + 1
@@ -427,12 +411,7 @@ final class NeighbourGrid {
     /// two halves.
     private static func split(columns: Int, position: (Int) -> Int) -> Int {
         let half = position(columns) / 2
-        var lo = 0, hi = columns
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if position(mid) < half { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        return partitionPoint(0..<columns) { position($0) >= half }
     }
 
     /// Marks the item at position `p` as merged into a new cluster; `noteMerged` must be told too.

@@ -18,19 +18,25 @@ final class CSVReader {
     @exclusivity(unchecked) private var points = PointSet()
 
     @exclusivity(unchecked) private var tokenizer = CSVTokenizer(delimiter: UInt8(ascii: ","))
-    @exclusivity(unchecked) private var delimiter = UInt8(ascii: ",")
 
-    // MARK: Column plan, fixed by the header
+    /// How the file's records are read: fixed by its first line (the delimiter, which the
+    /// tokenizer holds) and its header (the columns), then the same for every record; a second
+    /// reader (`helper`) takes a copy.
+    struct Plan {
+        var decimalComma = false
+        /// The header's column names; nil until the header is read.
+        var header: [String]?
+        var latIndex = 0
+        var lonIndex = 0
+        var idIndex = -1                 // -1: no id column
+        /// (CSV column, property column) for every kept property.
+        var propertyColumns: [(csv: Int, target: Int)] = []
+    }
 
-    private var header: [String]?
-    @exclusivity(unchecked) private var latIndex = 0
-    @exclusivity(unchecked) private var lonIndex = 0
-    @exclusivity(unchecked) private var idIndex = -1                 // -1: no id column
+    @exclusivity(unchecked) private var plan = Plan()
     @exclusivity(unchecked) private var anyID = false
-    /// (CSV column, property column) for every kept property.
-    @exclusivity(unchecked) private var propertyColumns: [(csv: Int, target: Int)] = []
+    /// One value per property column, reused from row to row.
     @exclusivity(unchecked) private var rowValues: [PropertyValue] = []
-    @exclusivity(unchecked) private var decimalComma = false
     /// Points past which reading stops (`options.memoryLimit`).
     @exclusivity(unchecked) private var maxPoints = Int.max
     /// `options.namesOnly`: property fields are only checked for UTF-8, ids only counted.
@@ -65,9 +71,8 @@ final class CSVReader {
 
         let (headerBytes, found) = try CSVHeader.start(source, file: name, delimiter: options.delimiter, chunk: buffer,
                                                        chunkSize: chunkSize)
-        delimiter = found
-        decimalComma = delimiter != UInt8(ascii: ",")
-        tokenizer = CSVTokenizer(delimiter: delimiter)
+        plan.decimalComma = found != UInt8(ascii: ",")
+        tokenizer = CSVTokenizer(delimiter: found)
 
         try headerBytes.withUnsafeBufferPointer { buf in
             if let base = buf.baseAddress { try feed(base, buf.count) }
@@ -91,7 +96,7 @@ final class CSVReader {
         }
         try finish()
 
-        if idIndex >= 0 && !anyID { points.ids = [] }
+        if plan.idIndex >= 0 && !anyID { points.ids = [] }
         report.pointsRead = points.count
         if namesOnly {
             let names = LoadedPoints.NamesOnly(propertyNames: points.properties.names, pointsWithIDs: pointsWithIDs)
@@ -105,7 +110,8 @@ final class CSVReader {
     /// The reader of a block's second half (see `read`), made once the header is read.
     private var helper: CSVReader?
 
-    /// The position of the last line feed among the first `n` bytes.
+    /// The position of the last line feed among the first `n` bytes (by hand: Swift's Glibc
+    /// module does not import `memrchr`; the last line feed is a line from the end).
     private static func lastLineFeed(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
         var i = n - 1
         while i >= 0 && p[i] != 0x0A { i -= 1 }
@@ -116,7 +122,7 @@ final class CSVReader {
     private func feedBlock(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, parallelFrom: Int) throws {
         // (A record with a point takes at least two bytes, so a block that cannot reach the
         // memory limit holds fewer than n / 2 records: then no row of it stops the reading.)
-        guard n >= parallelFrom, header != nil, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
+        guard n >= parallelFrom, plan.header != nil, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
               memchr(p, Int32(UInt8(ascii: "\"")), n) == nil,
               let lf = memchr(p + n / 2, 0x0A, n - n / 2) else {
             try feed(p, n)
@@ -147,19 +153,13 @@ final class CSVReader {
         absorb(helper)
     }
 
-    /// A reader with this one's column plan, for the second half of blocks.
+    /// A reader with this one's plan, for the second half of blocks.
     private func makeHelper() -> CSVReader {
         let h = CSVReader(name: name, options: options)
-        h.tokenizer = CSVTokenizer(delimiter: delimiter)
-        h.delimiter = delimiter
-        h.decimalComma = decimalComma
-        h.header = header
-        h.latIndex = latIndex
-        h.lonIndex = lonIndex
-        h.idIndex = idIndex
-        h.propertyColumns = propertyColumns
-        h.rowValues = rowValues
+        h.plan = plan
+        h.tokenizer = CSVTokenizer(delimiter: tokenizer.delimiter)
         for name in points.properties.names { h.points.properties.addColumn(name) }
+        h.rowValues = rowValues
         return h
     }
 
@@ -196,21 +196,21 @@ final class CSVReader {
             throw MapRenderError(.inputMalformed,
                 "\(name):\(tokenizer.recordLine): quoted field is not closed before the end of the file")
         }
-        if header == nil {
+        if plan.header == nil {
             throw MapRenderError(.inputMalformed, "\(name): no header row (the file is empty)")
         }
     }
 
     private func handle(_ t: CSVTokenizer) throws {
         if t.recordTooLong {
-            if header == nil {
+            if plan.header == nil {
                 throw MapRenderError(.inputMalformed, "\(name): the first line is longer than \(CSVTokenizer.maxRecordBytes >> 20) MiB: not a CSV header")
             }
             report.recordsRead += 1
             report.skip(.recordTooLong, at: t.recordLine)
             return
         }
-        if header == nil { try handleHeader() } else { handleRow() }
+        if plan.header == nil { try handleHeader() } else { handleRow() }
         if points.count > maxPoints { throw tooManyPoints() }
     }
 
@@ -258,16 +258,16 @@ final class CSVReader {
     @inline(__always)
     private func coordinate(field k: Int) -> CoordinateParse {
         let (p, count) = tokenizer.field(k)
-        return FastNumber.parseCoordinate(p, count, decimalComma: decimalComma)
+        return FastNumber.parseCoordinate(p, count, decimalComma: plan.decimalComma)
     }
 
     private func handleHeader() throws {
         let h = CSVHeader(tokenizer, file: name)
         let names = h.names
-        header = names
+        plan.header = names
         let (lat, lon) = try h.coordinates(lat: options.latField, lon: options.lonField)
-        latIndex = lat
-        lonIndex = lon
+        plan.latIndex = lat
+        plan.lonIndex = lon
         report.latitudeColumn = names[lat]
         report.longitudeColumn = names[lon]
 
@@ -280,15 +280,15 @@ final class CSVReader {
                 let hint = KeySuggestion.closest(to: field, among: names).map { "; did you mean '\($0)'?" } ?? "; \(h.shown)"
                 throw MapRenderError(.usage, "id-field reads '\(field)', which \(name) does not have\(hint)")
             }
-            idIndex = k
+            plan.idIndex = k
         } else if let k = h.detect(["id"]), k != lat, k != lon {
-            idIndex = k
+            plan.idIndex = k
             idIsProperty = false
         }
 
-        for k in names.indices where k != lat && k != lon && (k != idIndex || idIsProperty) {
+        for k in names.indices where k != lat && k != lon && (k != plan.idIndex || idIsProperty) {
             if let keep = options.keepProperties, !keep.contains(names[k]) { continue }
-            propertyColumns.append((k, points.properties.addColumn(names[k])))
+            plan.propertyColumns.append((k, points.properties.addColumn(names[k])))
         }
         rowValues = [PropertyValue](repeating: .missing, count: points.properties.names.count)
     }
@@ -297,6 +297,7 @@ final class CSVReader {
         report.recordsRead += 1
         let n = tokenizer.fieldCount
         let recordLine = tokenizer.recordLine
+        let latIndex = plan.latIndex, lonIndex = plan.lonIndex, idIndex = plan.idIndex
         guard latIndex < n && lonIndex < n else {
             report.skip(.malformedRow, at: recordLine)
             return
@@ -313,7 +314,7 @@ final class CSVReader {
         }
         if namesOnly {
             if idIndex >= 0 && idIndex < n && checkField(idIndex) { pointsWithIDs += 1 }
-            for (csv, _) in propertyColumns where csv < n { _ = checkField(csv) }
+            for (csv, _) in plan.propertyColumns where csv < n { _ = checkField(csv) }
             return
         }
         if idIndex >= 0 {
@@ -321,11 +322,11 @@ final class CSVReader {
             if case .missing = id {} else { anyID = true }
             points.ids.append(id)
         }
-        if propertyColumns.isEmpty {
+        if plan.propertyColumns.isEmpty {
             points.properties.appendEmptyRow()
         } else {
             for k in rowValues.indices { rowValues[k] = .missing }
-            for (csv, target) in propertyColumns where csv < n {
+            for (csv, target) in plan.propertyColumns where csv < n {
                 rowValues[target] = value(field: csv)
             }
             points.properties.appendRow(dense: rowValues)

@@ -26,15 +26,15 @@ extension ClusterIndex {
         let levelCount = options.maxZoom + 2 - lowest
         var built = Built(lists: Array(repeating: [], count: levelCount), counts: Array(repeating: 0, count: levelCount),
                           batches: Array(repeating: 0..<0, count: levelCount - 1))
-        var list = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(n, 1))
-        var out = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(n, 1))
-        let visited = UnsafeMutablePointer<UInt8>.allocate(capacity: items.capacity)
-        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: items.capacity)
+        var list = UnsafeMutablePointer<Int32>.allocateLarge(capacity: Swift.max(n, 1))
+        var out = UnsafeMutablePointer<Int32>.allocateLarge(capacity: Swift.max(n, 1))
+        let visited = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: items.capacity)
+        let slot = UnsafeMutablePointer<Int32>.allocateLarge(capacity: items.capacity)
         defer {
-            list.deallocate()
-            out.deallocate()
-            visited.deallocate()
-            slot.deallocate()
+            list.freeLarge()
+            out.freeLarge()
+            visited.freeLarge()
+            slot.freeLarge()
         }
         for i in 0..<n { list[i] = Int32(i) }
         // A cluster's are set when it is made.
@@ -257,7 +257,7 @@ extension ClusterIndex {
             var found = NeighbourGrid.Found()
             defer { found.deallocate() }
             var rankByRef: UnsafeMutablePointer<Int32>?
-            defer { rankByRef?.deallocate() }
+            defer { rankByRef?.freeLarge() }
             for k in asked {
                 // They are visited in input order, so their entries lie anywhere in the grid: fetch
                 // the entries of those a few steps ahead, then the windows they will read.
@@ -306,7 +306,7 @@ extension ClusterIndex {
                     // are not needed any more).
                     if rankByRef == nil {
                         let ranks = tree().traversalRanks()
-                        let byRef = UnsafeMutablePointer<Int32>.allocate(capacity: items.capacity)
+                        let byRef = UnsafeMutablePointer<Int32>.allocateLarge(capacity: items.capacity)
                         for (k, ref) in list.enumerated() { byRef[Int(ref)] = ranks[k] }
                         rankByRef = byRef
                     }

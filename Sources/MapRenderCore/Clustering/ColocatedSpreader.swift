@@ -68,10 +68,10 @@ public enum ColocatedSpreader {
             var capacity = 16
             while capacity < 2 * n { capacity <<= 1 }
             let mask = capacity - 1
-            var table = [UInt64](repeating: 0, count: capacity)   // tag << 32 | (index + 1); 0: empty
+            let table = LargeBuffer<UInt64>(count: capacity, repeating: 0)   // tag << 32 | (index + 1); 0: empty
             var firstOf = [Int32](repeating: -1, count: n)
             var duplicates = false
-            table.withUnsafeMutableBufferPointer { table in
+            do {
                 firstOf.withUnsafeMutableBufferPointer { firstOf in
                     // Each point's slot is a cache miss once the table outgrows the cache, so the
                     // time per point grew with n (2.3-2.9x per doubling at 250k-2M): the slot of
@@ -81,7 +81,7 @@ public enum ColocatedSpreader {
                         if i + ahead < n {
                             let next = exactKey(i + ahead)
                             let slot = Int(truncatingIfNeeded: Hash64.mix(next.0 &+ Hash64.mix(next.1))) & mask
-                            mr_prefetch(table.baseAddress! + slot)
+                            mr_prefetch(table.base + slot)
                         }
                         let k = exactKey(i)
                         let hash = Hash64.mix(k.0 &+ Hash64.mix(k.1))

@@ -132,19 +132,19 @@ final class NeighbourGrid {
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
         maxColumns = 2 * self.capacity + 1024
-        start = .allocate(capacity: maxColumns + 2)
-        spareStart = .allocate(capacity: maxColumns + 2)
-        entries = .allocate(capacity: self.capacity)
-        spareEntries = .allocate(capacity: self.capacity)
-        windows = .allocate(capacity: self.capacity)
+        start = .allocateLarge(capacity: maxColumns + 2)
+        spareStart = .allocateLarge(capacity: maxColumns + 2)
+        entries = .allocateLarge(capacity: self.capacity)
+        spareEntries = .allocateLarge(capacity: self.capacity)
+        windows = .allocateLarge(capacity: self.capacity)
     }
 
     deinit {
-        start.deallocate()
-        spareStart.deallocate()
-        entries.deallocate()
-        spareEntries.deallocate()
-        windows.deallocate()
+        start.freeLarge()
+        spareStart.freeLarge()
+        entries.freeLarge()
+        spareEntries.freeLarge()
+        windows.freeLarge()
     }
 
     /// Memory for `bytes` bytes the caller may use until the next `next` or `load`: the spare

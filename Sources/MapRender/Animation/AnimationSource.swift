@@ -44,6 +44,16 @@ struct AnimationSource: Sendable {
         }
     }
 
+    /// `positions(k)`'s x and y in order; keyframes give them without making the frame.
+    func forEachPosition(_ k: Int, _ body: (Double, Double) -> Void) {
+        switch kind {
+        case .keyframes(let s): s.forEachPosition(k, body)
+        case .tracks:
+            let s = positions(k)
+            for (x, y) in zip(s.x, s.y) { body(x, y) }
+        }
+    }
+
     /// Map time of every frame, the rest times, and how long cluster effects last (`transition`,
     /// map time; nil: a third of the time between keyframes, or a thirtieth of the tracks' span).
     ///
@@ -94,6 +104,11 @@ struct AnimationSource: Sendable {
         func state(_ k: Int) -> FrameState {
             let (j, t) = timing(k)
             return transitions[j].state(at: t, easing: easing)
+        }
+
+        func forEachPosition(_ k: Int, _ body: (Double, Double) -> Void) {
+            let (j, t) = timing(k)
+            transitions[j].forEachPosition(at: t, easing: easing, body)
         }
 
         func frame(_ k: Int) -> SourceFrame {

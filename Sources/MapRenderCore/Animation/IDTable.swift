@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Ids, each stored once, numbered in the order first inserted: matching the points of keyframes
 /// by id, and giving every id one dense number across all keyframes.
 ///
@@ -42,9 +44,31 @@ public struct IDTable: Sendable {
 
     public var count: Int { ids.count }
 
+    /// An id's hash, computed once for `prefetch` and `insert(_:hashed:)`.
+    public struct Hashed: Sendable {
+        var hash: UInt64
+        var isNumber: Bool
+    }
+
+    public static func hashed(_ id: PropertyValue) -> Hashed {
+        let (h, number) = hash(id)
+        return Hashed(hash: h, isNumber: number)
+    }
+
+    /// Starts fetching the slot where a search for the id begins (an insert of it comes soon).
+    @inline(__always)
+    public func prefetch(_ h: Hashed) {
+        slots.withUnsafeBufferPointer { mr_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: h.hash) & mask)) }
+    }
+
     /// The id's number, inserting it (with the next number) when new.
     public mutating func insert(_ id: PropertyValue) -> (index: Int, inserted: Bool) {
-        let (h, number) = Self.hash(id)
+        insert(id, hashed: Self.hashed(id))
+    }
+
+    /// `insert(_:)` with the id's hash from `hashed(_:)`.
+    public mutating func insert(_ id: PropertyValue, hashed: Hashed) -> (index: Int, inserted: Bool) {
+        let h = hashed.hash, number = hashed.isNumber
         if let found = find(id, h, number) { return (found, false) }
         precondition(ids.count < Int(Int32.max) - 1, "more ids than an Int32 numbers")
         if 2 * (ids.count + 1) > slots.count { grow() }

@@ -39,6 +39,13 @@ public struct Transition: Sendable {
 
     public var count: Int { ids.count }
 
+    /// Room for `n` entries without growing.
+    public mutating func reserveCapacity(_ n: Int) {
+        ids.reserveCapacity(n); kinds.reserveCapacity(n)
+        fromX.reserveCapacity(n); fromY.reserveCapacity(n); toX.reserveCapacity(n); toY.reserveCapacity(n)
+        rowA.reserveCapacity(n); rowB.reserveCapacity(n)
+    }
+
     /// How many entries are of a kind.
     public func count(of kind: Kind) -> Int { kinds.reduce(0) { $0 + ($1 == kind ? 1 : 0) } }
 
@@ -56,29 +63,43 @@ public struct Transition: Sendable {
         f.rowA.reserveCapacity(count)
         f.rowB.reserveCapacity(count)
         for i in 0..<count {
-            let opacity: Double, scale: Double
-            switch kinds[i] {
-            case .moved, .unchanged: opacity = 1; scale = 1
-            case .inserted: opacity = p; scale = p
-            case .deleted: opacity = 1 - p; scale = 1
-            }
-            if opacity <= 0 { continue }
-            let pos: (x: Double, y: Double)
-            if kinds[i] == .moved {
-                pos = WrappedMercator.interpolate(x0: fromX[i], y0: fromY[i], x1: toX[i], y1: toY[i], f: p)
-            } else {
-                pos = (toX[i], toY[i])
-            }
-            f.x.append(pos.x)
-            f.y.append(pos.y)
-            f.opacity.append(opacity)
-            f.scale.append(scale)
+            guard let e = entry(i, progress: p) else { continue }
+            f.x.append(e.x)
+            f.y.append(e.y)
+            f.opacity.append(e.opacity)
+            f.scale.append(e.scale)
             f.ids.append(ids[i])
             f.item.append(i)
             f.rowA.append(rowA[i])
             f.rowB.append(rowB[i])
         }
         return f
+    }
+
+    /// The positions of `state(at:easing:)`'s points, in its order, without making the frame
+    /// (fitting a view to every frame reads nothing else).
+    public func forEachPosition(at t: Double, easing: Easing = .linear, _ body: (Double, Double) -> Void) {
+        let p = easing.apply(t)
+        for i in 0..<count {
+            if let e = entry(i, progress: p) { body(e.x, e.y) }
+        }
+    }
+
+    /// Entry `i` at progress `p`: its position, opacity and scale; nil when it is not drawn.
+    @inline(__always)
+    private func entry(_ i: Int, progress p: Double) -> (x: Double, y: Double, opacity: Double, scale: Double)? {
+        let opacity: Double, scale: Double
+        switch kinds[i] {
+        case .moved, .unchanged: opacity = 1; scale = 1
+        case .inserted: opacity = p; scale = p
+        case .deleted: opacity = 1 - p; scale = 1
+        }
+        if opacity <= 0 { return nil }
+        if kinds[i] == .moved {
+            let pos = WrappedMercator.interpolate(x0: fromX[i], y0: fromY[i], x1: toX[i], y1: toY[i], f: p)
+            return (pos.x, pos.y, opacity, scale)
+        }
+        return (toX[i], toY[i], opacity, scale)
     }
 
     mutating func append(id: PropertyValue, kind: Kind, from: (x: Double, y: Double),

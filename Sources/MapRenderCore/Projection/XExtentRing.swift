@@ -36,6 +36,17 @@ public struct XExtentRing: Sendable {
         empty = false
     }
 
+    /// Adds every value `other` holds (as if added here).
+    public mutating func merge(_ other: XExtentRing) {
+        guard !other.empty else { skipped += other.skipped; return }
+        for b in 0..<Self.bins {
+            if other.low[b] < low[b] { low[b] = other.low[b] }
+            if other.high[b] > high[b] { high[b] = other.high[b] }
+        }
+        empty = false
+        skipped += other.skipped
+    }
+
     /// (minX, maxX) with maxX possibly above 1 (Fiji, Tonga, Chukotka); nil when no finite value
     /// was added.
     public var extent: (min: Double, max: Double)? {

@@ -102,4 +102,44 @@ import Testing
         #expect(tr.ids == [.number(2), .number(1), .string("y"), .string("x")])
         #expect(tr.kinds == [.moved, .unchanged, .inserted, .deleted])
     }
+
+    /// Generated keyframes (numbers, strings that look like numbers, -0, shuffled order, ids
+    /// kept, dropped and added) against a diff written the plain way, with a dictionary per
+    /// keyframe: the same entries in the same order.
+    @Test func matchesADictionaryDiffOnGeneratedKeyframes() throws {
+        var rng = AnimationTestRandom(seed: 7)
+        for round in 0..<40 {
+            let n = Int.random(in: 0...(round < 20 ? 30 : 3000), using: &rng)
+            func id(_ k: Int) -> PropertyValue {
+                switch k % 4 {
+                case 0: return k == 0 ? .number(-0.0) : .number(Double(k))
+                case 1: return .string(String(k))
+                case 2: return .number(Double(k) + 0.5)
+                default: return .string("p\(k)")
+                }
+            }
+            let pool = (0..<(2 * n + 1)).map(id)
+            var keysA = Array(pool.indices.shuffled(using: &rng).prefix(n))
+            var keysB = keysA.filter { _ in Int.random(in: 0..<4, using: &rng) > 0 }
+            let inA = Set(keysA)
+            keysB += pool.indices.filter { !inA.contains($0) }.prefix(Int.random(in: 0...n, using: &rng))
+            keysB.shuffle(using: &rng)
+            keysA.shuffle(using: &rng)
+            func set(_ keys: [Int]) -> PointSet {
+                animationKeyframe(keys.map { (pool[$0], Double($0 % 360) - 180, Double(Int.random(in: -80...80, using: &rng))) })
+            }
+            let a = set(keysA), b = set(keysB)
+            let tr = try KeyframeDiff.diff(a, b, fileA: "a", fileB: "b")
+            var rowOfA: [PropertyValue: Int] = [:], rowOfB: [PropertyValue: Int] = [:]
+            for i in 0..<a.count { rowOfA[a.ids[i]] = i }
+            for j in 0..<b.count { rowOfB[b.ids[j]] = j }
+            var ids: [PropertyValue] = [], rowA: [Int] = [], rowB: [Int] = []
+            for j in 0..<b.count { ids.append(b.ids[j]); rowA.append(rowOfA[b.ids[j]] ?? -1); rowB.append(j) }
+            for i in 0..<a.count where rowOfB[a.ids[i]] == nil { ids.append(a.ids[i]); rowA.append(i); rowB.append(-1) }
+            #expect(tr.ids == ids, "round \(round)")
+            #expect(tr.rowA == rowA, "round \(round)")
+            #expect(tr.rowB == rowB, "round \(round)")
+            #expect(tr.count == ids.count)
+        }
+    }
 }

@@ -20,21 +20,41 @@ public enum MapPlanner {
         lap("project")
         var viewport = ViewChoice.viewport(options, data: data)
         lap("fit")
-        let first = marksAndClusters(data: data, viewport: viewport, options: options, style: style)
-        var marks = first.marks
+        var firstMarks: MarkPlan?
+        var duplicates: [[Int]]?
         var refitted = false
+        var index: ClusterIndex?
         if options.view.fitsZoom, points.count > 0 {
             // Spread rings and bubbles reach further than a marker: when they leave the padded
             // image, fit again with that much more room on those sides (once).
-            let over = overflow(of: marks, data: data, viewport: viewport, padding: options.padding,
+            let probe: MarkPlan
+            if options.clustering == nil && options.spread.tolerance <= 0 {
+                // Without clusters, only marks near the edges can leave the image, and the groups
+                // of points sharing a coordinate do not depend on the view: planning all points
+                // for this view and again for the refitted one cost 2x this stage whenever a
+                // spread group touched the edge (1M pins: 95 of 330 ms).
+                let groups = MarkPlanner.duplicateGroups(data)
+                duplicates = groups
+                probe = MarkPlanner.plan(viewport: viewport, data: data, clusters: nil, leaves: { _ in nil },
+                                         spread: options.spread, bubbles: style.cluster,
+                                         only: nearEdges(data: data, viewport: viewport, padding: options.padding,
+                                                         spread: options.spread, bubbles: style.cluster, groups: groups))
+            } else {
+                let first = marksAndClusters(data: data, viewport: viewport, options: options, style: style)
+                probe = first.marks
+                firstMarks = first.marks
+                index = first.clusters?.index
+            }
+            let over = overflow(of: probe, data: data, viewport: viewport, padding: options.padding,
                                 bubbleStroke: style.cluster.strokeWidth)
             if over != .zero {
                 viewport = ViewChoice.viewport(options, data: data, extraPadding: over)
-                marks = marksAndClusters(data: data, viewport: viewport, options: options, style: style,
-                                         reusing: first.clusters?.index).marks
+                firstMarks = nil
                 refitted = true
             }
         }
+        var marks = firstMarks ?? marksAndClusters(data: data, viewport: viewport, options: options, style: style,
+                                                   reusing: index, duplicates: duplicates).marks
         settle(&marks, data: data, viewport: viewport, options: options, style: style)
         lap("cluster")
         return MapPlan(viewport: viewport, data: data, marks: marks, refitted: refitted)
@@ -59,7 +79,8 @@ public enum MapPlanner {
     /// - Parameter reusing: an index built for these points and options on an earlier view, used
     ///   again when it was built down to this view's zoom.
     public static func marksAndClusters(data: ProjectedPoints, viewport: Viewport, options: PlanOptions,
-                                        style: Style, reusing: ClusterIndex? = nil) -> (marks: MarkPlan, clusters: ViewClusters?) {
+                                        style: Style, reusing: ClusterIndex? = nil,
+                                        duplicates: [[Int]]? = nil) -> (marks: MarkPlan, clusters: ViewClusters?) {
         let clustered = ViewClusters.make(points: data.points, projected: (data.x, data.y), clustering: options.clustering,
                                           aggregates: options.aggregates, viewport: viewport, reusing: reusing)
         let index = clustered?.index
@@ -68,8 +89,57 @@ public enum MapPlanner {
             : (rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties), ())
         let marks = MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
                                      leaves: { id in index?.members(of: id) }, spread: options.spread,
-                                     bubbles: style.cluster, naming: naming)
+                                     bubbles: style.cluster, naming: naming, duplicates: duplicates)
         return (marks, clustered)
+    }
+
+    /// With clustering off and exact duplicates only: the points whose marks may reach within a
+    /// pixel of the padded image's edge or beyond it (`overflow` of their plan is that of all
+    /// points). A lone point's marker lies within the largest symbol's box of it; a group's
+    /// (`groups`: points sharing a coordinate) within its ring or spiral for its count and that
+    /// box, or its bubble; a group is all in or all out. Ascending.
+    static func nearEdges(data: ProjectedPoints, viewport v: Viewport, padding: Double,
+                          spread: SpreadOptions, bubbles: Style.Cluster, groups: [[Int]]) -> [Int] {
+        var largest = EdgeInsets.zero
+        for s in data.styles.symbols {
+            let e = s.extent
+            largest = EdgeInsets(top: max(largest.top, e.top), right: max(largest.right, e.right),
+                                 bottom: max(largest.bottom, e.bottom), left: max(largest.left, e.left))
+        }
+        // A pixel more for a group's mean position, and the half pixel `overflow` forgives.
+        let boxReach = max(largest.top, largest.right, largest.bottom, largest.left) + 2
+        let separation = ColocatedSpreader.separation(for: largest)
+        let bubbleReach = (bubbles.steps.map(\.radius).max() ?? 0) + bubbles.strokeWidth / 2
+        var reachByCount: [Int: Double] = [:]
+        func reach(count n: Int) -> Double {
+            if let r = reachByCount[n] { return r }
+            var r = bubbleReach
+            if n <= spread.maximum {
+                r = 0
+                for o in ColocatedSpreader.offsets(count: n, separation: separation) {
+                    r = max(r, (o.dx * o.dx + o.dy * o.dy).squareRoot())
+                }
+            }
+            reachByCount[n] = r + boxReach
+            return r + boxReach
+        }
+        /// Whether marks within `r` of pixel (x, y) may come near an edge (NaN: yes).
+        func near(_ x: Double, _ y: Double, _ r: Double) -> Bool {
+            !(x > padding + r && x < v.width - padding - r && y > padding + r && y < v.height - padding - r)
+        }
+        var grouped = [Bool](repeating: false, count: data.x.count)
+        var out: [Int] = []
+        for g in groups {
+            for i in g { grouped[i] = true }
+            let p = v.pixel(x: data.x[g[0]], y: data.y[g[0]])
+            if near(p.x, p.y, reach(count: g.count)) { out += g }
+        }
+        for i in data.x.indices where !grouped[i] {
+            let p = v.pixel(x: data.x[i], y: data.y[i])
+            if near(p.x, p.y, boxReach) { out.append(i) }
+        }
+        out.sort()
+        return out
     }
 
     /// How far the plan's marks (markers with their extent, bubbles with half their stroke) reach

@@ -11,10 +11,17 @@ public enum MarkPlanner {
     ///     after its top member (nil rank: input order). nil: bubbles are not named.
     ///   - priority: (old spelling) the column of a larger-first priority property.
     ///   - bubbles: the bubble style, which gives each bubble its radius and text.
+    ///   - only: with clustering off, plans only these points (ascending): each gets the marks it
+    ///     gets among all points as long as every point sharing its coordinate is in it too
+    ///     (the view's refit looks only at the points near the image's edges).
+    ///   - duplicates: with clustering off, every point planned and a spread tolerance of 0: the
+    ///     groups of points sharing a coordinate, as `duplicateGroups` gives them (they do not
+    ///     depend on the view, so a refit does not hash the points again).
     public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
                             leaves: (Int) -> [Int]?, spread: SpreadOptions, priority: Int? = nil,
                             bubbles: Style.Cluster = Style.default.cluster,
-                            naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil) -> MarkPlan {
+                            naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil,
+                            only: [Int]? = nil, duplicates: [[Int]]? = nil) -> MarkPlan {
         let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), ()) }
         var plan = MarkPlan()
         var singles: [Int] = []
@@ -40,7 +47,7 @@ public enum MarkPlanner {
                                           representative: representative, style: bubbles))
             }
         } else {
-            singles = Array(0..<data.x.count)
+            singles = only ?? Array(0..<data.x.count)
         }
         // Colocated singles (clustering off, or zoom above the cluster max zoom).
         let n = singles.count
@@ -52,11 +59,13 @@ public enum MarkPlanner {
         // Without clusters every point is a single (singles[k] == k): its key is read straight from
         // the coordinates, one random memory access less per occupied hash slot.
         let lon = data.points.lon, lat = data.points.lat
-        let groups = clusters == nil
+        precondition(duplicates == nil || (clusters == nil && only == nil && spread.tolerance <= 0),
+                     "duplicate groups are given for all points, clustering off, exact duplicates")
+        let groups = duplicates ?? (clusters == nil && only == nil
             ? ColocatedSpreader.groups(count: n, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
                                        px: px, py: py, tolerance: spread.tolerance)
             : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[singles[k]].bitPattern, lat[singles[k]].bitPattern) },
-                                       px: px, py: py, tolerance: spread.tolerance)
+                                       px: px, py: py, tolerance: spread.tolerance))
         var grouped = [Bool](repeating: false, count: n)
         for g in groups {
             for k in g { grouped[k] = true }
@@ -78,6 +87,14 @@ public enum MarkPlanner {
             plan.markerPoint.append(singles[k]); plan.markerX.append(px[k]); plan.markerY.append(py[k])
         }
         return plan
+    }
+
+    /// The groups of points sharing a coordinate exactly (`ColocatedSpreader.groups` with
+    /// tolerance 0 over every point): point indexes, ascending, groups by first member.
+    public static func duplicateGroups(_ data: ProjectedPoints) -> [[Int]] {
+        let lon = data.points.lon, lat = data.points.lat
+        return ColocatedSpreader.groups(count: lon.count, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
+                                        px: [], py: [], tolerance: 0)
     }
 
     static func colocated(_ members: [Int], data: ProjectedPoints, viewport v: Viewport, tolerance: Double) -> Bool {

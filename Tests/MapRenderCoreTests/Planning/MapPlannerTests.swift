@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MapRenderCore
+import TestSupport
 
 @Suite struct MapPlannerTests {
     func points(_ coords: [(Double, Double)]) -> PointSet {
@@ -61,6 +62,45 @@ import Testing
             #expect(plan.marks.markerX[k] - e.left >= 16 - 0.5)
             #expect(plan.marks.markerX[k] + e.right <= 500 - 16 + 0.5)
         }
+    }
+
+    /// Without clusters the refit looks only at the points near the edges (`nearEdges`): on
+    /// generated maps (lone pins, groups of 2 to 60 on one spot, some at the data's edges, the
+    /// spread maximum and the padding varied) their marks' overflow is that of all points' marks,
+    /// and the planned map is the one planned from every point's marks.
+    @Test func theEdgePointsOverflowAsAllPointsDo() {
+        var rng = SeededRandom(seed: 11)
+        var refits = 0
+        for round in 0..<60 {
+            var coords: [(Double, Double)] = []
+            for _ in 0..<Int.random(in: 1...300, using: &rng) {
+                let lon = Double.random(in: -30...30, using: &rng), lat = Double.random(in: -20...40, using: &rng)
+                let copies = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 2...60, using: &rng) : 1
+                coords += Array(repeating: (lon, lat), count: copies)
+            }
+            coords.shuffle(using: &rng)
+            var o = options(padding: Double(round % 4) * 12)
+            o.clustering = nil
+            o.spread.maximum = [50, 8, 3, 100][round % 4]
+            let pts = points(coords)
+            let data = ProjectedPoints(points: pts, style: .default)
+            let v = ViewChoice.viewport(o, data: data)
+            let all = MapPlanner.marks(data: data, viewport: v, options: o, style: .default)
+            let groups = MarkPlanner.duplicateGroups(data)
+            let edge = MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil }, spread: o.spread,
+                                        only: MapPlanner.nearEdges(data: data, viewport: v, padding: o.padding, spread: o.spread,
+                                                                   bubbles: Style.default.cluster, groups: groups))
+            let over = MapPlanner.overflow(of: all, data: data, viewport: v, padding: o.padding, bubbleStroke: 2)
+            #expect(MapPlanner.overflow(of: edge, data: data, viewport: v, padding: o.padding, bubbleStroke: 2) == over,
+                    "round \(round)")
+            if over != .zero { refits += 1 }
+            let plan = MapPlanner.plan(points: pts, style: .default, options: o)
+            var expected = MapPlanner.marks(data: data, viewport: plan.viewport, options: o, style: .default)
+            MapPlanner.settle(&expected, data: data, viewport: plan.viewport, options: o, style: .default)
+            #expect(plan.marks.markerX == expected.markerX && plan.marks.markerY == expected.markerY, "round \(round)")
+            #expect(plan.marks.bubbles.count == expected.bubbles.count, "round \(round)")
+        }
+        #expect(refits >= 10, "the generated maps must exercise the refit")
     }
 
     @Test func aGivenViewIsNeverRefitted() {

@@ -16,14 +16,6 @@ static inline void mr_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
-#include <stddef.h>
-
-/// Memory for a large buffer read at random (a hash table, a grid): from 2 MiB on, aligned to
-/// 2 MiB and marked for transparent huge pages (madvise MADV_HUGEPAGE), so that random reads
-/// across it do not each miss the TLB. NULL when out of memory. Free with `mr_free_large`.
-void *mr_alloc_large(size_t bytes);
-void mr_free_large(void *p);
-
 #endif
 }
 

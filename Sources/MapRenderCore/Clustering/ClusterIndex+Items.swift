@@ -38,23 +38,23 @@ extension ClusterIndex {
             self.aggregateCount = aggregateCount
             count = n
             let clusters = Swift.max(capacity - n, 1)
-            pointXY = .allocateLarge(capacity: Swift.max(2 * n, 1))
-            clusterXY = .allocateLarge(capacity: 2 * clusters)
-            clusterWeight = .allocateLarge(capacity: clusters)
-            parent = .allocateLarge(capacity: capacity)
-            clusterID = .allocateLarge(capacity: clusters)
-            aggregates = .allocateLarge(capacity: Swift.max(capacity * 2 * aggregateCount, 1))
+            pointXY = .allocate(capacity: Swift.max(2 * n, 1))
+            clusterXY = .allocate(capacity: 2 * clusters)
+            clusterWeight = .allocate(capacity: clusters)
+            parent = .allocate(capacity: capacity)
+            clusterID = .allocate(capacity: clusters)
+            aggregates = .allocate(capacity: Swift.max(capacity * 2 * aggregateCount, 1))
             parent.initialize(repeating: -1, count: n)
             aggregates.initialize(repeating: 0, count: n * 2 * aggregateCount)
         }
 
         deinit {
-            pointXY.freeLarge()
-            clusterXY.freeLarge()
-            clusterWeight.freeLarge()
-            parent.freeLarge()
-            clusterID.freeLarge()
-            aggregates.freeLarge()
+            pointXY.deallocate()
+            clusterXY.deallocate()
+            clusterWeight.deallocate()
+            parent.deallocate()
+            clusterID.deallocate()
+            aggregates.deallocate()
         }
 
         @inline(__always)

@@ -113,4 +113,28 @@ import TestSupport
             #expect(abs(ea.min - eb.min) < 1e-9 && abs(ea.max - eb.max) < 1e-9, "\(ea) vs \(eb)")
         }
     }
+
+    /// Values added to rings of their own and merged give the ring of all of them: the same
+    /// extent to the bit and the same count of skipped values, whatever the split.
+    @Test func mergedRingsAreTheRingOfAllValues() throws {
+        var rng = SeededRandom(seed: 5)
+        for round in 0..<30 {
+            let centre = Double.random(in: -2...2, using: &rng), spread = Double.random(in: 0...0.8, using: &rng)
+            var values = (0..<Int.random(in: 0...400, using: &rng)).map { _ in centre + Double.random(in: -spread...spread, using: &rng) }
+            if round % 5 == 0 { values += [.nan, .infinity] }
+            var all = XExtentRing()
+            for v in values { all.add(v) }
+            var parts = [XExtentRing](repeating: XExtentRing(), count: 1 + round % 4)
+            for v in values { parts[Int.random(in: 0..<parts.count, using: &rng)].add(v) }
+            var merged = parts[0]
+            for p in parts.dropFirst() { merged.merge(p) }
+            #expect(merged.skipped == all.skipped)
+            if let e = all.extent {
+                let m = try #require(merged.extent)
+                #expect(m.min == e.min && m.max == e.max, "round \(round)")
+            } else {
+                #expect(merged.extent == nil)
+            }
+        }
+    }
 }

@@ -151,11 +151,18 @@ struct ClusterContinuity {
         for i in 0..<f.count where f.bubble[i] >= 0 { members[Int(f.bubble[i])].append(i) }
         var m = Matching(members: members, predecessor: [Int?](repeating: nil, count: members.count))
         for b in members.indices {
+            // Points of a bubble mostly came from one bubble: counted in runs of the same
+            // previous bubble, so the dictionary is touched once a run, not once a point.
             var shared: [Int: Int] = [:]
+            var run = (group: -1, count: 0)
             for i in members[b] {
-                let p = points[keys[i]]
-                if p.frame == k - 1 && p.group >= 0 { shared[p.group, default: 0] += 1 }
+                let key = keys[i]
+                let group = points[key].frame == k - 1 ? points[key].group : -1
+                if group == run.group { run.count += 1; continue }
+                if run.group >= 0 { shared[run.group, default: 0] += run.count }
+                run = (group, 1)
             }
+            if run.group >= 0 { shared[run.group, default: 0] += run.count }
             var best: (track: Int, overlap: Int)?
             for (t, c) in shared {
                 if best == nil || c > best!.overlap || (c == best!.overlap && t < best!.track) { best = (t, c) }

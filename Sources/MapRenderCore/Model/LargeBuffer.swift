@@ -3,10 +3,11 @@ import CPrefetch
 /// A fixed-size buffer of plain values in memory that may use huge pages (`mr_alloc_large`):
 /// for tables of millions of entries read at random, where each read on 4 KiB pages would also
 /// miss the TLB (Zen's second-level TLB maps 8 MiB in 4 KiB pages). On huge pages the
-/// clustering's grid and slots took the land 1M cluster stage from 495 to 471 ms and halved its
-/// page faults; the duplicate table of 500k points, 158 to 152 ms. The item store stays on
-/// plain pages: huge ones gained at most 3 % there and, touched 2 MiB at a time, raised the
-/// peak of a 1M clustered map from 193 to 199 MiB (the target is 200). Freed with its owner.
+/// clustering's grid, pass lists and slots took the land 1M cluster stage from 495 to 471 ms
+/// and halved its page faults; the duplicate table of 500k points, 158 to 152 ms. The item
+/// store stays on plain pages: huge ones gained at most 3 % there and, touched 2 MiB at a time,
+/// raised the peak of a 1M clustered map from 193 to 199 MiB (the target is 200). Freed with
+/// its owner.
 final class LargeBuffer<Element> {
     let base: UnsafeMutablePointer<Element>
     let count: Int

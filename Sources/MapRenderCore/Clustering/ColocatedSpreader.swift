@@ -71,32 +71,30 @@ public enum ColocatedSpreader {
             let table = LargeBuffer<UInt64>(count: capacity, repeating: 0)   // tag << 32 | (index + 1); 0: empty
             var firstOf = [Int32](repeating: -1, count: n)
             var duplicates = false
-            do {
-                firstOf.withUnsafeMutableBufferPointer { firstOf in
-                    // Each point's slot is a cache miss once the table outgrows the cache, so the
-                    // time per point grew with n (2.3-2.9x per doubling at 250k-2M): the slot of
-                    // the point 16 on is fetched while this one is probed.
-                    let ahead = 16
-                    for i in 0..<n {
-                        if i + ahead < n {
-                            let next = exactKey(i + ahead)
-                            let slot = Int(truncatingIfNeeded: Hash64.mix(next.0 &+ Hash64.mix(next.1))) & mask
-                            mr_prefetch(table.base + slot)
+            firstOf.withUnsafeMutableBufferPointer { firstOf in
+                // Each point's slot is a cache miss once the table outgrows the cache, so the
+                // time per point grew with n (2.3-2.9x per doubling at 250k-2M): the slot of
+                // the point 16 on is fetched while this one is probed.
+                let ahead = 16
+                for i in 0..<n {
+                    if i + ahead < n {
+                        let next = exactKey(i + ahead)
+                        let slot = Int(truncatingIfNeeded: Hash64.mix(next.0 &+ Hash64.mix(next.1))) & mask
+                        mr_prefetch(table.base + slot)
+                    }
+                    let k = exactKey(i)
+                    let hash = Hash64.mix(k.0 &+ Hash64.mix(k.1))
+                    let tag = hash >> 32
+                    var h = Int(truncatingIfNeeded: hash) & mask
+                    while true {
+                        let t = table[h]
+                        if t == 0 { table[h] = tag << 32 | UInt64(i + 1); break }
+                        if t >> 32 == tag {
+                            let j = Int(t & 0xFFFF_FFFF) - 1
+                            let kt = exactKey(j)
+                            if kt.0 == k.0 && kt.1 == k.1 { firstOf[i] = Int32(j); duplicates = true; break }
                         }
-                        let k = exactKey(i)
-                        let hash = Hash64.mix(k.0 &+ Hash64.mix(k.1))
-                        let tag = hash >> 32
-                        var h = Int(truncatingIfNeeded: hash) & mask
-                        while true {
-                            let t = table[h]
-                            if t == 0 { table[h] = tag << 32 | UInt64(i + 1); break }
-                            if t >> 32 == tag {
-                                let j = Int(t & 0xFFFF_FFFF) - 1
-                                let kt = exactKey(j)
-                                if kt.0 == k.0 && kt.1 == k.1 { firstOf[i] = Int32(j); duplicates = true; break }
-                            }
-                            h = (h + 1) & mask
-                        }
+                        h = (h + 1) & mask
                     }
                 }
             }

@@ -90,7 +90,8 @@ public enum MarkPlanner {
     }
 
     /// The groups of points sharing a coordinate exactly (`ColocatedSpreader.groups` with
-    /// tolerance 0 over every point): point indexes, ascending, groups by first member.
+    /// tolerance 0 over every point): point indexes, ascending, groups by first member. Pixel
+    /// positions are not needed (only a tolerance reads them), so the groups hold for every view.
     public static func duplicateGroups(_ data: ProjectedPoints) -> [[Int]] {
         let lon = data.points.lon, lat = data.points.lat
         return ColocatedSpreader.groups(count: lon.count, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },

@@ -10,19 +10,14 @@ import CPrefetch
 /// its owner.
 final class LargeBuffer<Element> {
     let base: UnsafeMutablePointer<Element>
-    let count: Int
 
     init(count: Int, repeating value: Element) {
         precondition(count >= 0)
-        guard let raw = mr_alloc_large(Swift.max(count, 1) * MemoryLayout<Element>.stride) else {
-            fatalError("out of memory for \(count) table entries")
-        }
-        base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+        base = .allocateLarge(capacity: count)
         base.initialize(repeating: value, count: count)
-        self.count = count
     }
 
-    deinit { mr_free_large(base) }
+    deinit { base.freeLarge() }
 
     @inline(__always)
     subscript(i: Int) -> Element {

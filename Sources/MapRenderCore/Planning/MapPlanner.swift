@@ -100,12 +100,7 @@ public enum MapPlanner {
     /// box, or its bubble; a group is all in or all out. Ascending.
     static func nearEdges(data: ProjectedPoints, viewport v: Viewport, padding: Double,
                           spread: SpreadOptions, bubbles: Style.Cluster, groups: [[Int]]) -> [Int] {
-        var largest = EdgeInsets.zero
-        for s in data.styles.symbols {
-            let e = s.extent
-            largest = EdgeInsets(top: max(largest.top, e.top), right: max(largest.right, e.right),
-                                 bottom: max(largest.bottom, e.bottom), left: max(largest.left, e.left))
-        }
+        let largest = data.styles.extent
         // A pixel more for a group's mean position, and the half pixel `overflow` forgives.
         let boxReach = max(largest.top, largest.right, largest.bottom, largest.left) + 2
         let separation = ColocatedSpreader.separation(for: largest)

@@ -57,13 +57,12 @@ public enum MarkPlanner {
             px[k] = p.x; py[k] = p.y
         }
         // Without clusters every point is a single (singles[k] == k): its key is read straight from
-        // the coordinates, one random memory access less per occupied hash slot.
+        // the coordinates (`duplicateGroups`), one random memory access less per occupied hash slot.
         let lon = data.points.lon, lat = data.points.lat
-        precondition(duplicates == nil || (clusters == nil && only == nil && spread.tolerance <= 0),
+        let everyPoint = clusters == nil && only == nil && spread.tolerance <= 0
+        precondition(duplicates == nil || everyPoint,
                      "duplicate groups are given for all points, clustering off, exact duplicates")
-        let groups = duplicates ?? (clusters == nil && only == nil
-            ? ColocatedSpreader.groups(count: n, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
-                                       px: px, py: py, tolerance: spread.tolerance)
+        let groups = duplicates ?? (everyPoint ? duplicateGroups(data)
             : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[singles[k]].bitPattern, lat[singles[k]].bitPattern) },
                                        px: px, py: py, tolerance: spread.tolerance))
         var grouped = [Bool](repeating: false, count: n)

@@ -18,7 +18,9 @@ public enum MapPlanner {
                             lap: (String) -> Void = { _ in }) -> MapPlan {
         let data = ProjectedPoints(points: points, style: style, opacity: opacity, scale: scale)
         lap("project")
-        var viewport = ViewChoice.viewport(options, data: data)
+        // The points' box, made once: a refit below reuses it.
+        let box = options.view.fitsData ? ViewFitter.DataBox(xs: data.x, ys: data.y) : nil
+        var viewport = ViewChoice.viewport(options, data: data, box: box)
         lap("fit")
         var firstMarks: MarkPlan?
         var duplicates: [[Int]]?
@@ -48,7 +50,7 @@ public enum MapPlanner {
             let over = overflow(of: probe, data: data, viewport: viewport, padding: options.padding,
                                 bubbleStroke: style.cluster.strokeWidth)
             if over != .zero {
-                viewport = ViewChoice.viewport(options, data: data, extraPadding: over)
+                viewport = ViewChoice.viewport(options, data: data, box: box, extraPadding: over)
                 firstMarks = nil
                 refitted = true
             }

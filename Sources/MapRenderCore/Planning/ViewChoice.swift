@@ -5,6 +5,14 @@ public enum ViewChoice {
     ///   for spread rings and bubbles that reach beyond a marker), CSS px.
     public static func viewport(_ options: PlanOptions, data: ProjectedPoints,
                                 extraPadding: EdgeInsets = .zero) -> Viewport {
+        viewport(options, data: data, box: options.view.fitsData ? ViewFitter.DataBox(xs: data.x, ys: data.y) : nil,
+                 extraPadding: extraPadding)
+    }
+
+    /// `viewport(_:data:extraPadding:)` with the points' box already made (for the views that fit
+    /// the data; nil when there are no points), as a refit has it.
+    public static func viewport(_ options: PlanOptions, data: ProjectedPoints, box: ViewFitter.DataBox?,
+                                extraPadding: EdgeInsets = .zero) -> Viewport {
         let w = options.width, h = options.height
         switch options.view {
         case .center(let lat, let lon, let zoom):
@@ -12,11 +20,11 @@ public enum ViewChoice {
         case .bbox(let b):
             return ViewFitter.fit(bounds: b, width: w, height: h)
         case .fitAround(let lat, let lon):
-            return ViewFitter.fit(xs: data.x, ys: data.y, around: (WebMercator.x(lon: lon), WebMercator.y(lat: lat)),
+            return ViewFitter.fit(box: box, around: (WebMercator.x(lon: lon), WebMercator.y(lat: lat)),
                                   width: w, height: h, extent: data.styles.extent,
                                   padding: EdgeInsets(all: options.padding) + extraPadding, maxZoom: options.maxZoom)
         case .fit(let zoom):
-            var v = ViewFitter.fit(xs: data.x, ys: data.y, width: w, height: h, extent: data.styles.extent,
+            var v = ViewFitter.fit(box: box, width: w, height: h, extent: data.styles.extent,
                                    padding: EdgeInsets(all: options.padding) + extraPadding, maxZoom: options.maxZoom)
             if let z = zoom { v.zoom = z }
             return v

@@ -10,6 +10,14 @@ public enum ViewSpec: Sendable, Equatable {
     /// `--bbox W,S,E,N`.
     case bbox(GeoBounds)
 
+    /// Whether the view is fitted to the points (their box decides it).
+    public var fitsData: Bool {
+        switch self {
+        case .fit, .fitAround: return true
+        default: return false
+        }
+    }
+
     /// Whether the zoom is fitted to the data (the planner then makes room for spread rings and bubbles).
     public var fitsZoom: Bool {
         switch self {

@@ -24,14 +24,34 @@ public enum ViewFitter {
     ///   - maxZoom: the cap (a single point gets `min(maxZoom, defaultSinglePointZoom)`).
     public static func fit(xs: [Double], ys: [Double], width: Double, height: Double,
                            extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
-        guard var xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
-            return world(width: width, height: height)
+        fit(box: DataBox(xs: xs, ys: ys), width: width, height: height, extent: extent, padding: padding, maxZoom: maxZoom)
+    }
+
+    /// What a fit needs of the points: their shortest x extent (`shortestXExtent`) and their y
+    /// range. Made once per map: a refit with more padding reuses it (over a million points it
+    /// costs as much as the rest of the fit).
+    public struct DataBox: Sendable, Equatable {
+        public var minX: Double
+        public var maxX: Double
+        public var minY: Double
+        public var maxY: Double
+
+        /// nil for no points.
+        public init?(xs: [Double], ys: [Double]) {
+            guard let xr = ViewFitter.shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else { return nil }
+            (minX, maxX, minY, maxY) = (xr.min, xr.max, ylo, yhi)
         }
+    }
+
+    /// `fit(xs:ys:...)` from the points' box (nil: no points, the whole world).
+    public static func fit(box: DataBox?, width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        guard let box else { return world(width: width, height: height) }
         // World-spanning data shows the whole world once, centred on 0°, not on wherever the
         // widest gap in the data happens to put it.
-        if xr.max - xr.min > worldSpanning { xr = (0, 1) }
-        return fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi, width: width, height: height,
-                   extent: extent, padding: padding, maxZoom: maxZoom)
+        let spans = box.maxX - box.minX > worldSpanning
+        return fit(minX: spans ? 0 : box.minX, minY: box.minY, maxX: spans ? 1 : box.maxX, maxY: box.maxY,
+                   width: width, height: height, extent: extent, padding: padding, maxZoom: maxZoom)
     }
 
     /// `--center` without `--zoom`: the view centred exactly on `center` (world units) at the
@@ -40,13 +60,19 @@ public enum ViewFitter {
     public static func fit(xs: [Double], ys: [Double], around center: (x: Double, y: Double),
                            width: Double, height: Double,
                            extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
-        guard let xr = shortestXExtent(xs), let ylo = ys.min(), let yhi = ys.max() else {
-            var v = world(width: width, height: height)
-            v = Viewport(centerX: center.x, centerY: center.y, zoom: v.zoom, width: width, height: height)
-            return v
+        fit(box: DataBox(xs: xs, ys: ys), around: center, width: width, height: height, extent: extent,
+            padding: padding, maxZoom: maxZoom)
+    }
+
+    /// `fit(xs:ys:around:...)` from the points' box (nil: no points).
+    public static func fit(box: DataBox?, around center: (x: Double, y: Double), width: Double, height: Double,
+                           extent: EdgeInsets, padding: EdgeInsets, maxZoom: Double) -> Viewport {
+        guard let box else {
+            let v = world(width: width, height: height)
+            return Viewport(centerX: center.x, centerY: center.y, zoom: v.zoom, width: width, height: height)
         }
-        return fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi, around: center, width: width, height: height,
-                   extent: extent, padding: padding, maxZoom: maxZoom)
+        return fit(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, around: center, width: width,
+                   height: height, extent: extent, padding: padding, maxZoom: maxZoom)
     }
 
     /// `fit(xs:ys:around:...)` for a world-unit box (maxX may exceed 1 across the antimeridian).

@@ -16,6 +16,8 @@ import TestSupport
         for item in a where item.isCluster {
             let m = try #require(compact.members(of: item.id))
             #expect(m == full.members(of: item.id))
+            // The same points as supercluster's `getLeaves` finds through the levels' trees.
+            #expect(m == (try #require(full.leaves(of: item.id))).sorted())
             #expect(m.count == item.count)
             seen += m.count
         }

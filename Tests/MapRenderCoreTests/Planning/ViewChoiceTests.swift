@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MapRenderCore
 
 @Suite struct ViewChoiceTests {
@@ -13,6 +14,52 @@ import Testing
         var o = PlanOptions()
         o.view = view; o.width = width; o.height = height
         return o
+    }
+
+    /// A refit reuses the points' box: the view is the one fitted from the points themselves.
+    @Test(arguments: [ViewSpec.fit(zoom: nil), .fit(zoom: 4), .fitAround(lat: 10, lon: 170)])
+    func theBoxMadeOnceFitsAsThePointsDo(view: ViewSpec) {
+        var rng = SeededRandom(seed: 3)
+        for round in 0..<20 {
+            // Some rounds across the antimeridian, some world-spanning, one with no points.
+            let n = round == 0 ? 0 : round % 3 == 0 ? 300 : Int.random(in: 1...200, using: &rng)
+            let west = Double.random(in: -180..<180, using: &rng)
+            let span = round % 3 == 0 ? 360 : Double.random(in: 0..<40, using: &rng)
+            let points = data((0..<n).map { _ in
+                var lon = west + Double.random(in: 0...span, using: &rng)
+                if lon >= 180 { lon -= 360 }
+                return (lon, Double.random(in: -70...70, using: &rng))
+            })
+            let o = options(view)
+            let box = ViewFitter.DataBox(xs: points.x, ys: points.y)
+            #expect((box == nil) == (n == 0))
+            for extra in [EdgeInsets.zero, EdgeInsets(top: 30, right: 0, bottom: 12, left: 55)] {
+                // The fit as it was made from the points before the box was kept.
+                let padding = EdgeInsets(all: o.padding) + extra, extent = points.styles.extent
+                var expected: Viewport
+                if let xr = ViewFitter.shortestXExtent(points.x), let ylo = points.y.min(), let yhi = points.y.max() {
+                    let spans = xr.max - xr.min > ViewFitter.worldSpanning
+                    let (x0, x1) = spans ? (0.0, 1.0) : (xr.min, xr.max)
+                    if case .fitAround(let lat, let lon) = view {
+                        expected = ViewFitter.fit(minX: xr.min, minY: ylo, maxX: xr.max, maxY: yhi,
+                                                  around: (WebMercator.x(lon: lon), WebMercator.y(lat: lat)), width: o.width,
+                                                  height: o.height, extent: extent, padding: padding, maxZoom: o.maxZoom)
+                    } else {
+                        expected = ViewFitter.fit(minX: x0, minY: ylo, maxX: x1, maxY: yhi, width: o.width, height: o.height,
+                                                  extent: extent, padding: padding, maxZoom: o.maxZoom)
+                    }
+                } else {
+                    expected = ViewFitter.world(width: o.width, height: o.height)
+                    if case .fitAround(let lat, let lon) = view {
+                        expected = Viewport(centerX: WebMercator.x(lon: lon), centerY: WebMercator.y(lat: lat), zoom: expected.zoom,
+                                            width: o.width, height: o.height)
+                    }
+                }
+                if case .fit(let zoom?) = view { expected.zoom = zoom }
+                #expect(ViewChoice.viewport(o, data: points, box: box, extraPadding: extra) == expected, "round \(round)")
+                #expect(ViewChoice.viewport(o, data: points, extraPadding: extra) == expected, "round \(round)")
+            }
+        }
     }
 
     @Test func centerAndZoomPutThePointInTheMiddle() {

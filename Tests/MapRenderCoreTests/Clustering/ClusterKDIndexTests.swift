@@ -174,4 +174,33 @@ import TestSupport
             #expect(sorted.map(\.1) == expected.map { Int32($0.offset) })
         }
     }
+
+    /// The grid compares positions as bits: for a non-negative Float y, `Double(y) >= low` and
+    /// `Double(y) <= high` exactly when its bits are at least `bits(atLeast: low)` and at most
+    /// `bits(atMost: high)`; checked on bounds at, between and beside Floats, at 0 and below it.
+    @Test func boundsAsBitsCompareAsTheDoublesDo() {
+        var rng = SeededRandom(seed: 11)
+        var bounds: [Double] = [0, -0.0, -1e-9, -2, 1, 1.5, Double(Float.leastNonzeroMagnitude), 1e-300]
+        var values: [Float] = [0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1, Float(1).nextDown, 0.5, 2]
+        for _ in 0..<400 {
+            let f = Float(Double.random(in: 0...1, using: &rng) * pow(2, -Double(Int.random(in: 0...30, using: &rng))))
+            values += [f, f.nextUp, f.nextDown < 0 ? 0 : f.nextDown]
+            let d = Double(f)
+            // The bound on the Float itself, half-way to its neighbours, and a hair either side.
+            bounds += [d, (d + Double(f.nextUp)) / 2, d.nextUp, d.nextDown, d - 1e-7, d + 3e-8]
+        }
+        for bound in bounds {
+            let atLeast = NeighbourGrid.bits(atLeast: bound), atMost = NeighbourGrid.bits(atMost: max(bound, 0))
+            for y in values.prefix(40) + values.shuffled(using: &rng).prefix(40) {
+                #expect((y.bitPattern >= atLeast) == (Double(y) >= bound), "y \(y) low \(bound)")
+                #expect((y.bitPattern <= atMost) == (Double(y) <= max(bound, 0)), "y \(y) high \(bound)")
+            }
+            // Against the Floats right at the bound too.
+            let f = Float(max(bound, 0))
+            for y in [f, f.nextUp, f.nextDown].filter({ $0 >= 0 }) {
+                #expect((y.bitPattern >= atLeast) == (Double(y) >= bound), "y \(y) low \(bound)")
+                #expect((y.bitPattern <= atMost) == (Double(y) <= max(bound, 0)), "y \(y) high \(bound)")
+            }
+        }
+    }
 }

@@ -233,9 +233,11 @@ public struct ClusterIndex: Sendable {
     public func members(of clusterID: Int) -> [Int]? {
         guard let c = ref(ofCluster: clusterID) else { return nil }
         // Most often the cluster is still one item at the lowest zoom built (the one a map shows).
-        if items.parent[c] < 0, let g = pointsByLowestItem().group[Int32(c)] {
-            let groups = pointsByLowestItem().points
-            return groups.items[Int(groups.start[g])..<Int(groups.start[g + 1])].map(Int.init)
+        if items.parent[c] < 0 {
+            let lowest = pointsByLowestItem()
+            if let g = lowest.group[Int32(c)] {
+                return lowest.points.items[Int(lowest.points.start[g])..<Int(lowest.points.start[g + 1])].map(Int.init)
+            }
         }
         let children = childrenByParent()
         var result: [Int] = []

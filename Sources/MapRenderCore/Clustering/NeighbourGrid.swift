@@ -595,7 +595,9 @@ final class NeighbourGrid {
                     && (left == leftEnd || yBits(left) > highBits) && (right == rightEnd || yBits(right) > highBits) {
                     continue
                 }
-                // Within cell along x: x bits in xRange.
+                // Within cell along x: x bits in xRange. (The same as |x' - x| <= cell but for the
+                // rounding of a Double at the cell's edge, which only decides whether an item with
+                // nobody within the radius is asked about: the cell exceeds the radius by 2^-23.)
                 let xRange = Self.bits(atLeast: x - cell)...Self.bits(atMost: x + cell)
                 // In its own column, the items within cell along y are those just before and after it.
                 var alone = true

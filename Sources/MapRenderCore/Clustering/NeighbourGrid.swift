@@ -194,17 +194,6 @@ final class NeighbourGrid {
         return f.bitPattern &- (Double(f) > high ? 1 : 0)
     }
 
-    /// The bits of the y (x) of the entry at position i of the entries at `raw`.
-    @inline(__always)
-    static func yBits(_ raw: UnsafeRawPointer, _ i: Int) -> UInt32 {
-        raw.load(fromByteOffset: i &* MemoryLayout<Entry>.stride &+ 4, as: UInt32.self)
-    }
-
-    @inline(__always)
-    static func xBits(_ raw: UnsafeRawPointer, _ i: Int) -> UInt32 {
-        raw.load(fromByteOffset: i &* MemoryLayout<Entry>.stride, as: UInt32.self)
-    }
-
     /// What a sweep for the pass at `zoom` leaves in `slot[ref]` for an item that is not isolated:
     /// its position, tagged with the zoom. Isolated items' slots are not written (one random write
     /// fewer per item: most items, at high zooms), so a slot from another zoom means isolated.
@@ -493,14 +482,11 @@ final class NeighbourGrid {
         let c = Self.column(e.x, shift: shift)
         let low = Double(e.y) - cell, top = Double(e.y) + cell
         let lowBits = Self.bits(atLeast: low), topBits = Self.bits(atMost: top)
-        let raw = UnsafeRawPointer(v)
-        @inline(__always)
-        func yBits(_ i: Int) -> UInt32 { Self.yBits(raw, i) }
         var total = 0
         @inline(__always)
         func scan(_ from: Int, _ end: Int32) {
             var q = from
-            while q < Int(end) && yBits(q) <= topBits {
+            while q < Int(end) && v.yBits(q) <= topBits {
                 if !v[q].isTaken {
                     let dx = Double(v[q].x) - qx, dy = Double(v[q].y) - qy
                     if dx * dx + dy * dy <= r2 {
@@ -515,7 +501,7 @@ final class NeighbourGrid {
         }
         // Its own column's window starts a few positions back: found by stepping back from it.
         var middle = p, first = Int(st[c])
-        while middle > first && yBits(middle - 1) >= lowBits { middle -= 1 }
+        while middle > first && v.yBits(middle - 1) >= lowBits { middle -= 1 }
         let w = windows[p]
         scan(Int(w.left), st[c])
         scan(middle, st[c + 1])
@@ -544,19 +530,14 @@ final class NeighbourGrid {
     private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         let cell = self.cell, width = pow2(-shift)
         let v = entries, st = start, windows = self.windows
-        let raw = UnsafeRawPointer(v)
         // Positions' x and y are compared as bits (`bits(atLeast:)`).
-        @inline(__always)
-        func yBits(_ i: Int) -> UInt32 { Self.yBits(raw, i) }
-        @inline(__always)
-        func xBits(_ i: Int) -> UInt32 { Self.xBits(raw, i) }
         /// Whether positions from..<end (of another column) hold no item within `cell` of (x, y)
-        /// along both axes: none whose y bits are up to `highBits` has x bits in `xBits`.
+        /// along both axes: none whose y bits are up to `highBits` has x bits in `xRange`.
         @inline(__always)
         func none(_ from: Int, _ end: Int, _ xRange: ClosedRange<UInt32>, _ highBits: UInt32) -> Bool {
             var j = from
-            while j < end && yBits(j) <= highBits {
-                if xRange.contains(xBits(j)) { return false }
+            while j < end && v.yBits(j) <= highBits {
+                if xRange.contains(v.xBits(j)) { return false }
                 j += 1
             }
             return true
@@ -567,9 +548,9 @@ final class NeighbourGrid {
         /// on that was mispredicted about once an item.
         @inline(__always)
         func advance(_ i: inout Int, _ end: Int, _ lowBits: UInt32) {
-            if i < end { i &+= Int(unsafeBitCast(yBits(i) < lowBits, to: UInt8.self)) }
-            if i < end { i &+= Int(unsafeBitCast(yBits(i) < lowBits, to: UInt8.self)) }
-            while i < end && yBits(i) < lowBits { i += 1 }
+            if i < end { i &+= Int(unsafeBitCast(v.yBits(i) < lowBits, to: UInt8.self)) }
+            if i < end { i &+= Int(unsafeBitCast(v.yBits(i) < lowBits, to: UInt8.self)) }
+            while i < end && v.yBits(i) < lowBits { i += 1 }
         }
         for c in range {
             let lo = Int(st[c]), hi = Int(st[c + 1])
@@ -591,8 +572,8 @@ final class NeighbourGrid {
                 advance(&right, rightEnd, lowBits)
                 // Most items at high zooms: nobody within cell along y in any of the three columns
                 // (the item just before and after it in its own, the first of each window).
-                if (p == lo || yBits(p - 1) < lowBits) && (p + 1 == hi || yBits(p + 1) > highBits)
-                    && (left == leftEnd || yBits(left) > highBits) && (right == rightEnd || yBits(right) > highBits) {
+                if (p == lo || v.yBits(p - 1) < lowBits) && (p + 1 == hi || v.yBits(p + 1) > highBits)
+                    && (left == leftEnd || v.yBits(left) > highBits) && (right == rightEnd || v.yBits(right) > highBits) {
                     continue
                 }
                 // Within cell along x: x bits in xRange. (The same as |x' - x| <= cell but for the
@@ -602,14 +583,14 @@ final class NeighbourGrid {
                 // In its own column, the items within cell along y are those just before and after it.
                 var alone = true
                 var j = p - 1
-                while j >= lo && yBits(j) >= lowBits {
-                    if xRange.contains(xBits(j)) { alone = false; break }
+                while j >= lo && v.yBits(j) >= lowBits {
+                    if xRange.contains(v.xBits(j)) { alone = false; break }
                     j -= 1
                 }
                 if alone {
                     j = p + 1
-                    while j < hi && yBits(j) <= highBits {
-                        if xRange.contains(xBits(j)) { alone = false; break }
+                    while j < hi && v.yBits(j) <= highBits {
+                        if xRange.contains(v.xBits(j)) { alone = false; break }
                         j += 1
                     }
                 }
@@ -703,3 +684,16 @@ enum RadixSort {
     }
 }
 
+extension UnsafeMutablePointer where Pointee == NeighbourGrid.Entry {
+    /// The bits of the y (x) of the entry at position i: the grid compares them as integers
+    /// (`NeighbourGrid.bits(atLeast:)`); `NeighbourGrid.init` checks the fields' offsets.
+    @inline(__always)
+    func yBits(_ i: Int) -> UInt32 {
+        UnsafeRawPointer(self).load(fromByteOffset: i &* MemoryLayout<Pointee>.stride &+ 4, as: UInt32.self)
+    }
+
+    @inline(__always)
+    func xBits(_ i: Int) -> UInt32 {
+        UnsafeRawPointer(self).load(fromByteOffset: i &* MemoryLayout<Pointee>.stride, as: UInt32.self)
+    }
+}

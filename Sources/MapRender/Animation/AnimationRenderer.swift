@@ -204,6 +204,7 @@ public enum AnimationRenderer {
                     lap("layout")
                 }
                 try body(plans, scenes)
+                continuity.recycle(&plans)
                 clock = DispatchTime.now().uptimeNanoseconds
                 first = range.upperBound
             }

@@ -70,12 +70,24 @@ struct FramePlan: Sendable {
 struct ClusterContinuity {
     let timeline: FrameTimeline
 
-    private struct PointState {
+    /// Per key, the frame it was last shown in (-1: never), the track of its bubble then (-1:
+    /// alone), and the frame whose `clocks` entry times its effect (or one of the two states
+    /// without an effect). What every frame reads for every point.
+    private struct PointLink {
         var frame = -1
-        var x = 0.0, y = 0.0, presence = 0.0
         var group = -1
-        var offX = 0.0, offY = 0.0, offPresence = 0.0
-        var clock = EffectClock.settled
+        var clock = PointLink.settled
+
+        /// No effect runs: its offset is never read.
+        static let settled = -1
+        /// No effect runs and it was shown at its bubble's centre (`shownBubbles`), not at
+        /// `shown`: a point that stays in its bubble writes nothing but this link.
+        static let atBubble = -2
+    }
+
+    /// Shown position (world units) and presence, or the offset from the target still to run.
+    private struct PointPlace {
+        var x = 0.0, y = 0.0, presence = 0.0
     }
 
     private struct BubbleState {
@@ -97,7 +109,8 @@ struct ClusterContinuity {
 
     /// How this frame's bubbles relate to the previous frame's.
     private struct Matching {
-        var members: [[Int]]
+        /// Per bubble: the sum of its points' mixed keys (tells whether its points changed).
+        var hash: [UInt64]
         /// The previous bubble (track) each bubble shares most points with.
         var predecessor: [Int?]
         /// Per previous track: the bubble that continues it.
@@ -112,7 +125,22 @@ struct ClusterContinuity {
         var shown: [(x: Double, y: Double, r: Double, settled: Bool)]
     }
 
-    private var points: [PointState]
+    // Per key, in three flat arrays rather than one struct of 80 bytes: a frame reads and writes
+    // the 24 bytes of the link of a point that stays in its bubble, and writes 24 more for one
+    // that is alone, where it read and wrote the whole struct (at a million points the pass is
+    // bound by memory).
+    private var links: [PointLink]
+    private var shown: [PointPlace]
+    private var offsets: [PointPlace]
+    /// Per frame index: the clock of an effect that begins in that frame.
+    private var clocks: [EffectClock] = []
+    /// Per track: where its bubble was shown in the previous frame (world units).
+    private var shownBubbles: [Int: (x: Double, y: Double)] = [:]
+    /// Per-point arrays of drawn frames, to be filled again (`recycle`).
+    private var spareDoubles: [[Double]] = []
+    private var spareInts: [[Int]] = []
+    /// `match`'s array of previous groups, kept for the next frame.
+    private var matchScratch: [[Int]] = []
     private var bubbles: [Int: BubbleState] = [:]
     private var ghosts: [Ghost] = []
     private var nextTrack = 0
@@ -120,7 +148,9 @@ struct ClusterContinuity {
 
     init(keyCount: Int, timeline: FrameTimeline) {
         self.timeline = timeline
-        points = Array(repeating: PointState(), count: keyCount)
+        links = Array(repeating: PointLink(), count: keyCount)
+        shown = Array(repeating: PointPlace(), count: keyCount)
+        offsets = Array(repeating: PointPlace(), count: keyCount)
     }
 
     /// Plans frame `f`, which must follow the previously planned one.
@@ -128,11 +158,15 @@ struct ClusterContinuity {
         precondition(f.index == (previous?.index ?? -1) + 1, "frames must be planned in order")
         // An effect that begins now began when the previous frame was shown.
         let clock = previous.map { EffectClock(start: $0.time, end: timeline.end(ofTransitionFrom: $0.time)) } ?? .settled
+        clocks.append(clock)
         let matching = match(f)
         let live = continueBubbles(f, matching, clock: clock)
         let ghostPlans = advanceGhosts(f, matching, live, clock: clock)
         previous = (f.index, f.time)
-        return movePoints(f, live, ghosts: ghostPlans, clock: clock)
+        let plan = movePoints(f, live, ghosts: ghostPlans, clock: clock)
+        shownBubbles = [:]
+        for (b, t) in live.track.enumerated() { shownBubbles[t] = (live.shown[b].x, live.shown[b].y) }
+        return plan
     }
 
     /// The share of an effect still to run in frame `f` (none at a rest time).
@@ -144,20 +178,38 @@ struct ClusterContinuity {
 
     // MARK: Bubbles
 
-    private func match(_ f: RestFrame) -> Matching {
+    private mutating func match(_ f: RestFrame) -> Matching {
         let k = f.index
         let keys = f.source.keys
-        var members = [[Int]](repeating: [], count: f.marks.bubbles.count)
-        for i in 0..<f.count where f.bubble[i] >= 0 { members[Int(f.bubble[i])].append(i) }
-        var m = Matching(members: members, predecessor: [Int?](repeating: nil, count: members.count))
-        for b in members.indices {
+        let nb = f.marks.bubbles.count
+        // Per bubble, the previous bubble of each of its points, in point order: counted, then
+        // placed in one flat array while the points are read in their order. (Read bubble by
+        // bubble, a million points' states were read in no order: a cache miss each.)
+        var start = [Int](repeating: 0, count: nb + 1)
+        for b in f.bubble where b >= 0 { start[Int(b) + 1] += 1 }
+        for b in 0..<nb { start[b + 1] += start[b] }
+        // Kept from frame to frame: a new array of 16 MB a frame is 4,000 page faults.
+        var previousGroup = Self.take(&matchScratch, start[nb])
+        var hash = [UInt64](repeating: 0, count: nb)
+        var next = start
+        previousGroup.withUnsafeMutableBufferPointer { previousGroup in
+            for i in 0..<f.count where f.bubble[i] >= 0 {
+                let b = Int(f.bubble[i])
+                let key = keys[i]
+                let link = links[key]
+                previousGroup[next[b]] = link.frame == k - 1 ? link.group : -1
+                next[b] += 1
+                hash[b] = hash[b] &+ AnimationMath.mix(key)
+            }
+        }
+        defer { matchScratch = [previousGroup] }
+        var m = Matching(hash: hash, predecessor: [Int?](repeating: nil, count: nb))
+        for b in 0..<nb {
             // Points of a bubble mostly came from one bubble: counted in runs of the same
             // previous bubble, so the dictionary is touched once a run, not once a point.
             var shared: [Int: Int] = [:]
             var run = (group: -1, count: 0)
-            for i in members[b] {
-                let key = keys[i]
-                let group = points[key].frame == k - 1 ? points[key].group : -1
+            for group in previousGroup[start[b]..<start[b + 1]] {
                 if group == run.group { run.count += 1; continue }
                 if run.group >= 0 { shared[run.group, default: 0] += run.count }
                 run = (group, 1)
@@ -185,14 +237,12 @@ struct ClusterContinuity {
 
     /// Continue, restart from the predecessor, split off, or grow in.
     private mutating func continueBubbles(_ f: RestFrame, _ m: Matching, clock: EffectClock) -> LiveBubbles {
-        let keys = f.source.keys
-        var live = LiveBubbles(track: [Int](repeating: -1, count: m.members.count), shown: [])
+        var live = LiveBubbles(track: [Int](repeating: -1, count: m.hash.count), shown: [])
         var newStates: [Int: BubbleState] = [:]
         for (b, bubble) in f.marks.bubbles.enumerated() {
             let target = bubble.radius
             let at = f.world(px: bubble.x, py: bubble.y)
-            var hash: UInt64 = 0
-            for i in m.members[b] { hash = hash &+ AnimationMath.mix(keys[i]) }
+            let hash = m.hash[b]
             var s = BubbleState(x: at.x, y: at.y, radius: target, count: bubble.count, hash: hash,
                                 offX: 0, offY: 0, offR: 0, clock: .settled)
             if let t = m.predecessor[b], let prev = bubbles[t] {
@@ -267,14 +317,19 @@ struct ClusterContinuity {
         let k = f.index
         let n = f.count
         let s = f.source
-        var shownX = [Double](repeating: 0, count: n), shownY = [Double](repeating: 0, count: n)
-        var presence = [Double](repeating: 0, count: n)
-        var groups = [Int](repeating: -1, count: n)
-        var opacity = [Double](repeating: 0, count: n), scale = [Double](repeating: 0, count: n)
-        var settled = [Bool](repeating: true, count: n)
+        // Every element is written below, point by point.
+        var columns = PointColumns(x: Self.take(&spareDoubles, n), y: Self.take(&spareDoubles, n),
+                                   presence: Self.take(&spareDoubles, n), opacity: Self.take(&spareDoubles, n),
+                                   scale: Self.take(&spareDoubles, n), group: Self.take(&spareInts, n))
+        /// Markers (indexes into `f.marks`) not yet at their place.
+        var moving: [Int] = []
+        let clocks = self.clocks, shownBubbles = self.shownBubbles
+        links.withUnsafeMutableBufferPointer { links in
+        shown.withUnsafeMutableBufferPointer { shownAt in
+        offsets.withUnsafeMutableBufferPointer { offsets in
+        columns.withBuffers { shownX, shownY, presence, opacity, scale, groups in
         for i in 0..<n {
             let key = s.keys[i]
-            var p = points[key]
             let tx: Double, ty: Double, tp: Double, group: Int
             if f.marker[i] >= 0 {
                 let m = Int(f.marker[i])
@@ -286,44 +341,111 @@ struct ClusterContinuity {
             } else if f.faint[i] {
                 (tx, ty, tp, group) = (f.centerX + AnimationMath.shortDelta(from: f.centerX, to: s.x[i]), s.y[i], 1, -1)
             } else {
-                continue      // outside the view's clusters: not drawn, forgotten
+                // Outside the view's clusters: not drawn, forgotten.
+                shownX[i] = 0; shownY[i] = 0; presence[i] = 0; groups[i] = -1; opacity[i] = 0; scale[i] = 0
+                continue
             }
-            if p.frame == k - 1 && k > 0 {
-                if group != p.group {
-                    p.offX = p.x - tx; p.offY = p.y - ty; p.offPresence = p.presence - tp
-                    p.clock = clock
+            var link = links[key]
+            if link.frame == k - 1 && k > 0 {
+                if group != link.group {
+                    let was = link.clock == PointLink.atBubble
+                        ? shownBubbles[link.group].map { PointPlace(x: $0.x, y: $0.y, presence: 0) }!
+                        : shownAt[key]
+                    offsets[key] = PointPlace(x: was.x - tx, y: was.y - ty, presence: was.presence - tp)
+                    link.clock = k
                 }
             } else {
-                p.offX = 0; p.offY = 0; p.offPresence = 0
-                p.clock = .settled
+                link.clock = PointLink.settled
             }
-            let w = remaining(p.clock, f)
-            settled[i] = w == 0
-            p.x = tx + p.offX * w
-            p.y = ty + p.offY * w
-            p.presence = min(1, max(0, tp + p.offPresence * w))
-            p.group = group
-            p.frame = k
-            points[key] = p
+            let w = link.clock < 0 || f.atRest ? 0 : clocks[link.clock].remaining(at: f.time)
+            var p = PointPlace(x: tx, y: ty, presence: tp)
+            if w != 0 {
+                let off = offsets[key]
+                p.x = tx + off.x * w
+                p.y = ty + off.y * w
+                p.presence = min(1, max(0, tp + off.presence * w))
+                if f.marker[i] >= 0 { moving.append(Int(f.marker[i])) }
+                shownAt[key] = p
+            } else {
+                if link.clock >= 0 && clocks[link.clock].remaining(at: f.time) == 0 {
+                    link.clock = PointLink.settled   // over for good (frame times only grow)
+                }
+                // Settled in a bubble: shown at its centre, as `shownBubbles` will say.
+                if link.clock < 0 && group >= 0 { link.clock = PointLink.atBubble } else { shownAt[key] = p }
+            }
+            link.group = group
+            link.frame = k
+            links[key] = link
             shownX[i] = p.x; shownY[i] = p.y; presence[i] = p.presence; groups[i] = group
             opacity[i] = s.opacity[i] * p.presence
             scale[i] = s.scale[i] * p.presence
         }
+        }
+        }
+        }
+        }
 
         var plan = FramePlan(index: k, atRest: f.atRest, viewport: f.viewport, points: s.points, keys: s.keys,
-                             shownX: shownX, shownY: shownY, presence: presence, group: groups,
-                             opacity: opacity, scale: scale, bubbles: [], marks: f.marks)
-        shownMarks(f, live, ghosts: ghostPlans, settled: settled, into: &plan)
+                             shownX: columns.x, shownY: columns.y, presence: columns.presence, group: columns.group,
+                             opacity: columns.opacity, scale: columns.scale, bubbles: [], marks: f.marks)
+        shownMarks(f, live, ghosts: ghostPlans, moving: moving, into: &plan)
         return plan
+    }
+
+    /// A frame's per-point arrays (`FramePlan`'s), written in the pass over its points.
+    private struct PointColumns {
+        var x: [Double], y: [Double], presence: [Double], opacity: [Double], scale: [Double]
+        var group: [Int]
+
+        typealias Doubles = UnsafeMutableBufferPointer<Double>
+
+        /// Runs `body` on the arrays' storage, each made unique once (written element by element
+        /// through the arrays, each write checked it again once the arrays came from `spare`).
+        mutating func withBuffers(_ body: (Doubles, Doubles, Doubles, Doubles, Doubles, UnsafeMutableBufferPointer<Int>) -> Void) {
+            x.withUnsafeMutableBufferPointer { x in
+                y.withUnsafeMutableBufferPointer { y in
+                    presence.withUnsafeMutableBufferPointer { presence in
+                        opacity.withUnsafeMutableBufferPointer { opacity in
+                            scale.withUnsafeMutableBufferPointer { scale in
+                                group.withUnsafeMutableBufferPointer { group in body(x, y, presence, opacity, scale, group) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// An array of `n` numbers for the caller to overwrite, every one, before reading any: a spare
+    /// one when there is one (its values are stale), else one left unfilled (a plain number has
+    /// nothing to initialise or release).
+    private static func take<T: Numeric>(_ spare: inout [[T]], _ n: Int) -> [T] {
+        guard var a = spare.popLast() else { return [T](unsafeUninitializedCapacity: n) { _, count in count = n } }
+        if a.count > n { a.removeLast(a.count - n) } else if a.count < n { a.append(contentsOf: repeatElement(0, count: n - a.count)) }
+        return a
+    }
+
+    /// Takes back the per-point arrays of frames that have been drawn, to fill them again for
+    /// the next frames. Each frame of a million points wrote six new arrays of 8 MB: every page
+    /// of them a fault the kernel answers with a zeroed page, and at two million points the
+    /// pass took 2.3 times as long as at one. (An array the caller still holds is copied on the
+    /// first write instead, so nothing it holds changes.)
+    mutating func recycle(_ plans: inout [FramePlan]) {
+        for k in plans.indices {
+            spareDoubles += [plans[k].shownX, plans[k].shownY, plans[k].presence, plans[k].opacity, plans[k].scale]
+            spareInts.append(plans[k].group)
+        }
+        plans = []
     }
 
     /// The still map's plan with what is in progress: shown positions and sizes, travelling and
     /// faint markers after the plan's own, ghosts after the live bubbles.
     private func shownMarks(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble],
-                            settled: [Bool], into plan: inout FramePlan) {
+                            moving: [Int], into plan: inout FramePlan) {
         let (shownX, shownY, opacity, scale) = (plan.shownX, plan.shownY, plan.opacity, plan.scale)
         var marks = f.marks
-        for (m, i) in f.marks.markerPoint.enumerated() where !settled[i] {
+        for m in moving {
+            let i = f.marks.markerPoint[m]
             let p = f.pixel(x: shownX[i], y: shownY[i])
             marks.markerX[m] = p.x; marks.markerY[m] = p.y
         }

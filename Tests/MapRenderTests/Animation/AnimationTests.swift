@@ -278,6 +278,46 @@ import Testing
         #expect(plans.last!.presence.allSatisfy { $0 == 0 || $0 == 1 })
     }
 
+    /// A point that goes into another bubble sets off from exactly where the previous frame
+    /// showed it: its offset from the new bubble's centre is the previous one scaled by what is
+    /// left of the effect. Continuity does not keep the position of a point settled in its bubble
+    /// (it was shown at the bubble's centre), so this checks where it takes it from.
+    @Test func aPointChangingBubbleSetsOffFromWhereItWasShown() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir)))
+        r.base.width = 640
+        r.base.height = 400
+        r.framesPerTransition = 24
+        r.clusterTransition = 0.25
+        let plans = try AnimationRenderer.plans(r)
+        var fromSettled = 0, fromTravelling = 0
+        for k in 1..<plans.count {
+            let p0 = plans[k - 1], p1 = plans[k]
+            var before: [Int: Int] = [:]
+            for (i, key) in p0.keys.enumerated() { before[key] = i }
+            var centre: [Int: (x: Double, y: Double)] = [:]
+            for b in p1.bubbles where !b.ghost { centre[b.track] = (b.x, b.y) }
+            for (j, key) in p1.keys.enumerated() {
+                guard let i = before[key], p1.group[j] >= 0, p1.group[j] != p0.group[i], p0.group[i] >= 0 else { continue }
+                let t = try #require(centre[p1.group[j]])
+                let a = (x: p0.shownX[i] - t.x, y: p0.shownY[i] - t.y)
+                let b = (x: p1.shownX[j] - t.x, y: p1.shownY[j] - t.y)
+                let (la, lb) = (hypot(a.x, a.y), hypot(b.x, b.y))
+                // b = a * w, 0 <= w <= 1.
+                #expect(abs(a.x * b.y - a.y * b.x) <= 1e-9 * la * lb, "point \(key), frame \(k)")
+                #expect(a.x * b.x + a.y * b.y >= 0 && lb <= la * (1 + 1e-9), "point \(key), frame \(k)")
+                if p0.presence[i] == 0 && p0.shownX[i] == p0.bubbles.first(where: { $0.track == p0.group[i] && !$0.ghost })?.x {
+                    fromSettled += 1
+                } else {
+                    fromTravelling += 1
+                }
+            }
+        }
+        // Both cases happen: points that had settled in their bubble, and points still on their way.
+        #expect(fromSettled > 20)
+        #expect(fromTravelling > 0)
+    }
+
     @Test func pathsCrossTheAntimeridianTheShortWay() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         typealias F = AnimationTestData.Feature

@@ -324,6 +324,7 @@ struct ClusterContinuity {
         /// Markers (indexes into `f.marks`) not yet at their place.
         var moving: [Int] = []
         let clocks = self.clocks, shownBubbles = self.shownBubbles
+        var lastBubble = (track: -1, place: PointPlace())
         links.withUnsafeMutableBufferPointer { links in
         shown.withUnsafeMutableBufferPointer { shownAt in
         offsets.withUnsafeMutableBufferPointer { offsets in
@@ -348,9 +349,16 @@ struct ClusterContinuity {
             var link = links[key]
             if link.frame == k - 1 && k > 0 {
                 if group != link.group {
-                    let was = link.clock == PointLink.atBubble
-                        ? shownBubbles[link.group].map { PointPlace(x: $0.x, y: $0.y, presence: 0) }!
-                        : shownAt[key]
+                    let was: PointPlace
+                    if link.clock == PointLink.atBubble {
+                        // Points of one bubble come in runs: the dictionary is asked once a run.
+                        if link.group != lastBubble.track {
+                            lastBubble = (link.group, shownBubbles[link.group].map { PointPlace(x: $0.x, y: $0.y, presence: 0) }!)
+                        }
+                        was = lastBubble.place
+                    } else {
+                        was = shownAt[key]
+                    }
                     offsets[key] = PointPlace(x: was.x - tx, y: was.y - ty, presence: was.presence - tp)
                     link.clock = k
                 }

@@ -163,7 +163,7 @@ struct ClusterContinuity {
         let live = continueBubbles(f, matching, clock: clock)
         let ghostPlans = advanceGhosts(f, matching, live, clock: clock)
         previous = (f.index, f.time)
-        let plan = movePoints(f, live, ghosts: ghostPlans, clock: clock)
+        let plan = movePoints(f, live, ghosts: ghostPlans)
         shownBubbles = [:]
         for (b, t) in live.track.enumerated() { shownBubbles[t] = (live.shown[b].x, live.shown[b].y) }
         return plan
@@ -312,8 +312,9 @@ struct ClusterContinuity {
 
     // MARK: Points
 
-    private mutating func movePoints(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble],
-                                     clock: EffectClock) -> FramePlan {
+    /// Every point's shown position and presence; an effect that begins here is timed by this
+    /// frame's entry of `clocks`.
+    private mutating func movePoints(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble]) -> FramePlan {
         let k = f.index
         let n = f.count
         let s = f.source

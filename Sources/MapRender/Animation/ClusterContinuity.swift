@@ -322,7 +322,7 @@ struct ClusterContinuity {
         var columns = PointColumns(x: Self.take(&spareDoubles, n), y: Self.take(&spareDoubles, n),
                                    presence: Self.take(&spareDoubles, n), opacity: Self.take(&spareDoubles, n),
                                    scale: Self.take(&spareDoubles, n), group: Self.take(&spareInts, n))
-        /// Markers (indexes into `f.marks`) not yet at their place.
+        // Markers (indexes into `f.marks`) not yet at their place.
         var moving: [Int] = []
         let clocks = self.clocks, shownBubbles = self.shownBubbles
         var lastBubble = (track: -1, place: PointPlace())

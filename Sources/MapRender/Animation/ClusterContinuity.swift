@@ -66,7 +66,8 @@ struct FramePlan: Sendable {
 /// the earlier frame's time for `timeline.transition`, and is cut to end at the next rest time.
 /// So a frame at a rest time shows its plan exactly, whatever the frame count or rate.
 ///
-/// - Complexity: O(points + bubbles) per frame, memory O(ids).
+/// - Complexity: O(points + bubbles) per frame; memory O(ids), plus a clock per frame and the
+///   per-point arrays of the frames of a chunk (`recycle`).
 struct ClusterContinuity {
     let timeline: FrameTimeline
 
@@ -127,8 +128,8 @@ struct ClusterContinuity {
 
     // Per key, in three flat arrays rather than one struct of 80 bytes: a frame reads and writes
     // the 24 bytes of the link of a point that stays in its bubble, and writes 24 more for one
-    // that is alone, where it read and wrote the whole struct (at a million points the pass is
-    // bound by memory).
+    // that is alone; only a point on its way reads its offset. The struct was read and written
+    // whole (at a million points the pass is bound by memory).
     private var links: [PointLink]
     private var shown: [PointPlace]
     private var offsets: [PointPlace]
@@ -139,7 +140,7 @@ struct ClusterContinuity {
     /// Per-point arrays of drawn frames, to be filled again (`recycle`).
     private var spareDoubles: [[Double]] = []
     private var spareInts: [[Int]] = []
-    /// `match`'s array of previous groups, kept for the next frame.
+    /// `match`'s array of previous groups, kept for the next frame (one at most).
     private var matchScratch: [[Int]] = []
     private var bubbles: [Int: BubbleState] = [:]
     private var ghosts: [Ghost] = []
@@ -354,7 +355,9 @@ struct ClusterContinuity {
                     if link.clock == PointLink.atBubble {
                         // Points of one bubble come in runs: the dictionary is asked once a run.
                         if link.group != lastBubble.track {
-                            lastBubble = (link.group, shownBubbles[link.group].map { PointPlace(x: $0.x, y: $0.y, presence: 0) }!)
+                            // A live track of the previous frame: `plan` kept its shown centre.
+                            let centre = shownBubbles[link.group]!
+                            lastBubble = (link.group, PointPlace(x: centre.x, y: centre.y, presence: 0))
                         }
                         was = lastBubble.place
                     } else {
@@ -366,7 +369,9 @@ struct ClusterContinuity {
             } else {
                 link.clock = PointLink.settled
             }
-            let w = link.clock < 0 || f.atRest ? 0 : clocks[link.clock].remaining(at: f.time)
+            // What is left of its effect in map time, and in this frame (none at a rest time).
+            let left = link.clock < 0 ? 0 : clocks[link.clock].remaining(at: f.time)
+            let w = f.atRest ? 0 : left
             var p = PointPlace(x: tx, y: ty, presence: tp)
             if w != 0 {
                 let off = offsets[key]
@@ -376,7 +381,7 @@ struct ClusterContinuity {
                 if f.marker[i] >= 0 { moving.append(Int(f.marker[i])) }
                 shownAt[key] = p
             } else {
-                if link.clock >= 0 && clocks[link.clock].remaining(at: f.time) == 0 {
+                if link.clock >= 0 && left == 0 {
                     link.clock = PointLink.settled   // over for good (frame times only grow)
                 }
                 // Settled in a bubble: shown at its centre, as `shownBubbles` will say.
@@ -428,7 +433,7 @@ struct ClusterContinuity {
     /// An array of `n` numbers for the caller to overwrite, every one, before reading any: a spare
     /// one when there is one (its values are stale), else one left unfilled (a plain number has
     /// nothing to initialise or release).
-    private static func take<T: Numeric>(_ spare: inout [[T]], _ n: Int) -> [T] {
+    private static func take<T: Numeric & BitwiseCopyable>(_ spare: inout [[T]], _ n: Int) -> [T] {
         guard var a = spare.popLast() else { return [T](unsafeUninitializedCapacity: n) { _, count in count = n } }
         if a.count > n { a.removeLast(a.count - n) } else if a.count < n { a.append(contentsOf: repeatElement(0, count: n - a.count)) }
         return a

@@ -323,6 +323,11 @@ func median(_ runs: [Measured]) -> Measured {
     runs.sorted { $0.wall < $1.wall }[runs.count / 2]
 }
 
+/// The median of some figures (the upper one of an even count), nil for none.
+func median(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.sorted()[values.count / 2]
+}
+
 /// One JSON object from a peer's output (the last line that parses).
 func peerJSON(_ text: String) -> [String: Any] {
     for line in text.split(separator: "\n").reversed() {
@@ -473,8 +478,8 @@ if sections.contains("peers") {
             // median wall time: a stage of a third of a second moves by 15 % from run to run here).
             let stages = clustered.compactMap { $0.stages["cluster"] }.map { $0 / 1000 }
             let indexes = pysc.compactMap { peerJSON($0.stdout)["index_s"] as? Double }
-            let stage = stages.isEmpty ? .nan : stages.sorted()[stages.count / 2]
-            let index = indexes.isEmpty ? nil : indexes.sorted()[indexes.count / 2]
+            let stage = median(stages) ?? .nan
+            let index = median(indexes)
             print(pad(d.name, 13) + pad("cluster stage (whole hierarchy) / index_s", 44) + pad(secs(stage), 20)
                   + pad(index.map { "index_s \(secs($0)) z\(j["zoom"] ?? "?")" } ?? "-", 26)
                   + pad(index.map { ratio(stage / $0) } ?? "-", 8) + "<= 1.00 " + (index.map { verdict(stage / $0, 1.0) } ?? ""))

@@ -130,9 +130,7 @@ struct ClusterContinuity {
     // the 24 bytes of the link of a point that stays in its bubble, and writes 24 more for one
     // that is alone; only a point on its way reads its offset. The struct was read and written
     // whole (at a million points the pass is bound by memory).
-    private var links: [PointLink]
-    private var shown: [PointPlace]
-    private var offsets: [PointPlace]
+    private var states: KeyStates
     /// Per frame index: the clock of an effect that begins in that frame.
     private var clocks: [EffectClock] = []
     /// Per track: where its bubble was shown in the previous frame (world units).
@@ -149,9 +147,7 @@ struct ClusterContinuity {
 
     init(keyCount: Int, timeline: FrameTimeline) {
         self.timeline = timeline
-        links = Array(repeating: PointLink(), count: keyCount)
-        shown = Array(repeating: PointPlace(), count: keyCount)
-        offsets = Array(repeating: PointPlace(), count: keyCount)
+        states = KeyStates(count: keyCount)
     }
 
     /// Plans frame `f`, which must follow the previously planned one.
@@ -197,7 +193,7 @@ struct ClusterContinuity {
             for i in 0..<f.count where f.bubble[i] >= 0 {
                 let b = Int(f.bubble[i])
                 let key = keys[i]
-                let link = links[key]
+                let link = states.links[key]
                 previousGroup[next[b]] = link.frame == k - 1 ? link.group : -1
                 next[b] += 1
                 hash[b] = hash[b] &+ AnimationMath.mix(key)
@@ -327,76 +323,72 @@ struct ClusterContinuity {
         var moving: [Int] = []
         let clocks = self.clocks, shownBubbles = self.shownBubbles
         var lastBubble = (track: -1, place: PointPlace())
-        links.withUnsafeMutableBufferPointer { links in
-        shown.withUnsafeMutableBufferPointer { shownAt in
-        offsets.withUnsafeMutableBufferPointer { offsets in
-        columns.withBuffers { shownX, shownY, presence, opacity, scale, groups in
-        for i in 0..<n {
-            let key = s.keys[i]
-            let tx: Double, ty: Double, tp: Double, group: Int
-            if f.marker[i] >= 0 {
-                let m = Int(f.marker[i])
-                (tx, ty) = f.world(px: f.marks.markerX[m], py: f.marks.markerY[m])
-                (tp, group) = (1, -1)
-            } else if f.bubble[i] >= 0 {
-                let b = Int(f.bubble[i])
-                (tx, ty, tp, group) = (live.shown[b].x, live.shown[b].y, 0, live.track[b])
-            } else if f.faint[i] {
-                (tx, ty, tp, group) = (f.centerX + AnimationMath.shortDelta(from: f.centerX, to: s.x[i]), s.y[i], 1, -1)
-            } else {
-                // Outside the view's clusters: not drawn, forgotten.
-                shownX[i] = 0; shownY[i] = 0; presence[i] = 0; groups[i] = -1; opacity[i] = 0; scale[i] = 0
-                continue
-            }
-            var link = links[key]
-            if link.frame == k - 1 && k > 0 {
-                if group != link.group {
-                    let was: PointPlace
-                    if link.clock == PointLink.atBubble {
-                        // Points of one bubble come in runs: the dictionary is asked once a run.
-                        if link.group != lastBubble.track {
-                            // A live track of the previous frame: `plan` kept its shown centre.
-                            let centre = shownBubbles[link.group]!
-                            lastBubble = (link.group, PointPlace(x: centre.x, y: centre.y, presence: 0))
-                        }
-                        was = lastBubble.place
+        states.withBuffers { links, shownAt, offsets in
+            columns.withBuffers { shownX, shownY, presence, opacity, scale, groups in
+                for i in 0..<n {
+                    let key = s.keys[i]
+                    let tx: Double, ty: Double, tp: Double, group: Int
+                    if f.marker[i] >= 0 {
+                        let m = Int(f.marker[i])
+                        (tx, ty) = f.world(px: f.marks.markerX[m], py: f.marks.markerY[m])
+                        (tp, group) = (1, -1)
+                    } else if f.bubble[i] >= 0 {
+                        let b = Int(f.bubble[i])
+                        (tx, ty, tp, group) = (live.shown[b].x, live.shown[b].y, 0, live.track[b])
+                    } else if f.faint[i] {
+                        (tx, ty, tp, group) = (f.centerX + AnimationMath.shortDelta(from: f.centerX, to: s.x[i]), s.y[i], 1, -1)
                     } else {
-                        was = shownAt[key]
+                        // Outside the view's clusters: not drawn, forgotten.
+                        shownX[i] = 0; shownY[i] = 0; presence[i] = 0; groups[i] = -1; opacity[i] = 0; scale[i] = 0
+                        continue
                     }
-                    offsets[key] = PointPlace(x: was.x - tx, y: was.y - ty, presence: was.presence - tp)
-                    link.clock = k
+                    var link = links[key]
+                    if link.frame == k - 1 && k > 0 {
+                        if group != link.group {
+                            let was: PointPlace
+                            if link.clock == PointLink.atBubble {
+                                // Points of one bubble come in runs: the dictionary is asked once a run.
+                                if link.group != lastBubble.track {
+                                    // A live track of the previous frame: `plan` kept its shown centre.
+                                    let centre = shownBubbles[link.group]!
+                                    lastBubble = (link.group, PointPlace(x: centre.x, y: centre.y, presence: 0))
+                                }
+                                was = lastBubble.place
+                            } else {
+                                was = shownAt[key]
+                            }
+                            offsets[key] = PointPlace(x: was.x - tx, y: was.y - ty, presence: was.presence - tp)
+                            link.clock = k
+                        }
+                    } else {
+                        link.clock = PointLink.settled
+                    }
+                    // What is left of its effect in map time, and in this frame (none at a rest time).
+                    let left = link.clock < 0 ? 0 : clocks[link.clock].remaining(at: f.time)
+                    let w = f.atRest ? 0 : left
+                    var p = PointPlace(x: tx, y: ty, presence: tp)
+                    if w != 0 {
+                        let off = offsets[key]
+                        p.x = tx + off.x * w
+                        p.y = ty + off.y * w
+                        p.presence = min(1, max(0, tp + off.presence * w))
+                        if f.marker[i] >= 0 { moving.append(Int(f.marker[i])) }
+                        shownAt[key] = p
+                    } else {
+                        if link.clock >= 0 && left == 0 {
+                            link.clock = PointLink.settled   // over for good (frame times only grow)
+                        }
+                        // Settled in a bubble: shown at its centre, as `shownBubbles` will say.
+                        if link.clock < 0 && group >= 0 { link.clock = PointLink.atBubble } else { shownAt[key] = p }
+                    }
+                    link.group = group
+                    link.frame = k
+                    links[key] = link
+                    shownX[i] = p.x; shownY[i] = p.y; presence[i] = p.presence; groups[i] = group
+                    opacity[i] = s.opacity[i] * p.presence
+                    scale[i] = s.scale[i] * p.presence
                 }
-            } else {
-                link.clock = PointLink.settled
             }
-            // What is left of its effect in map time, and in this frame (none at a rest time).
-            let left = link.clock < 0 ? 0 : clocks[link.clock].remaining(at: f.time)
-            let w = f.atRest ? 0 : left
-            var p = PointPlace(x: tx, y: ty, presence: tp)
-            if w != 0 {
-                let off = offsets[key]
-                p.x = tx + off.x * w
-                p.y = ty + off.y * w
-                p.presence = min(1, max(0, tp + off.presence * w))
-                if f.marker[i] >= 0 { moving.append(Int(f.marker[i])) }
-                shownAt[key] = p
-            } else {
-                if link.clock >= 0 && left == 0 {
-                    link.clock = PointLink.settled   // over for good (frame times only grow)
-                }
-                // Settled in a bubble: shown at its centre, as `shownBubbles` will say.
-                if link.clock < 0 && group >= 0 { link.clock = PointLink.atBubble } else { shownAt[key] = p }
-            }
-            link.group = group
-            link.frame = k
-            links[key] = link
-            shownX[i] = p.x; shownY[i] = p.y; presence[i] = p.presence; groups[i] = group
-            opacity[i] = s.opacity[i] * p.presence
-            scale[i] = s.scale[i] * p.presence
-        }
-        }
-        }
-        }
         }
 
         var plan = FramePlan(index: k, atRest: f.atRest, viewport: f.viewport, points: s.points, keys: s.keys,
@@ -404,6 +396,29 @@ struct ClusterContinuity {
                              opacity: columns.opacity, scale: columns.scale, bubbles: [], marks: f.marks)
         shownMarks(f, live, ghosts: ghostPlans, moving: moving, into: &plan)
         return plan
+    }
+
+    /// Per key: its link, where it was shown, and the offset of its effect.
+    private struct KeyStates {
+        var links: [PointLink]
+        var shown: [PointPlace]
+        var offsets: [PointPlace]
+
+        init(count: Int) {
+            links = Array(repeating: PointLink(), count: count)
+            shown = Array(repeating: PointPlace(), count: count)
+            offsets = Array(repeating: PointPlace(), count: count)
+        }
+
+        /// Runs `body` on the three arrays' storage.
+        mutating func withBuffers(_ body: (UnsafeMutableBufferPointer<PointLink>, UnsafeMutableBufferPointer<PointPlace>,
+                                           UnsafeMutableBufferPointer<PointPlace>) -> Void) {
+            links.withUnsafeMutableBufferPointer { links in
+                shown.withUnsafeMutableBufferPointer { shown in
+                    offsets.withUnsafeMutableBufferPointer { offsets in body(links, shown, offsets) }
+                }
+            }
+        }
     }
 
     /// A frame's per-point arrays (`FramePlan`'s), written in the pass over its points.

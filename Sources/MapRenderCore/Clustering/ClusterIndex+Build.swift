@@ -11,6 +11,10 @@ extension ClusterIndex {
         var batches: [Range<Int>]
         /// Passes decided on two sides that meet at a column (`Handoff`).
         var meetings = 0
+        /// Zooms decided on a freeze's small grid, and how many shifts coarser the columns of the
+        /// grid of every point were than those of its thaw (-1, 0 or 1).
+        var frozenZooms = 0
+        var thawStep = 0
     }
 
     /// The grid cell for a zoom's radius: wider by more than twice a Float's rounding in [0, 1].
@@ -43,8 +47,32 @@ extension ClusterIndex {
         var count = n
         let grid = bitExact ? nil : NeighbourGrid(capacity: n)
         var sides: [Pass.Decisions] = []
-        grid?.load(points: n, xy: items.pointXY,
-                   cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
+        // The zooms from maxZoom down to `freeze.end` on a small grid of the crowded points, when
+        // there are few (see `Freeze`).
+        var freeze: Freeze?, small: NeighbourGrid?
+        if let grid, let plan = Freeze.plan(points: n, xy: items.pointXY, options: options, lowest: lowest) {
+            let crowded = grid.loadMarkingCrowded(points: n, xy: items.pointXY, cell: plan.radius, finest: plan.finest)
+            // (With at least half the points isolated, the thaw's columns are those of the small
+            // grid's last zoom, or twice or half as wide: see `NeighbourGrid.thaw`.)
+            if crowded.refs.count <= n / 2 {
+                let g = NeighbourGrid(capacity: crowded.refs.count, columnsFor: n)
+                g.otherItems = n - crowded.refs.count
+                crowded.refs.withUnsafeBufferPointer { refs in
+                    crowded.xy.withUnsafeBufferPointer { xy in
+                        g.load(points: refs, xy: xy.baseAddress!, cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom,
+                               slot: slot)
+                    }
+                }
+                precondition(g.shift == plan.finest, "the small grid has the columns of a grid of every point")
+                freeze = plan
+                small = g
+            }
+        }
+        if freeze == nil {
+            grid?.load(points: n, xy: items.pointXY, cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
+        }
+        // The columns of the grid of each zoom during a freeze (a survivor's place at the thaw depends on them).
+        var shiftAt = [Int](repeating: 0, count: options.maxZoom + 2)
         var z = options.maxZoom
         while z >= lowest {
             let level = z + 1 - lowest
@@ -62,9 +90,33 @@ extension ClusterIndex {
             let next: Int
             if let grid {
                 var added: [NeighbourGrid.Added] = []
-                next = pass.cluster(refs, into: out, grid: grid, sides: &sides, added: &added, meetings: &built.meetings,
-                                    tree: levelTree)
-                if z > lowest { grid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot) }
+                let frozen = freeze.map { z >= $0.end } ?? false
+                let passGrid = frozen ? small! : grid
+                if frozen { built.frozenZooms += 1 }
+                if let order = Freeze.gridOrder, order.zoom == z { order.refs = passGrid.refsInOrder() }
+                shiftAt[z] = passGrid.shift
+                next = pass.cluster(refs, into: out, grid: passGrid, scratch: grid.scratch(bytes: 16 * count), sides: &sides,
+                                    added: &added, meetings: &built.meetings, tree: levelTree)
+                if z > lowest {
+                    if let f = freeze, frozen && z == f.end {
+                        // The thaw: the small grid's items and the new clusters join the points that
+                        // stayed isolated, each where a grid of every item would hold it.
+                        let pointCount = items.pointCount
+                        var incoming = passGrid.survivors { ref in
+                            // A cluster joined the grid of the zoom below the pass that made it
+                            // (its id holds that pass's zoom + 1).
+                            ref < pointCount ? f.finest : shiftAt[Int(items.clusterID[Int(ref) - pointCount] & 31) - 2]
+                        }
+                        let newShift = passGrid.nextShift(cell: cell(options, zoom: z - 1), count: incoming.count + added.count)
+                        incoming += added.map { NeighbourGrid.Incoming(item: $0, joined: newShift) }
+                        built.thawStep = grid.shift - newShift
+                        grid.thaw(cell: cell(options, zoom: z - 1), zoom: z - 1, shift: newShift, finest: f.finest,
+                                  incoming: incoming, slot: slot)
+                        small = nil
+                    } else {
+                        passGrid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot)
+                    }
+                }
             } else {
                 next = pass.clusterInTreeOrder(refs, into: out, tree: levelTree())
             }
@@ -76,6 +128,77 @@ extension ClusterIndex {
         built.counts[0] = count
         built.lists[0] = Array(UnsafeBufferPointer(start: list, count: count))
         return built
+    }
+
+    /// The highest zooms without the points that stay isolated through them.
+    ///
+    /// At the highest zooms most points have nobody within the radius (uniform points over land:
+    /// all but a few per cent down to zoom 12), yet merging the grid's columns and sweeping it
+    /// cost every zoom ~11 ms a million points. A point with no other within `radius`, three
+    /// times zoom `end`'s radius and then some, along both axes, is isolated at every zoom from
+    /// maxZoom down to `end`: the clusters made meanwhile lie within twice those radii of the
+    /// other points (each centroid within a radius, and a Float's rounding, of its seed), so
+    /// none comes within the radius of it. Those points stay in the grid of every point, unswept;
+    /// the others (the crowded ones, and every item within a radius of them) are clustered on a
+    /// small grid with the same columns; after the pass at `end`, `NeighbourGrid.thaw` puts all
+    /// of them back in the order a grid of every item would have. Same clusters, same order.
+    struct Freeze {
+        /// The lowest zoom decided on the small grid.
+        let end: Int
+        /// Within this, along both axes, a point is crowded.
+        let radius: Double
+        /// The columns of the first zoom's grid (of every point).
+        let finest: Int
+
+        /// Zooms frozen, from maxZoom down.
+        static let depth = 5
+        /// Tests read the order of the grid's items at a zoom through this.
+        final class GridOrder: @unchecked Sendable {
+            let zoom: Int
+            var refs: [Int32] = []
+            init(zoom: Int) { self.zoom = zoom }
+        }
+        @TaskLocal static var gridOrder: GridOrder?
+        /// Points at least (below, the zooms cost little). Tests set it lower.
+        @TaskLocal static var from = NeighbourGrid.parallelCount
+        /// The largest share of crowded points, estimated on a sample, worth a freeze (each costs
+        /// about what a zoom of the grid of every point costs for it, and the rest nothing). Tests
+        /// set it to 1 to freeze whatever the data.
+        @TaskLocal static var crowdedShareAtMost = 0.3
+
+        /// A freeze for `n` points at `xy`, or nil when it would not pay or cannot keep the
+        /// columns of a grid of every point.
+        static func plan(points n: Int, xy: UnsafePointer<Float>, options: ClusterOptions, lowest: Int) -> Freeze? {
+            let end = options.maxZoom - depth + 1
+            guard n >= from, n >= 2, end - 1 >= lowest else { return nil }
+            let radius = 3 * options.radius(atZoom: end) * (1 + 1e-9) + 0x1p-20
+            let finest = NeighbourGrid.shift(cell: cell(options, zoom: options.maxZoom), count: n)
+            guard finest + 38 <= 64 else { return nil }
+            guard crowdedShare(xy: xy, count: n, radius: radius) <= crowdedShareAtMost else { return nil }
+            return Freeze(end: end, radius: radius, finest: finest)
+        }
+
+        /// The share of points with another within `radius` along both axes, estimated from every
+        /// kth point (about 16k) and k^(1/2) times the radius (as many expected neighbours where
+        /// points are spread evenly at the scale of that distance; more where they crowd).
+        static func crowdedShare(xy: UnsafePointer<Float>, count n: Int, radius: Double) -> Double {
+            let step = Swift.max(1, n / 16384), m = n / step
+            var sample = [Float](repeating: 0, count: 2 * m)
+            for k in 0..<m {
+                sample[2 * k] = xy[2 * k * step]
+                sample[2 * k + 1] = xy[2 * k * step + 1]
+            }
+            var slot = [Int32](repeating: -1, count: m)
+            let grid = NeighbourGrid(capacity: m)
+            sample.withUnsafeBufferPointer { xy in
+                slot.withUnsafeMutableBufferPointer { slot in
+                    grid.load(points: m, xy: xy.baseAddress!, cell: radius * Double(step).squareRoot(), zoom: 0,
+                              slot: slot.baseAddress!)
+                }
+            }
+            let crowded = slot.reduce(0) { $0 + (NeighbourGrid.position(slot: $1, zoom: 0) != nil ? 1 : 0) }
+            return Double(crowded) / Double(Swift.max(m, 1))
+        }
     }
 
     /// A KD-tree over a level's items (by their index in the level).
@@ -154,14 +277,15 @@ extension ClusterIndex {
 
         /// The pass over a grid: the items that are not isolated decide, in input order (on two
         /// threads for a large zoom, see `split`); `commit` then writes the next zoom in order.
+        /// `scratch`: 16 bytes per item of `list`, free during the pass.
         func cluster(_ list: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Int32>, grid: NeighbourGrid,
-                     sides: inout [Decisions], added: inout [NeighbourGrid.Added], meetings: inout Int,
-                     tree: () -> KDIndex) -> Int {
+                     scratch: UnsafeMutableRawPointer, sides: inout [Decisions], added: inout [NeighbourGrid.Added],
+                     meetings: inout Int, tree: () -> KDIndex) -> Int {
             let count = list.count
             // The items that are not isolated (an isolated item takes no other and none takes it:
             // it stays as it is, in its place in the order), with their positions in the grid, in
-            // the grid's spare memory: the first m for one side, then those of the other.
-            let scratch = grid.scratch(bytes: 16 * count)
+            // `scratch` (the spare memory of the grid of every item): the first m for one side,
+            // then those of the other.
             let askedIndex = scratch.bindMemory(to: Int32.self, capacity: 2 * count)
             let askedSlot = (scratch + 8 * count).bindMemory(to: Int32.self, capacity: 2 * count)
             // (Two threads for a large zoom, each writing its half's from where the half starts;

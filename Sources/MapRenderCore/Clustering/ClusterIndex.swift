@@ -47,6 +47,10 @@ public struct ClusterIndex: Sendable {
     private let batches: [Range<Int>]
     /// Zooms whose pass was decided on two sides that meet at a column (for tests).
     let passesOnMeetingSides: Int
+    /// Zooms clustered on a small grid of the crowded points (`Freeze`), and the change of
+    /// columns at its thaw (for tests).
+    let frozenZooms: Int
+    let thawStep: Int
     /// Each level's KD-tree, made when first needed.
     private let trees: TreeCache
     /// The points grouped by the item holding them at the lowest zoom built, made when first needed.
@@ -145,6 +149,8 @@ public struct ClusterIndex: Sendable {
         self.counts = built.counts
         self.batches = built.batches
         self.passesOnMeetingSides = built.meetings
+        self.frozenZooms = built.frozenZooms
+        self.thawStep = built.thawStep
         self.trees = trees
     }
 
@@ -220,6 +226,15 @@ public struct ClusterIndex: Sendable {
         var result: [Int] = []
         if limit > 0 { _ = appendLeaves(&result, clusterID, limit, offset, 0) }
         return result
+    }
+
+    /// Whether a cluster's points may all share one coordinate: only if the first pass (at
+    /// `maxZoom`) made it. Points at one coordinate are equally far from any item, so the first
+    /// item to take one of them takes them all; made into a cluster then, they stay in it, and any
+    /// cluster made from it later holds another item too, with a point elsewhere. Left as they are
+    /// (fewer than `minPoints`), they are too few for a cluster of their own later.
+    public func mayHoldOneCoordinate(clusterID: Int) -> Bool {
+        (clusterID - featureCount) & 31 == options.maxZoom + 1
     }
 
     /// Every point of a cluster, as indexes into the `PointSet` in increasing order; nil when there

@@ -128,12 +128,18 @@ final class NeighbourGrid {
     /// Below this many items, one thread sweeps and merges (a second costs more than it saves).
     static let parallelCount = 1 << 17
 
-    /// A grid for at most `capacity` items.
-    init(capacity: Int) {
+    /// Items of the zoom that are kept out of this grid (`ClusterIndex.Freeze`): counted when the
+    /// columns are chosen, so that this grid's columns are those of a grid of every item, and
+    /// its items are in the order such a grid would hold them.
+    var otherItems = 0
+
+    /// A grid for at most `capacity` items, with columns for a grid of `columnsFor` items (at
+    /// least `capacity`; see `otherItems`).
+    init(capacity: Int, columnsFor total: Int = 0) {
         precondition(MemoryLayout<Entry>.offset(of: \.x) == 0 && MemoryLayout<Entry>.offset(of: \.y) == 4,
                      "xBits and yBits read an entry's x and y at bytes 0 and 4")
         self.capacity = Swift.max(capacity, 1)
-        maxColumns = 2 * self.capacity + 1024
+        maxColumns = 2 * Swift.max(self.capacity, total) + 1024
         start = .allocateLarge(capacity: maxColumns + 2)
         spareStart = .allocateLarge(capacity: maxColumns + 2)
         entries = .allocateLarge(capacity: self.capacity)
@@ -210,19 +216,88 @@ final class NeighbourGrid {
     /// Fills the grid from scratch with `n` points (refs `0..<n`, weight 1) at `xy` (x, y per
     /// point), and sweeps it for the pass at `zoom` (see `slot(position:zoom:)`).
     func load(points n: Int, xy: UnsafePointer<Float>, cell: Double, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
+        fill(count: n, refs: nil, xy: xy, cell: cell, finest: nil)
+        sweep(zoom: zoom, slot: slot)
+    }
+
+    /// Fills the grid from scratch with the points `refs` at `xy` (x, y per point, in the order of
+    /// `refs`; weight 1), `refs` in the order a grid of every point would break ties in, and
+    /// sweeps it for the pass at `zoom`.
+    func load(points refs: UnsafeBufferPointer<Int32>, xy: UnsafePointer<Float>, cell: Double, zoom: Int,
+              slot: UnsafeMutablePointer<Int32>) {
+        fill(count: refs.count, refs: refs.baseAddress, xy: xy, cell: cell, finest: nil)
+        sweep(zoom: zoom, slot: slot)
+    }
+
+    /// The points a freeze takes out of the grid of every point: refs, and x, y per point.
+    struct Crowded {
+        var refs: [Int32]
+        var xy: [Float]
+    }
+
+    /// For `ClusterIndex.Freeze`: fills the grid with every point (refs `0..<n`), columns at least
+    /// `cell` wide, and the items of a column that share a y in the order a grid of `finest`
+    /// columns would hold them after merging its columns pairwise (by that column, then by ref);
+    /// marks merged every item with another within `cell` along both axes. Returns the marked
+    /// items in position order (the grid keeps their positions for `thaw`).
+    func loadMarkingCrowded(points n: Int, xy: UnsafePointer<Float>, cell: Double, finest: Int) -> Crowded {
+        fill(count: n, refs: nil, xy: xy, cell: cell, finest: finest)
+        precondition(shift <= finest, "a freeze's grid has columns at least as wide as the finest")
+        sweep(zoom: 0, slot: nil)
+        // Gathered by two threads, each counting its half's, then copying them after the first
+        // half's.
+        let v = entries
+        var counts = (0, 0)
+        withUnsafeMutablePointer(to: &counts) { counts in
+            inHalves(n) { range in
+                var k = 0
+                for p in range where v[p].isMerged { k += 1 }
+                if range.lowerBound == 0 { counts.pointee.0 = k } else { counts.pointee.1 = k }
+            }
+        }
+        let total = counts.0 + counts.1, firstHalf = counts.0
+        var crowded = Crowded(refs: [Int32](repeating: 0, count: total), xy: [Float](repeating: 0, count: 2 * total))
+        mergedPositions = [Int32](repeating: 0, count: total)
+        mergedPositions.withUnsafeMutableBufferPointer { positions in
+            crowded.refs.withUnsafeMutableBufferPointer { refs in
+                crowded.xy.withUnsafeMutableBufferPointer { xy in
+                    inHalves(n) { range in
+                        var k = range.lowerBound == 0 ? 0 : firstHalf
+                        for p in range where v[p].isMerged {
+                            positions[k] = Int32(p)
+                            refs[k] = v[p].ref
+                            xy[2 * k] = v[p].x
+                            xy[2 * k + 1] = v[p].y
+                            k += 1
+                        }
+                    }
+                }
+            }
+        }
+        return crowded
+    }
+
+    /// Fills the entries and columns (see `load`) with `n` points at `xy` (x, y per point), refs
+    /// `refs` (or `0..<n`): by column, then y, then (with `finest`) the column at that finer
+    /// shift, then the order given (the sort is stable).
+    private func fill(count n: Int, refs: UnsafePointer<Int32>?, xy: UnsafePointer<Float>, cell: Double, finest: Int?) {
         precondition(n <= capacity && n < 1 << 26, "more items than the grid was made for")
         self.cell = cell
-        shift = Self.shift(cell: cell, count: n)
+        shift = Self.shift(cell: cell, count: n + otherItems)
         mergedPositions.removeAll(keepingCapacity: true)
         count = n
         // Keys and the sort's scratch keys in the spare entries, values in the windows (both free
-        // until the sweep).
+        // until the sweep). A key is the column, then y's bits (below 2^30: y is in [0, 1]), then
+        // `d` bits of the finer column within the column.
         let keys = scratch(bytes: n * 16).bindMemory(to: UInt64.self, capacity: 2 * n)
         let values = UnsafeMutableRawPointer(windows).bindMemory(to: Int32.self, capacity: 2 * n)
-        let shift = self.shift
+        let shift = self.shift, d = (finest ?? shift) - shift, sub = UInt64(1) << UInt64(d) - 1
+        precondition(d >= 0 && shift + d + 32 <= 64, "a key holds the column, y and the finer column")
         inHalves(n) { range in
             for k in range {
-                keys[k] = Self.key(xy[2 * k], xy[2 * k + 1], shift: shift)
+                let x = xy[2 * k], y = xy[2 * k + 1]
+                let fine = UInt64(Self.column(x, shift: shift + d))
+                keys[k] = (fine >> UInt64(d)) << UInt64(32 + d) | UInt64(y.bitPattern) << UInt64(d) | fine & sub
                 values[k] = Int32(k)
             }
         }
@@ -232,17 +307,16 @@ final class NeighbourGrid {
         let start = self.start
         inHalves(n) { range in
             for p in range {
-                let key = sorted.keys[p], ref = sorted.values[p]
-                (entries + p).initialize(to: Entry(x: xy[2 * Int(ref)], y: Float(bitPattern: UInt32(truncatingIfNeeded: key)),
-                                                   ref: ref, weight: 1))
+                let key = sorted.keys[p], k = Int(sorted.values[p])
+                (entries + p).initialize(to: Entry(x: xy[2 * k], y: Float(bitPattern: UInt32(truncatingIfNeeded: key >> UInt64(d))),
+                                                   ref: refs.map { $0[k] } ?? Int32(k), weight: 1))
             }
         }
         start.initialize(repeating: 0, count: columns + 2)
-        for p in 0..<n { start[Int(sorted.keys[p] >> 32) + 1] += 1 }
+        for p in 0..<n { start[Int(sorted.keys[p] >> UInt64(32 + d)) + 1] += 1 }
         for c in 0..<columns { start[c + 1] += start[c] }
         start[columns + 1] = start[columns]
         _ = UnsafeMutableRawPointer(windows).bindMemory(to: (left: Int32, right: Int32).self, capacity: capacity)
-        sweep(zoom: zoom, slot: slot)
     }
 
     /// The grid of the next zoom, with a cell at least as large (the radius doubles): this zoom's
@@ -252,7 +326,7 @@ final class NeighbourGrid {
         let newCount = count - mergedPositions.count + added.count
         precondition(cell >= self.cell && newCount <= capacity, "the next zoom's grid must have a larger cell and fewer items")
         // Columns at least `cell` wide: half as many as now always are, since the cell at most doubles.
-        let newShift = Swift.max(Self.shift(cell: cell, count: newCount), shift - 1)
+        let newShift = nextShift(cell: cell, count: newCount)
         let s = shift - newShift
         let columns = 1 << newShift
         // New clusters by column, then y; equal keys in the order made (the sort is stable).
@@ -372,6 +446,183 @@ final class NeighbourGrid {
         count = newCount
         mergedPositions.removeAll(keepingCapacity: true)
         sweep(zoom: zoom, slot: slot)
+    }
+
+    /// An item joining a grid at `thaw`, and the shift of the grid it first joined (`finest` for a
+    /// point; a cluster joins the grid of the zoom below the pass that made it).
+    struct Incoming {
+        var item: Added
+        var joined: Int
+    }
+
+    /// The refs of the items in position order (for tests).
+    func refsInOrder() -> [Int32] { (0..<count).map { entries[$0].ref } }
+
+    /// The items of this grid that are not merged (`Incoming` for `thaw`), in position order.
+    func survivors(joined: (Int32) -> Int) -> [Incoming] {
+        var list: [Incoming] = []
+        list.reserveCapacity(count - mergedPositions.count)
+        for p in 0..<count where !entries[p].isMerged {
+            let e = entries[p]
+            list.append(Incoming(item: Added(ref: e.ref, x: e.x, y: e.y, weight: e.weight), joined: joined(e.ref)))
+        }
+        return list
+    }
+
+    /// Ends a freeze (`ClusterIndex.Freeze`): the grid of the next zoom, with columns of `newShift`,
+    /// from this grid's items but those marked merged (the points that left it at
+    /// `loadMarkingCrowded`, which have not changed since) and the `incoming` items (the small
+    /// grid's survivors in its position order, then the last pass's new clusters in the order
+    /// made); then swept for the pass at `zoom`.
+    ///
+    /// Its items are in the order a grid of every item, made at `finest` and merged pairwise from
+    /// zoom to zoom, would hold: in a column by y, then, where y is equal, as those merges leave
+    /// them. Each merge puts the left column's items first, and an item that joined the grid at a
+    /// zoom after those already there in its column; so two items of equal y are ordered by their
+    /// column in the coarser of the two grids they joined, then the earlier joined first, then by
+    /// ref (points in input order, clusters in the order made). `key` encodes that order.
+    func thaw(cell: Double, zoom: Int, shift newShift: Int, finest: Int, incoming: [Incoming],
+              slot: UnsafeMutablePointer<Int32>) {
+        let s = shift - newShift
+        precondition(abs(s) <= 1, "a thaw's columns are those of the last zoom, or twice or half as wide")
+        precondition(cell >= self.cell / 2 && newShift <= finest, "a thaw's columns are no finer than the freeze's finest")
+        let newCount = count - mergedPositions.count + incoming.count
+        precondition(newCount <= capacity, "more items than the grid was made for")
+        let columns = 1 << newShift
+        // Bits under a key's y: twice the column at `finest` within the column (`tie`), then how
+        // many shifts coarser than `finest` the item joined.
+        let tieBits = finest - newShift + 1, rankBits = 5
+        precondition(newShift + 32 + tieBits + rankBits <= 64 && finest - newShift < 1 << rankBits,
+                     "a thaw's key holds the column, y and the order of equal ys")
+        /// Where an item of equal y goes among the others of its column: twice its column at
+        /// `finest` for a point; for a cluster, just before the first column at `finest` of the
+        /// next column at the shift it joined (after every point of its own).
+        @inline(__always)
+        func tie(_ x: Float, joined: Int) -> UInt64 {
+            let column = UInt64(Self.column(x, shift: joined))
+            return joined == finest ? 2 * column : 2 * ((column + 1) << UInt64(finest - joined)) - 1
+        }
+        let m = incoming.count
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(m, 1))
+        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(m, 1))
+        defer {
+            keys.deallocate()
+            values.deallocate()
+        }
+        for (k, a) in incoming.enumerated() {
+            let column = UInt64(Self.column(a.item.x, shift: newShift))
+            let within = tie(a.item.x, joined: a.joined) - column << UInt64(tieBits)
+            keys[k] = column << UInt64(32 + tieBits + rankBits) | UInt64(a.item.y.bitPattern) << UInt64(tieBits + rankBits)
+                | within << UInt64(rankBits) | UInt64(finest - a.joined)
+            values[k] = Int32(k)
+        }
+        let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m)
+        let st = start, old = entries, nst = spareStart
+        let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
+
+        /// The old column a new column's items start in (the old column holds two new ones when
+        /// the columns halve; two old columns make one when they double).
+        @inline(__always)
+        func oldColumn(_ c: Int) -> Int { s == -1 ? c >> 1 : c << s }
+
+        /// Writes the new columns `range`, starting with the `a`th incoming item (in key order) at
+        /// position `out`; returns where the next column starts.
+        func merge(_ range: Range<Int>, a firstIncoming: Int, out firstOut: Int) -> (a: Int, out: Int) {
+            var a = firstIncoming, out = firstOut
+            let mask = UInt64(1) << UInt64(tieBits) - 1
+            for c in range {
+                nst[c] = Int32(out)
+                // One run of old items (its half, when the columns halve), or two merged by y, the
+                // left one's first where ys are equal (as `next` merges them).
+                var p = Int(st[oldColumn(c)]), pEnd = Int(st[oldColumn(c) + 1])
+                var q = 0, qEnd = 0
+                if s == 1 { q = pEnd; qEnd = Int(st[oldColumn(c) + 2]) }
+                @inline(__always)
+                func skip(_ i: inout Int, _ end: Int) {
+                    while i < end && (old[i].isMerged || (s == -1 && Self.column(old[i].x, shift: newShift) != c)) { i += 1 }
+                }
+                skip(&p, pEnd)
+                skip(&q, qEnd)
+                while true {
+                    let hasA = a < m && Int(sorted.keys[a] >> UInt64(32 + tieBits + rankBits)) == c
+                    if p < pEnd || q < qEnd {
+                        let fromQ = p == pEnd || (q < qEnd && old[q].y < old[p].y)
+                        let e = fromQ ? old[q] : old[p]
+                        var oldFirst = true
+                        if hasA {
+                            let i = incoming[Int(sorted.values[a])]
+                            if e.y != i.item.y {
+                                oldFirst = e.y < i.item.y
+                            } else {
+                                // Equal ys: an old item is a point, which joined at `finest`.
+                                let mine = tie(e.x, joined: finest) - UInt64(c) << UInt64(tieBits)
+                                let theirs = (sorted.keys[a] >> UInt64(rankBits)) & mask
+                                oldFirst = mine != theirs ? mine < theirs : e.ref < i.item.ref
+                            }
+                        }
+                        if oldFirst {
+                            var copy = e
+                            copy.state &= Entry.merged - 1
+                            (new + out).initialize(to: copy)
+                            out += 1
+                            if fromQ {
+                                q += 1
+                                skip(&q, qEnd)
+                            } else {
+                                p += 1
+                                skip(&p, pEnd)
+                            }
+                            continue
+                        }
+                    }
+                    guard hasA else { break }
+                    let i = incoming[Int(sorted.values[a])].item
+                    (new + out).initialize(to: Entry(x: i.x, y: i.y, ref: i.ref, weight: i.weight))
+                    out += 1
+                    a += 1
+                }
+            }
+            return (a, out)
+        }
+
+        if newCount < Self.parallelCount {
+            let end = merge(0..<columns, a: 0, out: 0)
+            precondition(end.out == newCount && end.a == m, "the thawed grid lost items")
+        } else {
+            // The second half starts at an even column (the start of an old one when the columns
+            // halve), after the old items left of it that stay and the incoming ones left of it.
+            var split = Self.split(columns: columns) { Int(st[oldColumn($0)]) }
+            split -= split & 1
+            let oldBelow = Int(st[oldColumn(split)])
+            let mergedBelow = partitionPoint(0..<mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
+            let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
+            let secondOut = oldBelow - mergedBelow + incomingBelow
+            var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
+            ends.withUnsafeMutableBufferPointer { ends in
+                DispatchQueue.concurrentPerform(iterations: 2) { half in
+                    ends[half] = half == 0 ? merge(0..<split, a: 0, out: 0)
+                        : merge(split..<columns, a: incomingBelow, out: secondOut)
+                }
+            }
+            precondition(ends[0].out == secondOut && ends[0].a == incomingBelow && ends[1].out == newCount && ends[1].a == m,
+                         "the thawed grid lost items")
+        }
+        nst[columns] = Int32(newCount)
+        nst[columns + 1] = Int32(newCount)
+        swap(&start, &spareStart)
+        swap(&entries, &spareEntries)
+        self.cell = cell
+        shift = newShift
+        count = newCount
+        otherItems = 0
+        mergedPositions.removeAll(keepingCapacity: true)
+        sweep(zoom: zoom, slot: slot)
+    }
+
+    /// The columns of the next zoom's grid for `count` items in it (and `otherItems`): at least
+    /// `cell` wide, and half as many as now at least, since the cell at most doubles.
+    func nextShift(cell: Double, count: Int) -> Int {
+        Swift.max(Self.shift(cell: cell, count: count + otherItems), shift - 1)
     }
 
     /// A sorted sample of the `m` positions at `positions` (the items a pass decides), at most
@@ -511,7 +762,8 @@ final class NeighbourGrid {
 
     /// Finds each item's windows in the columns beside it, and whether it is isolated; writes
     /// the slots of those that are not. Two threads take half the columns each in a large grid.
-    private func sweep(zoom: Int, slot: UnsafeMutablePointer<Int32>) {
+    /// Without `slot`, marks those items merged instead (`loadMarkingCrowded`).
+    private func sweep(zoom: Int, slot: UnsafeMutablePointer<Int32>?) {
         precondition(count < 1 << 26 && zoom < 31, "slots hold positions below 2^26 and zooms below 31")
         let columns = 1 << shift
         if count < Self.parallelCount {
@@ -527,7 +779,7 @@ final class NeighbourGrid {
 
     /// The sweep of the columns `range`: writes only their entries' windows and their refs' slots,
     /// reads the columns beside them.
-    private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>) {
+    private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>?) {
         let cell = self.cell, width = pow2(-shift)
         let v = entries, st = start, windows = self.windows
         // Positions' x and y are compared as bits (`bits(atLeast:)`).
@@ -597,8 +849,12 @@ final class NeighbourGrid {
                 if alone && x - cell < leftEdge { alone = none(left, leftEnd, xRange, highBits) }
                 if alone && x + cell >= rightEdge { alone = none(right, rightEnd, xRange, highBits) }
                 if !alone {
-                    slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
-                    windows[p] = (Int32(left), Int32(right))
+                    if let slot {
+                        slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)
+                        windows[p] = (Int32(left), Int32(right))
+                    } else {
+                        v[p].state |= Entry.merged
+                    }
                 }
             }
         }

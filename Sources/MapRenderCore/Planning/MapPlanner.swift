@@ -90,7 +90,9 @@ public enum MapPlanner {
         let naming = options.labelField == nil ? nil
             : (rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties), ())
         let marks = MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
-                                     leaves: { id in index?.members(of: id) }, spread: options.spread,
+                                     leaves: { id in index?.members(of: id) },
+                                     oneCoordinatePossible: { id in index?.mayHoldOneCoordinate(clusterID: id) ?? true },
+                                     spread: options.spread,
                                      bubbles: style.cluster, naming: naming, duplicates: duplicates)
         return (marks, clustered)
     }

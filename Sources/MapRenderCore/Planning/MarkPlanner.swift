@@ -7,6 +7,9 @@ public enum MarkPlanner {
     ///     (then every point is a candidate marker).
     ///   - leaves: the point indexes of a cluster id (to tell a cluster of colocated points, which
     ///     zooming never separates, from a real one).
+    ///   - oneCoordinatePossible: false for a cluster id whose points cannot all share one
+    ///     coordinate (`ClusterIndex.mayHoldOneCoordinate`): with a spread tolerance of 0 its
+    ///     members are not looked up (the first look-up groups every point).
     ///   - naming: when labels are on, how members rank (`BubbleNaming`): each bubble is then named
     ///     after its top member (nil rank: input order). nil: bubbles are not named.
     ///   - priority: (old spelling) the column of a larger-first priority property.
@@ -18,7 +21,8 @@ public enum MarkPlanner {
     ///     groups of points sharing a coordinate, as `duplicateGroups` gives them (they do not
     ///     depend on the view, so a refit does not hash the points again).
     public static func plan(viewport v: Viewport, data: ProjectedPoints, clusters: [ClusterItem]?,
-                            leaves: (Int) -> [Int]?, spread: SpreadOptions, priority: Int? = nil,
+                            leaves: (Int) -> [Int]?, oneCoordinatePossible: (Int) -> Bool = { _ in true },
+                            spread: SpreadOptions, priority: Int? = nil,
                             bubbles: Style.Cluster = Style.default.cluster,
                             naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil,
                             only: [Int]? = nil, duplicates: [[Int]]? = nil) -> MarkPlan {
@@ -28,7 +32,8 @@ public enum MarkPlanner {
         if let items = clusters {
             for item in items {
                 if let p = item.pointIndex { singles.append(p); continue }
-                if item.count <= spread.maximum, let members = leaves(item.id),
+                if item.count <= spread.maximum, spread.tolerance > 0 || oneCoordinatePossible(item.id),
+                   let members = leaves(item.id),
                    colocated(members, data: data, viewport: v, tolerance: spread.tolerance) {
                     addGroup(members, data: data, viewport: v, to: &plan)
                     continue

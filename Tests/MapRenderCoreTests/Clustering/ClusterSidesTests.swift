@@ -104,3 +104,131 @@ extension SeededRandom {
         #expect(again != nil)
     }
 }
+
+/// The highest zooms clustered without the points that stay isolated through them
+/// (`ClusterIndex.Freeze`) give what the grid of every point gives: the same items, ids, counts
+/// and centroids to the last bit, and the same members, at every zoom. The points are spread
+/// over a wide region with clumps (crowded and isolated points side by side), some sharing a
+/// coordinate, and rounded to a coarse lattice so that many share a latitude (ties in y, which
+/// the thaw orders as the grid of every point does).
+@Suite struct ClusterFreezeTests {
+    /// `radius` and `count` pick the thaw's change of columns (`step`): the same columns, half as
+    /// wide (radius 115: zoom 11's cell just under a column, three zoom-12 radii over it), or twice
+    /// as wide (8,000 points: the columns are set by the number of items, which falls below 7,680
+    /// by zoom 11).
+    @Test(arguments: [(UInt64(11), 20_000, 6, 60.0, 1e-3, 40.0, 0), (12, 30_000, 0, 300.0, 1e-2, 40.0, 0),
+                      (13, 20_000, 30, 300.0, 1e-4, 40.0, 0), (14, 25_000, 10, 300.0, 0.0, 115.0, -1),
+                      (15, 8000, 20, 20.0, 1e-4, 40.0, 1)])
+    func aFreezeClustersAsTheWholeGridDoes(seed: UInt64, count: Int, clumps: Int, span: Double, lattice: Double,
+                                           radius: Double, step: Int) {
+        var points = ClusterSidesTests.points(seed: seed, count: count, clumps: clumps, span: span)
+        if lattice > 0 {
+            points.lon = points.lon.map { ($0 / lattice).rounded() * lattice }
+            points.lat = points.lat.map { ($0 / lattice).rounded() * lattice }
+        }
+        let column = points.properties.addColumn("v")
+        for i in 0..<count { points.properties.appendRow([(column, .number(Double((i * 31) % 97)))]) }
+        let aggregates: [ClusterAggregate] = [.sum(field: "v"), .max(field: "v")]
+        let options = ClusterOptions(radius: radius)
+        // The grid of the zoom after the thaw holds the items in the same order either way (the
+        // order in which a centroid's members are summed; ties in y decide it as often as not).
+        let after = options.maxZoom - ClusterIndex.Freeze.depth
+        let wholeOrder = ClusterIndex.Freeze.GridOrder(zoom: after), frozenOrder = ClusterIndex.Freeze.GridOrder(zoom: after)
+        let whole = ClusterIndex.Freeze.$gridOrder.withValue(wholeOrder) {
+            ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points, options: options, aggregates: aggregates) }
+        }
+        let frozen = ClusterIndex.Freeze.$gridOrder.withValue(frozenOrder) {
+            ClusterIndex.Freeze.$from.withValue(2) {
+                ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points, options: options, aggregates: aggregates) }
+            }
+        }
+        #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs,
+                "the grids' orders differ first at \(wholeOrder.refs.indices.first { $0 < frozenOrder.refs.count && wholeOrder.refs[$0] != frozenOrder.refs[$0] } ?? -1)")
+        #expect(whole.frozenZooms == 0)
+        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        #expect(frozen.thawStep == step)
+        var clustersSeen = 0
+        for zoom in 0...17 {
+            let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
+            let differing = a.indices.first { $0 < b.count && a[$0] != b[$0] }
+            #expect(a.count == b.count && differing == nil,
+                    "zoom \(zoom): \(a.count) and \(b.count) items; first differing: \(differing.map { "\(a[$0]) / \(b[$0])" } ?? "none")")
+            guard a == b else { break }
+            for item in a where item.isCluster {
+                clustersSeen += 1
+                #expect(whole.members(of: item.id) == frozen.members(of: item.id), "members of cluster \(item.id)")
+            }
+        }
+        #expect(clustersSeen > 100)
+    }
+
+    /// Ties in y between a point that stayed isolated and an item of the small grid, in one
+    /// column: rows of points 0.0214° apart (just over three zoom-12 radii, just under a column
+    /// of zoom 11's grid, so many columns hold two points of a row), every fourth one doubled
+    /// (crowded: the pair becomes a cluster at the row's y). The grid after the thaw must order
+    /// them as the grid of every point does.
+    @Test func aThawOrdersEqualYsAsTheWholeGridDoes() {
+        var points = PointSet()
+        var rng = SeededRandom(seed: 21)
+        for row in 0..<60 {
+            for k in 0..<400 {
+                let lon = -20 + Double(k) * 0.0214, lat = 10 + Double(row) * 0.05
+                let copies = rng.next() % 4 == 0 ? 2 : 1
+                for _ in 0..<copies {
+                    points.lon.append(lon)
+                    points.lat.append(lat)
+                }
+            }
+        }
+        let after = ClusterOptions().maxZoom - ClusterIndex.Freeze.depth
+        let wholeOrder = ClusterIndex.Freeze.GridOrder(zoom: after), frozenOrder = ClusterIndex.Freeze.GridOrder(zoom: after)
+        let whole = ClusterIndex.Freeze.$gridOrder.withValue(wholeOrder) {
+            ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points) }
+        }
+        let frozen = ClusterIndex.Freeze.$gridOrder.withValue(frozenOrder) {
+            ClusterIndex.Freeze.$from.withValue(2) {
+                ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points) }
+            }
+        }
+        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs,
+                "the grids' orders differ first at \(wholeOrder.refs.indices.first { $0 < frozenOrder.refs.count && wholeOrder.refs[$0] != frozenOrder.refs[$0] } ?? -1)")
+        for zoom in 0...17 {
+            #expect(whole.clusters(zoom: Double(zoom)) == frozen.clusters(zoom: Double(zoom)), "zoom \(zoom)")
+        }
+    }
+}
+
+/// Only a cluster made by the first pass can hold points that all share one coordinate
+/// (`ClusterIndex.mayHoldOneCoordinate`, which lets planning skip looking up the members of the
+/// others): checked on every cluster of every zoom of generated data with many shared coordinates,
+/// with clusters of two points or more and of four or more.
+@Suite struct OneCoordinateClusterTests {
+    @Test(arguments: [(UInt64(31), 2), (32, 4), (33, 3)])
+    func onlyFirstPassClustersHoldOneCoordinate(seed: UInt64, minPoints: Int) {
+        var points = ClusterSidesTests.points(seed: seed, count: 6000, clumps: 8, span: 30)
+        var rng = SeededRandom(seed: seed)
+        // Groups of 2 to 6 points at one coordinate, some alone, some inside clumps.
+        for _ in 0..<300 {
+            let k = Int(rng.next() % UInt64(points.count))
+            for _ in 0..<(1 + Int(rng.next() % 5)) {
+                points.lon.append(points.lon[k])
+                points.lat.append(points.lat[k])
+            }
+        }
+        let index = ClusterIndex(points: points, options: ClusterOptions(minPoints: minPoints))
+        var oneCoordinate = 0, skipped = 0
+        for zoom in 0...16 {
+            for item in index.clusters(zoom: Double(zoom)) where item.isCluster {
+                let members = index.members(of: item.id) ?? []
+                let shared = members.allSatisfy { points.lon[$0] == points.lon[members[0]] && points.lat[$0] == points.lat[members[0]] }
+                if shared { oneCoordinate += 1 }
+                if !index.mayHoldOneCoordinate(clusterID: item.id) {
+                    skipped += 1
+                    #expect(!shared, "cluster \(item.id) at zoom \(zoom) holds one coordinate but was ruled out")
+                }
+            }
+        }
+        #expect(oneCoordinate > 50 && skipped > 1000, "\(oneCoordinate) clusters of one coordinate, \(skipped) ruled out")
+    }
+}

@@ -59,8 +59,9 @@ extension ClusterIndex {
                 g.otherItems = n - crowded.refs.count
                 crowded.refs.withUnsafeBufferPointer { refs in
                     crowded.xy.withUnsafeBufferPointer { xy in
-                        g.load(points: refs, xy: xy.baseAddress!, cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom,
-                               slot: slot)
+                        // (No crowded point at all, say on a regular lattice: nothing is read.)
+                        g.load(points: refs, xy: xy.baseAddress ?? UnsafePointer(items.pointXY),
+                               cell: cell(options, zoom: options.maxZoom), zoom: options.maxZoom, slot: slot)
                     }
                 }
                 precondition(g.shift == plan.finest, "the small grid has the columns of a grid of every point")

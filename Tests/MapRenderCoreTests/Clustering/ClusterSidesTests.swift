@@ -162,6 +162,28 @@ extension SeededRandom {
         #expect(clustersSeen > 100)
     }
 
+    /// Points on a regular lattice a degree apart: none is crowded, the small grid is empty, and
+    /// the clusters (made from zoom 7 down) are those of the grid of every point.
+    @Test func aFreezeWithNoCrowdedPointClustersAsTheWholeGridDoes() {
+        var points = PointSet()
+        for row in 0..<40 {
+            for k in 0..<60 {
+                points.lon.append(-30 + Double(k))
+                points.lat.append(-20 + Double(row))
+            }
+        }
+        let whole = ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points) }
+        let frozen = ClusterIndex.Freeze.$from.withValue(2) { ClusterIndex(points: points) }
+        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        var clusters = 0
+        for zoom in 0...17 {
+            let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
+            #expect(a == b, "zoom \(zoom)")
+            clusters += a.filter(\.isCluster).count
+        }
+        #expect(clusters > 100)
+    }
+
     /// Ties in y between a point that stayed isolated and an item of the small grid, in one
     /// column: rows of points 0.0214° apart (just over three zoom-12 radii, just under a column
     /// of zoom 11's grid, so many columns hold two points of a row), every fourth one doubled

@@ -11,8 +11,8 @@ extension ClusterIndex {
         var batches: [Range<Int>]
         /// Passes decided on two sides that meet at a column (`Handoff`).
         var meetings = 0
-        /// Zooms decided on a freeze's small grid, and how many shifts coarser the columns of the
-        /// grid of every point were than those of its thaw (-1, 0 or 1).
+        /// Zooms decided on a freeze's small grid, and the shift of the grid of every point less
+        /// that of its thaw (-1: the thawed columns are half as wide; 1: twice as wide).
         var frozenZooms = 0
         var thawStep = 0
     }
@@ -52,8 +52,9 @@ extension ClusterIndex {
         var freeze: Freeze?, small: NeighbourGrid?
         if let grid, let plan = Freeze.plan(points: n, xy: items.pointXY, options: options, lowest: lowest) {
             let crowded = grid.loadMarkingCrowded(points: n, xy: items.pointXY, cell: plan.radius, finest: plan.finest)
-            // (With at least half the points isolated, the thaw's columns are those of the small
-            // grid's last zoom, or twice or half as wide: see `NeighbourGrid.thaw`.)
+            // (With at least half the points isolated, the thaw's columns are at most twice as
+            // wide as those of this grid of every point; `plan` makes sure they are at most half
+            // as wide: see `NeighbourGrid.thaw`.)
             if crowded.refs.count <= n / 2 {
                 let g = NeighbourGrid(capacity: crowded.refs.count, columnsFor: n)
                 g.otherItems = n - crowded.refs.count
@@ -111,9 +112,9 @@ extension ClusterIndex {
                         let newShift = passGrid.nextShift(cell: cell(options, zoom: z - 1), count: incoming.count + added.count)
                         incoming += added.map { NeighbourGrid.Incoming(item: $0, joined: newShift) }
                         built.thawStep = grid.shift - newShift
+                        small = nil
                         grid.thaw(cell: cell(options, zoom: z - 1), zoom: z - 1, shift: newShift, finest: f.finest,
                                   incoming: incoming, slot: slot)
-                        small = nil
                     } else {
                         passGrid.next(cell: cell(options, zoom: z - 1), zoom: z - 1, added: added, slot: slot)
                     }
@@ -140,8 +141,8 @@ extension ClusterIndex {
     /// maxZoom down to `end`: the clusters made meanwhile lie within twice those radii of the
     /// other points (each centroid within a radius, and a Float's rounding, of its seed), so
     /// none comes within the radius of it. Those points stay in the grid of every point, unswept;
-    /// the others (the crowded ones, and every item within a radius of them) are clustered on a
-    /// small grid with the same columns; after the pass at `end`, `NeighbourGrid.thaw` puts all
+    /// the others (the crowded ones) are clustered on a small grid with the columns of a grid of
+    /// every item; after the pass at `end`, `NeighbourGrid.thaw` puts all
     /// of them back in the order a grid of every item would have. Same clusters, same order.
     struct Freeze {
         /// The lowest zoom decided on the small grid.
@@ -151,7 +152,7 @@ extension ClusterIndex {
         /// The columns of the first zoom's grid (of every point).
         let finest: Int
 
-        /// Zooms frozen, from maxZoom down.
+        /// Zooms decided on the small grid: maxZoom down to `end`.
         static let depth = 5
         /// Tests read the order of the grid's items at a zoom through this.
         final class GridOrder: @unchecked Sendable {
@@ -162,9 +163,10 @@ extension ClusterIndex {
         @TaskLocal static var gridOrder: GridOrder?
         /// Points at least (below, the zooms cost little). Tests set it lower.
         @TaskLocal static var from = NeighbourGrid.parallelCount
-        /// The largest share of crowded points, estimated on a sample, worth a freeze (each costs
-        /// about what a zoom of the grid of every point costs for it, and the rest nothing). Tests
-        /// set it to 1 to freeze whatever the data.
+        /// The largest share of crowded points, estimated on a sample, worth a freeze: a crowded
+        /// point costs each frozen zoom about what it costs the grid of every point, an isolated
+        /// one nothing, and loading the small grid and the thaw cost about one zoom of every
+        /// point (land 1M: 8 % crowded). Tests set it to 1 to freeze whatever the data.
         @TaskLocal static var crowdedShareAtMost = 0.3
 
         /// A freeze for `n` points at `xy`, or nil when it would not pay or cannot keep the
@@ -174,7 +176,9 @@ extension ClusterIndex {
             guard n >= from, n >= 2, end - 1 >= lowest else { return nil }
             let radius = 3 * options.radius(atZoom: end) * (1 + 1e-9) + 0x1p-20
             let finest = NeighbourGrid.shift(cell: cell(options, zoom: options.maxZoom), count: n)
-            guard finest + 38 <= 64 else { return nil }
+            // Columns for `radius` at most twice as wide as those of zoom end - 1, which the thaw
+            // makes (not so for radii of a few Float roundings: a radius of 1 px, or zoom 21 up).
+            guard finest + 38 <= 64, radius <= 2 * cell(options, zoom: end - 1) else { return nil }
             guard crowdedShare(xy: xy, count: n, radius: radius) <= crowdedShareAtMost else { return nil }
             return Freeze(end: end, radius: radius, finest: finest)
         }

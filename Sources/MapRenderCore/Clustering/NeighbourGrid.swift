@@ -155,8 +155,9 @@ final class NeighbourGrid {
         windows.freeLarge()
     }
 
-    /// Memory for `bytes` bytes the caller may use until the next `next` or `load`: the spare
-    /// entries (16 bytes per item of capacity).
+    /// Memory for `bytes` bytes the caller may use until the next `next`, `thaw` or load: the
+    /// spare entries (16 bytes per item of capacity). During a freeze, the grid of every point
+    /// lends them to the passes on the small grid.
     func scratch(bytes: Int) -> UnsafeMutableRawPointer {
         precondition(bytes <= capacity * MemoryLayout<Entry>.stride, "more scratch than the grid has")
         return UnsafeMutableRawPointer(spareEntries)
@@ -480,12 +481,13 @@ final class NeighbourGrid {
     /// them. Each merge puts the left column's items first, and an item that joined the grid at a
     /// zoom after those already there in its column; so two items of equal y are ordered by their
     /// column in the coarser of the two grids they joined, then the earlier joined first, then by
-    /// ref (points in input order, clusters in the order made). `key` encodes that order.
+    /// ref (points in input order, clusters in the order made). The incoming items' sort keys
+    /// (below) encode that order; an old item is compared with them by `tie` where ys are equal.
     func thaw(cell: Double, zoom: Int, shift newShift: Int, finest: Int, incoming: [Incoming],
               slot: UnsafeMutablePointer<Int32>) {
         let s = shift - newShift
         precondition(abs(s) <= 1, "a thaw's columns are those of the last zoom, or twice or half as wide")
-        precondition(cell >= self.cell / 2 && newShift <= finest, "a thaw's columns are no finer than the freeze's finest")
+        precondition(newShift <= finest, "a thaw's columns are no finer than the freeze's finest")
         let newCount = count - mergedPositions.count + incoming.count
         precondition(newCount <= capacity, "more items than the grid was made for")
         let columns = 1 << newShift
@@ -494,9 +496,10 @@ final class NeighbourGrid {
         let tieBits = finest - newShift + 1, rankBits = 5
         precondition(newShift + 32 + tieBits + rankBits <= 64 && finest - newShift < 1 << rankBits,
                      "a thaw's key holds the column, y and the order of equal ys")
-        /// Where an item of equal y goes among the others of its column: twice its column at
-        /// `finest` for a point; for a cluster, just before the first column at `finest` of the
-        /// next column at the shift it joined (after every point of its own).
+        /// Where an item of equal y goes among the others of its column: for an item that joined
+        /// at `finest` (a point), twice its column there; for a later one (a cluster), just before
+        /// the first column at `finest` of the next column at the shift it joined (after every
+        /// point of its own column there).
         @inline(__always)
         func tie(_ x: Float, joined: Int) -> UInt64 {
             let column = UInt64(Self.column(x, shift: joined))

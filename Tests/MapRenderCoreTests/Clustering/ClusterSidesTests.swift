@@ -184,6 +184,24 @@ extension SeededRandom {
         #expect(clusters > 100)
     }
 
+    /// Radii of a few Float roundings (1 px at zoom 16; 40 px at zoom 23) are not frozen: the
+    /// freeze's columns could be more than twice as wide as the thaw's. The clusters are those of
+    /// the grid of every point either way.
+    @Test(arguments: [(1.0, 16), (40.0, 23), (4.0, 16)])
+    func tinyRadiiAreNotFrozen(radius: Double, maxZoom: Int) {
+        let points = ClusterSidesTests.points(seed: 41, count: 4000, clumps: 0, span: 20)
+        let options = ClusterOptions(maxZoom: maxZoom, radius: radius)
+        let whole = ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points, options: options) }
+        let frozen = ClusterIndex.Freeze.$from.withValue(2) {
+            ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points, options: options) }
+        }
+        let r = 3 * options.radius(atZoom: maxZoom - 4) * (1 + 1e-9) + 0x1p-20
+        #expect((frozen.frozenZooms > 0) == (r <= 2 * ClusterIndex.cell(options, zoom: maxZoom - 5)))
+        for zoom in Swift.stride(from: 0, through: maxZoom + 1, by: 3) {
+            #expect(whole.clusters(zoom: Double(zoom)) == frozen.clusters(zoom: Double(zoom)), "zoom \(zoom)")
+        }
+    }
+
     /// Ties in y between a point that stayed isolated and an item of the small grid, in one
     /// column: rows of points 0.0214° apart (just over three zoom-12 radii, just under a column
     /// of zoom 11's grid, so many columns hold two points of a row), every fourth one doubled

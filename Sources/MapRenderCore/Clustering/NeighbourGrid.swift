@@ -417,36 +417,15 @@ final class NeighbourGrid {
             return (a, out)
         }
 
-        if newCount < Self.parallelCount {
-            let end = merge(0..<columns, a: 0, out: 0)
-            precondition(end.out == newCount && end.a == m, "the next zoom's grid lost items")
-        } else {
-            // The second half starts after the old items left of it that stay, and the new
-            // clusters left of it.
-            let split = Self.split(columns: columns) { Int(st[$0 << s]) }
-            let oldBelow = Int(st[split << s])
-            let mergedBelow = mergedPositions.reduce(0) { $0 + (Int($1) < oldBelow ? 1 : 0) }
-            let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= split }
-            let secondOut = oldBelow - mergedBelow + addedBelow
-            var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
-            ends.withUnsafeMutableBufferPointer { ends in
-                DispatchQueue.concurrentPerform(iterations: 2) { half in
-                    ends[half] = half == 0 ? merge(0..<split, a: 0, out: 0)
-                        : merge(split..<columns, a: addedBelow, out: secondOut)
-                }
-            }
-            precondition(ends[0].out == secondOut && ends[0].a == addedBelow && ends[1].out == newCount && ends[1].a == m,
-                         "the next zoom's grid lost items")
-        }
-        nst[columns] = Int32(newCount)
-        nst[columns + 1] = Int32(newCount)
-        swap(&start, &spareStart)
-        swap(&entries, &spareEntries)
-        self.cell = cell
-        shift = newShift
-        count = newCount
-        mergedPositions.removeAll(keepingCapacity: true)
-        sweep(zoom: zoom, slot: slot)
+        // The second half starts after the old items left of it that stay, and the new clusters
+        // left of it.
+        install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[$0 << s]) },
+                evenSplit: false, secondStart: { split in
+                    let oldBelow = Int(st[split << s])
+                    let mergedBelow = self.mergedPositions.reduce(0) { $0 + (Int($1) < oldBelow ? 1 : 0) }
+                    let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= split }
+                    return (addedBelow, oldBelow - mergedBelow + addedBelow)
+                }, merge: merge, zoom: zoom, slot: slot)
     }
 
     /// An item joining a grid at `thaw`, and the shift of the grid it first joined (`finest` for a
@@ -588,36 +567,50 @@ final class NeighbourGrid {
             return (a, out)
         }
 
+        // The second half starts at an even column (the start of an old one when the columns
+        // halve), after the old items left of it that stay and the incoming ones left of it.
+        otherItems = 0
+        install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[oldColumn($0)]) },
+                evenSplit: true, secondStart: { split in
+                    let oldBelow = Int(st[oldColumn(split)])
+                    let mergedBelow = partitionPoint(0..<self.mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
+                    let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
+                    return (incomingBelow, oldBelow - mergedBelow + incomingBelow)
+                }, merge: merge, zoom: zoom, slot: slot)
+    }
+
+    /// Writes the next grid (`columns` columns of `newShift`, `newCount` items of which `m` new)
+    /// into the spare buffers with `merge(columns, first new item, first position)`, which returns
+    /// where it ended; on two threads from `parallelCount` items, the second from the column
+    /// where the old positions (`oldStart(column)`) split in half (an even one with `evenSplit`),
+    /// starting where `secondStart(split)` says. Then makes it this grid's and sweeps it for the
+    /// pass at `zoom`.
+    private func install(columns: Int, shift newShift: Int, cell: Double, count newCount: Int, incoming m: Int,
+                         oldStart: (Int) -> Int, evenSplit: Bool, secondStart: (Int) -> (a: Int, out: Int),
+                         merge: (Range<Int>, Int, Int) -> (a: Int, out: Int), zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         if newCount < Self.parallelCount {
-            let end = merge(0..<columns, a: 0, out: 0)
-            precondition(end.out == newCount && end.a == m, "the thawed grid lost items")
+            let end = merge(0..<columns, 0, 0)
+            precondition(end.out == newCount && end.a == m, "the next zoom's grid lost items")
         } else {
-            // The second half starts at an even column (the start of an old one when the columns
-            // halve), after the old items left of it that stay and the incoming ones left of it.
-            var split = Self.split(columns: columns) { Int(st[oldColumn($0)]) }
-            split -= split & 1
-            let oldBelow = Int(st[oldColumn(split)])
-            let mergedBelow = partitionPoint(0..<mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
-            let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
-            let secondOut = oldBelow - mergedBelow + incomingBelow
+            var split = Self.split(columns: columns, position: oldStart)
+            if evenSplit { split -= split & 1 }
+            let second = secondStart(split)
             var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
             ends.withUnsafeMutableBufferPointer { ends in
                 DispatchQueue.concurrentPerform(iterations: 2) { half in
-                    ends[half] = half == 0 ? merge(0..<split, a: 0, out: 0)
-                        : merge(split..<columns, a: incomingBelow, out: secondOut)
+                    ends[half] = half == 0 ? merge(0..<split, 0, 0) : merge(split..<columns, second.a, second.out)
                 }
             }
-            precondition(ends[0].out == secondOut && ends[0].a == incomingBelow && ends[1].out == newCount && ends[1].a == m,
-                         "the thawed grid lost items")
+            precondition(ends[0].out == second.out && ends[0].a == second.a && ends[1].out == newCount && ends[1].a == m,
+                         "the next zoom's grid lost items")
         }
-        nst[columns] = Int32(newCount)
-        nst[columns + 1] = Int32(newCount)
+        spareStart[columns] = Int32(newCount)
+        spareStart[columns + 1] = Int32(newCount)
         swap(&start, &spareStart)
         swap(&entries, &spareEntries)
         self.cell = cell
         shift = newShift
         count = newCount
-        otherItems = 0
         mergedPositions.removeAll(keepingCapacity: true)
         sweep(zoom: zoom, slot: slot)
     }

@@ -417,6 +417,7 @@ let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.spli
 let date = ISO8601DateFormatter().string(from: Date())
 print("maprender benchmark, \(date), \(cores) cores (\(cpu)), load average \(load)")
 print("binary: \(binary); median of \(repeats) run(s) per figure; wall time and peak RSS of whole processes")
+print("data and outputs in \(workDir)")
 print("Ratios compare runs made one after the other in this run; absolute seconds drift with the machine's load.")
 
 // Peers available?
@@ -533,7 +534,8 @@ if sections.contains("scaling") {
         func add(_ name: String, _ v: Double) {
             if let i = table.firstIndex(where: { $0.0 == name }) { table[i].1.append(v) } else { table.append((name, [v])) }
         }
-        var peaks: [Double] = []
+        // The inputs of every size first (not timed).
+        var inputs: [(csv: String, moved: String, manifest: String)] = []
         for n in sizes {
             let csv = try dataFile(d, n)
             // Keyframe B: the same ids, every point moved by a small fixed offset (not timed).
@@ -558,37 +560,52 @@ if sections.contains("scaling") {
                         { "output": "\(workDir)/batch-c.png", "filter": \(filters.0) },
                         { "output": "\(workDir)/batch-d.png", "filter": \(filters.1), "cluster": false } ] }
             """.write(toFile: manifest, atomically: true, encoding: .utf8)
-            let runs: [(String, () -> Measured)] = [
-                ("render pins --no-cluster", { maprender([csv, "--no-cluster", "-o", "\(workDir)/s-pins.png", "--quiet"]) }),
-                ("render clustered", { maprender([csv, "-o", "\(workDir)/s-clustered.png", "--quiet"]) }),
-                ("render clustered SVG", { maprender([csv, "-o", "\(workDir)/s-clustered.svg", "--quiet"]) }),
-                // Every marker in the SVG (a <use> each, ids renumbered over the whole text).
-                ("render pins --no-cluster SVG", { maprender([csv, "--no-cluster", "-o", "\(workDir)/s-pins.svg", "--quiet"]) }),
-                ("cluster --zoom 2", { maprender(["cluster", csv, "--zoom", "2", "-o", "\(workDir)/s-cluster.geojson"], summary: false) }),
-                ("cluster --zoom 16", { maprender(["cluster", csv, "--zoom", "16", "-o", "\(workDir)/s-cluster16.geojson"], summary: false) }),
-                ("inspect", { maprender(["inspect", csv], summary: false) }),
-                ("animate 2 keyframes, 10 frames", { maprender(["animate", csv, moved, "--frames", "9", "-o", "\(workDir)/s-frames", "--quiet"]) }),
-                ("batch 4 maps", { maprender(["batch", manifest, "--quiet", "--report", "\(workDir)/s-report.json"], summary: false) }),
-            ]
-            for (name, r) in runs {
-                let all = (0..<repeats).map { _ in r() }
-                let m = median(all)
+            inputs.append((csv, moved, manifest))
+        }
+        let commands: [(String, (Int) -> Measured)] = [
+            ("render pins --no-cluster", { maprender([inputs[$0].csv, "--no-cluster", "-o", "\(workDir)/s-pins.png", "--quiet"]) }),
+            ("render clustered", { maprender([inputs[$0].csv, "-o", "\(workDir)/s-clustered.png", "--quiet"]) }),
+            ("render clustered SVG", { maprender([inputs[$0].csv, "-o", "\(workDir)/s-clustered.svg", "--quiet"]) }),
+            // Every marker in the SVG (a <use> each, ids renumbered over the whole text).
+            ("render pins --no-cluster SVG", { maprender([inputs[$0].csv, "--no-cluster", "-o", "\(workDir)/s-pins.svg", "--quiet"]) }),
+            ("cluster --zoom 2", { maprender(["cluster", inputs[$0].csv, "--zoom", "2", "-o", "\(workDir)/s-cluster.geojson"], summary: false) }),
+            ("cluster --zoom 16", { maprender(["cluster", inputs[$0].csv, "--zoom", "16", "-o", "\(workDir)/s-cluster16.geojson"], summary: false) }),
+            ("inspect", { maprender(["inspect", inputs[$0].csv], summary: false) }),
+            ("animate 2 keyframes, 10 frames", {
+                defer { try? FileManager.default.removeItem(atPath: "\(workDir)/s-frames") }
+                return maprender(["animate", inputs[$0].csv, inputs[$0].moved, "--frames", "9", "-o", "\(workDir)/s-frames", "--quiet"])
+            }),
+            ("batch 4 maps", { maprender(["batch", inputs[$0].manifest, "--quiet", "--report", "\(workDir)/s-report.json"], summary: false) }),
+        ]
+        // A command's four sizes run one right after the other, round after round: the machine's
+        // speed drifts by tens of per cent over minutes here, and a doubling's ratio compares
+        // runs made seconds apart, not the first size's runs with the last's minutes later.
+        var all = [[[Measured]]](repeating: [[Measured]](repeating: [], count: sizes.count), count: commands.count)
+        for _ in 0..<repeats {
+            for (c, command) in commands.enumerated() {
+                for k in sizes.indices { all[c][k].append(command.1(k)) }
+            }
+        }
+        var peaks: [Double] = []
+        for k in sizes.indices {
+            for (c, (name, _)) in commands.enumerated() {
+                let runs = all[c][k]
+                let m = median(runs)
                 add(name, m.ok ? m.cpu : .nan)
                 peaks.append(m.peakMB)
                 // A stage is the fastest of the runs: a stage of tens of milliseconds inside a run
                 // only gains time from the machine (the kernel's page cache took 13-32 ms to write
                 // the same 20 MB), so the least is its own cost.
-                func fastest(_ k: String) -> Double {
-                    all.compactMap { $0.ok ? $0.stages[k] : nil }.min() ?? .nan
+                func fastest(_ key: String) -> Double {
+                    runs.compactMap { $0.ok ? $0.stages[key] : nil }.min() ?? .nan
                 }
                 if name.hasPrefix("render") {
-                    for k in ["read", "cluster", "layout", "render", "write"] { add("  \(name): \(k)", fastest(k) / 1000) }
+                    for key in ["read", "cluster", "layout", "render", "write"] { add("  \(name): \(key)", fastest(key) / 1000) }
                 }
                 if name.hasPrefix("animate") {
-                    for k in m.stages.keys.sorted() { add("  animate: \(k)", fastest(k) / 1000) }
+                    for key in m.stages.keys.sorted() { add("  animate: \(key)", fastest(key) / 1000) }
                 }
             }
-            try? FileManager.default.removeItem(atPath: "\(workDir)/s-frames")
         }
         print("")
         print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")

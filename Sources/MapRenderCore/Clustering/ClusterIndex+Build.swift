@@ -475,13 +475,20 @@ extension ClusterIndex {
             // One Added per new cluster, written by the part that makes it.
             added.append(contentsOf: repeatElement(NeighbourGrid.Added(ref: 0, x: 0, y: 0, weight: 0), count: newClusters))
             let askedCount = asked.reduce(0) { $0 + $1.count }
-            // Parts of the input order with about as many asked items each.
+            // Parts of the input order with about as many asked items each, taken by the threads
+            // as they come free (a fixed half on a core the machine slows sets the pace: `inParts`).
             var bounds = [0, list.count]
             if askedCount >= Self.commitPartsFrom {
-                let lo = partitionPoint(0..<list.count) { index in
-                    asked.reduce(0) { $0 + Cursor.firstAsked(atOrAfter: index, in: $1, askedIndex) - $1.lowerBound } >= askedCount / 2
+                let parts = Self.commitParts
+                var inner: [Int] = []
+                for k in 1..<parts {
+                    let lo = partitionPoint(0..<list.count) { index in
+                        asked.reduce(0) { $0 + Cursor.firstAsked(atOrAfter: index, in: $1, askedIndex) - $1.lowerBound }
+                            >= askedCount * k / parts
+                    }
+                    if lo > (inner.last ?? 0) && lo < list.count { inner.append(lo) }
                 }
-                if lo > 0 && lo < list.count { bounds = [0, lo, list.count] }
+                bounds = [0] + inner + [list.count]
             }
             let starts = bounds.dropLast().map {
                 Cursor.at(index: $0, asked: asked, askedIndex, views: views, firstRef: firstRef)
@@ -523,6 +530,8 @@ extension ClusterIndex {
         /// Asked items a pass needs before its commit is written by two threads (below, a second
         /// thread costs more than it saves). Tests set it lower, to write small data in parts.
         @TaskLocal static var commitPartsFrom = 1 << 14
+        /// Parts a large pass's commit is written in.
+        static let commitParts = 8
 
         /// One side's decisions, read through pointers.
         struct View {

@@ -103,7 +103,7 @@ public struct ClusterIndex: Sendable {
             precondition(xy.x.count == n && xy.y.count == n, "one projected x and y per point")
             xy.x.withUnsafeBufferPointer { x in
                 xy.y.withUnsafeBufferPointer { y in
-                    inHalves(n) { range in
+                    inParts(n) { range in
                         for i in range {
                             items.pointXY[2 * i] = Float(x[i])
                             items.pointXY[2 * i + 1] = Float(y[i])
@@ -114,7 +114,7 @@ public struct ClusterIndex: Sendable {
         } else {
             points.lon.withUnsafeBufferPointer { lon in
                 points.lat.withUnsafeBufferPointer { lat in
-                    inHalves(n) { range in
+                    inParts(n) { range in
                         for i in range {
                             items.pointXY[2 * i] = Float(WebMercator.x(lon: lon[i]))
                             items.pointXY[2 * i + 1] = Float(WebMercator.y(lat: lat[i]))

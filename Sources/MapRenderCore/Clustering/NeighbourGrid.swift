@@ -294,7 +294,7 @@ final class NeighbourGrid {
         let values = UnsafeMutableRawPointer(windows).bindMemory(to: Int32.self, capacity: 2 * n)
         let shift = self.shift, d = (finest ?? shift) - shift, sub = UInt64(1) << UInt64(d) - 1
         precondition(d >= 0 && shift + d + 32 <= 64, "a key holds the column, y and the finer column")
-        inHalves(n) { range in
+        inParts(n) { range in
             for k in range {
                 let x = xy[2 * k], y = xy[2 * k + 1]
                 let fine = UInt64(Self.column(x, shift: shift + d))
@@ -306,7 +306,7 @@ final class NeighbourGrid {
         let columns = 1 << shift
         let entries = UnsafeMutableRawPointer(self.entries).bindMemory(to: Entry.self, capacity: capacity)
         let start = self.start
-        inHalves(n) { range in
+        inParts(n) { range in
             for p in range {
                 let key = sorted.keys[p], k = Int(sorted.values[p])
                 (entries + p).initialize(to: Entry(x: xy[2 * k], y: Float(bitPattern: UInt32(truncatingIfNeeded: key >> UInt64(d))),
@@ -417,14 +417,23 @@ final class NeighbourGrid {
             return (a, out)
         }
 
-        // The second half starts after the old items left of it that stay, and the new clusters
-        // left of it.
+        // A part starts after the old items left of it that stay, and the new clusters left of it.
         install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[$0 << s]) },
-                evenSplit: false, secondStart: { split in
-                    let oldBelow = Int(st[split << s])
-                    let mergedBelow = self.mergedPositions.reduce(0) { $0 + (Int($1) < oldBelow ? 1 : 0) }
-                    let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= split }
-                    return (addedBelow, oldBelow - mergedBelow + addedBelow)
+                evenSplit: false, startsAt: { splits in
+                    let oldBelow = splits.map { Int(st[$0 << s]) }
+                    // The merged positions below each part's first old one, in one pass over them
+                    // (they are in the order merged, not sorted): each counts for every part
+                    // starting above it.
+                    var mergedBelow = [Int](repeating: 0, count: splits.count + 1)
+                    for p in self.mergedPositions {
+                        mergedBelow[partitionPoint(0..<oldBelow.count) { oldBelow[$0] > Int(p) }] += 1
+                    }
+                    var sum = 0
+                    return splits.indices.map { k in
+                        sum += mergedBelow[k]
+                        let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= splits[k] }
+                        return (addedBelow, oldBelow[k] - sum + addedBelow)
+                    }
                 }, merge: merge, zoom: zoom, slot: slot)
     }
 
@@ -571,38 +580,48 @@ final class NeighbourGrid {
         // halve), after the old items left of it that stay and the incoming ones left of it.
         otherItems = 0
         install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[oldColumn($0)]) },
-                evenSplit: true, secondStart: { split in
-                    let oldBelow = Int(st[oldColumn(split)])
-                    let mergedBelow = partitionPoint(0..<self.mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
-                    let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
-                    return (incomingBelow, oldBelow - mergedBelow + incomingBelow)
+                evenSplit: true, startsAt: { splits in
+                    splits.map { split in
+                        let oldBelow = Int(st[oldColumn(split)])
+                        let mergedBelow = partitionPoint(0..<self.mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
+                        let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
+                        return (incomingBelow, oldBelow - mergedBelow + incomingBelow)
+                    }
                 }, merge: merge, zoom: zoom, slot: slot)
     }
 
     /// Writes the next grid (`columns` columns of `newShift`, `newCount` items of which `m` new)
     /// into the spare buffers with `merge(columns, first new item, first position)`, which returns
-    /// where it ended; on two threads from `parallelCount` items, the second from the column
-    /// where the old positions (`oldStart(column)`) split in half (an even one with `evenSplit`),
-    /// starting where `secondStart(split)` says. Then makes it this grid's and sweeps it for the
-    /// pass at `zoom`.
+    /// where it ended. From `parallelCount` items, in `mergeParts` runs of columns with about as
+    /// many old positions (`oldStart(column)`) each, taken by the threads as they come free
+    /// (`inParts`); a run starts at a column (an even one with `evenSplit`) where
+    /// `startsAt(those columns)` says. Then makes it this grid's and sweeps it for the pass at `zoom`.
     private func install(columns: Int, shift newShift: Int, cell: Double, count newCount: Int, incoming m: Int,
-                         oldStart: (Int) -> Int, evenSplit: Bool, secondStart: (Int) -> (a: Int, out: Int),
+                         oldStart: (Int) -> Int, evenSplit: Bool, startsAt: ([Int]) -> [(a: Int, out: Int)],
                          merge: (Range<Int>, Int, Int) -> (a: Int, out: Int), zoom: Int, slot: UnsafeMutablePointer<Int32>) {
         if newCount < Self.parallelCount {
             let end = merge(0..<columns, 0, 0)
             precondition(end.out == newCount && end.a == m, "the next zoom's grid lost items")
         } else {
-            var split = Self.split(columns: columns, position: oldStart)
-            if evenSplit { split -= split & 1 }
-            let second = secondStart(split)
-            var ends = [(a: Int, out: Int)](repeating: (0, 0), count: 2)
+            let total = oldStart(columns), parts = Self.mergeParts
+            var splits: [Int] = []
+            for k in 1..<parts {
+                var c = partitionPoint(0..<columns) { oldStart($0) >= total * k / parts }
+                if evenSplit { c -= c & 1 }
+                if c > (splits.last ?? 0) && c < columns { splits.append(c) }
+            }
+            let starts = [(a: 0, out: 0)] + startsAt(splits)
+            let bounds = [0] + splits + [columns]
+            var ends = [(a: Int, out: Int)](repeating: (0, 0), count: starts.count)
             ends.withUnsafeMutableBufferPointer { ends in
-                DispatchQueue.concurrentPerform(iterations: 2) { half in
-                    ends[half] = half == 0 ? merge(0..<split, 0, 0) : merge(split..<columns, second.a, second.out)
+                DispatchQueue.concurrentPerform(iterations: starts.count) { k in
+                    ends[k] = merge(bounds[k]..<bounds[k + 1], starts[k].a, starts[k].out)
                 }
             }
-            precondition(ends[0].out == second.out && ends[0].a == second.a && ends[1].out == newCount && ends[1].a == m,
-                         "the next zoom's grid lost items")
+            for k in 0..<starts.count - 1 {
+                precondition(ends[k] == starts[k + 1], "a part of the next zoom's grid did not end where the next starts")
+            }
+            precondition(ends[ends.count - 1] == (m, newCount), "the next zoom's grid lost items")
         }
         spareStart[columns] = Int32(newCount)
         spareStart[columns + 1] = Int32(newCount)
@@ -673,13 +692,6 @@ final class NeighbourGrid {
         // The first column starting at or after the median, kept two columns from either edge.
         let k = Swift.min(Swift.max(2, column(startingAtOrAfter: sample[sample.count / 2])), columns - 2)
         return (st[k], st[k - 2]..<st[k + 2])
-    }
-
-    /// The column at which the entries (`position(c)`: the first position of column c) split in
-    /// two halves.
-    private static func split(columns: Int, position: (Int) -> Int) -> Int {
-        let half = position(columns) / 2
-        return partitionPoint(0..<columns) { position($0) >= half }
     }
 
     /// Marks the item at position `p` as merged into a new cluster; `noteMerged` must be told too.
@@ -757,21 +769,30 @@ final class NeighbourGrid {
     }
 
     /// Finds each item's windows in the columns beside it, and whether it is isolated; writes
-    /// the slots of those that are not. Two threads take half the columns each in a large grid.
-    /// Without `slot`, marks those items merged instead (`loadMarkingCrowded`).
+    /// the slots of those that are not. In a large grid, the threads take runs of columns with
+    /// about as many items each as they come free (see `inParts`). Without `slot`, marks those
+    /// items merged instead (`loadMarkingCrowded`).
     private func sweep(zoom: Int, slot: UnsafeMutablePointer<Int32>?) {
         precondition(count < 1 << 26 && zoom < 31, "slots hold positions below 2^26 and zooms below 31")
         let columns = 1 << shift
         if count < Self.parallelCount {
             sweep(0..<columns, zoom: zoom, slot: slot)
         } else {
-            let st = start
-            let split = Self.split(columns: columns) { Int(st[$0]) }
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                sweep(half == 0 ? 0..<split : split..<columns, zoom: zoom, slot: slot)
+            let st = start, parts = Self.sweepParts
+            // Part k starts at the first column starting at or after k / parts of the items.
+            let firsts = (0...parts).map { k in
+                k == parts ? columns : partitionPoint(0..<columns) { Int(st[$0]) >= count * k / parts }
+            }
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                sweep(firsts[k]..<firsts[k + 1], zoom: zoom, slot: slot)
             }
         }
     }
+
+    /// Runs of columns a large grid's sweep, and the merge that makes the next zoom's grid, are
+    /// cut into.
+    static let sweepParts = 8
+    static let mergeParts = 8
 
     /// The sweep of the columns `range`: writes only their entries' windows and their refs' slots,
     /// reads the columns beside them.

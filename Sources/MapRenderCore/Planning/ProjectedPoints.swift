@@ -12,13 +12,13 @@ public struct ProjectedPoints: Sendable {
         // Each point on its own: two threads take half the points each for a large set.
         self.x = points.lon.withUnsafeBufferPointer { lon in
             [Double](unsafeUninitializedCapacity: n) { x, count in
-                inHalves(n) { range in for i in range { x[i] = WebMercator.x(lon: lon[i]) } }
+                inParts(n) { range in for i in range { x[i] = WebMercator.x(lon: lon[i]) } }
                 count = n
             }
         }
         self.y = points.lat.withUnsafeBufferPointer { lat in
             [Double](unsafeUninitializedCapacity: n) { y, count in
-                inHalves(n) { range in for i in range { y[i] = WebMercator.y(lat: lat[i]) } }
+                inParts(n) { range in for i in range { y[i] = WebMercator.y(lat: lat[i]) } }
                 count = n
             }
         }

@@ -332,109 +332,100 @@ final class NeighbourGrid {
         let columns = 1 << newShift
         // New clusters by column, then y; equal keys in the order made (the sort is stable).
         let m = added.count
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(m, 1))
-        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(m, 1))
-        defer {
-            keys.deallocate()
-            values.deallocate()
-        }
-        for (k, a) in added.enumerated() {
-            keys[k] = Self.key(a.x, a.y, shift: newShift)
-            values[k] = Int32(k)
-        }
-        let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m)
-        // The spare entries may have lent their memory as scratch since: they hold entries again.
-        let st = start, old = entries, nst = spareStart
-        let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
+        RadixSort.sorting(count: m, key: { Self.key(added[$0].x, added[$0].y, shift: newShift) }) { sorted in
+            // The spare entries may have lent their memory as scratch since: they hold entries again.
+            let st = start, old = entries, nst = spareStart
+            let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
 
-        /// Writes the new columns `range`, starting with the `a`th new cluster at position `out`;
-        /// returns where the next column starts.
-        func merge(_ range: Range<Int>, a firstAdded: Int, out firstOut: Int) -> (a: Int, out: Int) {
-            var a = firstAdded, out = firstOut
-            for c in range {
-                nst[c] = Int32(out)
-                // Up to two runs of old positions, and this column's new clusters, merged by y.
-                var p = Int(st[c << s]), pEnd = Int(st[(c << s) + 1])
-                var q = 0, qEnd = 0
-                if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
-                while p < pEnd && old[p].isMerged { p += 1 }
-                while q < qEnd && old[q].isMerged { q += 1 }
-                if a >= m || Int(sorted.keys[a] >> 32) != c {
-                    // No new cluster in this column (most columns): the two runs merged by y.
-                    @inline(__always)
-                    func copy(_ i: Int) {
-                        var e = old[i]
-                        e.state &= Entry.merged - 1
+            /// Writes the new columns `range`, starting with the `a`th new cluster at position `out`;
+            /// returns where the next column starts.
+            func merge(_ range: Range<Int>, a firstAdded: Int, out firstOut: Int) -> (a: Int, out: Int) {
+                var a = firstAdded, out = firstOut
+                for c in range {
+                    nst[c] = Int32(out)
+                    // Up to two runs of old positions, and this column's new clusters, merged by y.
+                    var p = Int(st[c << s]), pEnd = Int(st[(c << s) + 1])
+                    var q = 0, qEnd = 0
+                    if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
+                    while p < pEnd && old[p].isMerged { p += 1 }
+                    while q < qEnd && old[q].isMerged { q += 1 }
+                    if a >= m || Int(sorted.keys[a] >> 32) != c {
+                        // No new cluster in this column (most columns): the two runs merged by y.
+                        @inline(__always)
+                        func copy(_ i: Int) {
+                            var e = old[i]
+                            e.state &= Entry.merged - 1
+                            (new + out).initialize(to: e)
+                            out += 1
+                        }
+                        while p < pEnd && q < qEnd {
+                            if old[p].y <= old[q].y {
+                                copy(p)
+                                p += 1
+                                while p < pEnd && old[p].isMerged { p += 1 }
+                            } else {
+                                copy(q)
+                                q += 1
+                                while q < qEnd && old[q].isMerged { q += 1 }
+                            }
+                        }
+                        while p < pEnd {
+                            if !old[p].isMerged { copy(p) }
+                            p += 1
+                        }
+                        while q < qEnd {
+                            if !old[q].isMerged { copy(q) }
+                            q += 1
+                        }
+                        continue
+                    }
+                    while true {
+                        let hasA = a < m && Int(sorted.keys[a] >> 32) == c
+                        let yp: Float = p < pEnd ? old[p].y : .infinity
+                        let yq: Float = q < qEnd ? old[q].y : .infinity
+                        let ya: Float = hasA ? added[Int(sorted.values[a])].y : .infinity
+                        let e: Entry
+                        if p < pEnd && yp <= yq && yp <= ya {
+                            e = Entry(x: old[p].x, y: yp, ref: old[p].ref, weight: old[p].weight)
+                            p += 1
+                            while p < pEnd && old[p].isMerged { p += 1 }
+                        } else if q < qEnd && yq <= ya {
+                            e = Entry(x: old[q].x, y: yq, ref: old[q].ref, weight: old[q].weight)
+                            q += 1
+                            while q < qEnd && old[q].isMerged { q += 1 }
+                        } else if hasA {
+                            let cluster = added[Int(sorted.values[a])]
+                            e = Entry(x: cluster.x, y: ya, ref: cluster.ref, weight: cluster.weight)
+                            a += 1
+                        } else {
+                            break
+                        }
                         (new + out).initialize(to: e)
                         out += 1
                     }
-                    while p < pEnd && q < qEnd {
-                        if old[p].y <= old[q].y {
-                            copy(p)
-                            p += 1
-                            while p < pEnd && old[p].isMerged { p += 1 }
-                        } else {
-                            copy(q)
-                            q += 1
-                            while q < qEnd && old[q].isMerged { q += 1 }
-                        }
-                    }
-                    while p < pEnd {
-                        if !old[p].isMerged { copy(p) }
-                        p += 1
-                    }
-                    while q < qEnd {
-                        if !old[q].isMerged { copy(q) }
-                        q += 1
-                    }
-                    continue
                 }
-                while true {
-                    let hasA = a < m && Int(sorted.keys[a] >> 32) == c
-                    let yp: Float = p < pEnd ? old[p].y : .infinity
-                    let yq: Float = q < qEnd ? old[q].y : .infinity
-                    let ya: Float = hasA ? added[Int(sorted.values[a])].y : .infinity
-                    let e: Entry
-                    if p < pEnd && yp <= yq && yp <= ya {
-                        e = Entry(x: old[p].x, y: yp, ref: old[p].ref, weight: old[p].weight)
-                        p += 1
-                        while p < pEnd && old[p].isMerged { p += 1 }
-                    } else if q < qEnd && yq <= ya {
-                        e = Entry(x: old[q].x, y: yq, ref: old[q].ref, weight: old[q].weight)
-                        q += 1
-                        while q < qEnd && old[q].isMerged { q += 1 }
-                    } else if hasA {
-                        let cluster = added[Int(sorted.values[a])]
-                        e = Entry(x: cluster.x, y: ya, ref: cluster.ref, weight: cluster.weight)
-                        a += 1
-                    } else {
-                        break
-                    }
-                    (new + out).initialize(to: e)
-                    out += 1
-                }
+                return (a, out)
             }
-            return (a, out)
-        }
 
-        // A part starts after the old items left of it that stay, and the new clusters left of it.
-        install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[$0 << s]) },
-                evenSplit: false, startsAt: { splits in
-                    let oldBelow = splits.map { Int(st[$0 << s]) }
-                    // The merged positions below each part's first old one, in one pass over them
-                    // (they are in the order merged, not sorted): each counts for every part
-                    // starting above it.
-                    var mergedBelow = [Int](repeating: 0, count: splits.count + 1)
-                    for p in self.mergedPositions {
-                        mergedBelow[partitionPoint(0..<oldBelow.count) { oldBelow[$0] > Int(p) }] += 1
-                    }
-                    var sum = 0
-                    return splits.indices.map { k in
-                        sum += mergedBelow[k]
-                        let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= splits[k] }
-                        return (addedBelow, oldBelow[k] - sum + addedBelow)
-                    }
-                }, merge: merge, zoom: zoom, slot: slot)
+            // A part starts after the old items left of it that stay, and the new clusters left of it.
+            install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[$0 << s]) },
+                    evenSplit: false, startsAt: { splits in
+                        let oldBelow = splits.map { Int(st[$0 << s]) }
+                        // The merged positions below each part's first old one, in one pass over them
+                        // (they are in the order merged, not sorted): each counts for every part
+                        // starting above it.
+                        var mergedBelow = [Int](repeating: 0, count: splits.count + 1)
+                        for p in self.mergedPositions {
+                            mergedBelow[partitionPoint(0..<oldBelow.count) { oldBelow[$0] > Int(p) }] += 1
+                        }
+                        var sum = 0
+                        return splits.indices.map { k in
+                            sum += mergedBelow[k]
+                            let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= splits[k] }
+                            return (addedBelow, oldBelow[k] - sum + addedBelow)
+                        }
+                    }, merge: merge, zoom: zoom, slot: slot)
+        }
     }
 
     /// An item joining a grid at `thaw`, and the shift of the grid it first joined (`finest` for a
@@ -494,100 +485,93 @@ final class NeighbourGrid {
             return joined == finest ? 2 * column : 2 * ((column + 1) << UInt64(finest - joined)) - 1
         }
         let m = incoming.count
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(m, 1))
-        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(m, 1))
-        defer {
-            keys.deallocate()
-            values.deallocate()
-        }
-        for (k, a) in incoming.enumerated() {
-            let column = UInt64(Self.column(a.item.x, shift: newShift))
+        RadixSort.sorting(count: m, key: { k in
+            let a = incoming[k], column = UInt64(Self.column(a.item.x, shift: newShift))
             let within = tie(a.item.x, joined: a.joined) - column << UInt64(tieBits)
-            keys[k] = column << UInt64(32 + tieBits + rankBits) | UInt64(a.item.y.bitPattern) << UInt64(tieBits + rankBits)
+            return column << UInt64(32 + tieBits + rankBits) | UInt64(a.item.y.bitPattern) << UInt64(tieBits + rankBits)
                 | within << UInt64(rankBits) | UInt64(finest - a.joined)
-            values[k] = Int32(k)
-        }
-        let sorted = RadixSort.sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m)
-        let st = start, old = entries, nst = spareStart
-        let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
+        }) { sorted in
+            let st = start, old = entries, nst = spareStart
+            let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
 
-        /// The old column a new column's items start in (the old column holds two new ones when
-        /// the columns halve; two old columns make one when they double).
-        @inline(__always)
-        func oldColumn(_ c: Int) -> Int { s == -1 ? c >> 1 : c << s }
+            /// The old column a new column's items start in (the old column holds two new ones when
+            /// the columns halve; two old columns make one when they double).
+            @inline(__always)
+            func oldColumn(_ c: Int) -> Int { s == -1 ? c >> 1 : c << s }
 
-        /// Writes the new columns `range`, starting with the `a`th incoming item (in key order) at
-        /// position `out`; returns where the next column starts.
-        func merge(_ range: Range<Int>, a firstIncoming: Int, out firstOut: Int) -> (a: Int, out: Int) {
-            var a = firstIncoming, out = firstOut
-            let mask = UInt64(1) << UInt64(tieBits) - 1
-            for c in range {
-                nst[c] = Int32(out)
-                // One run of old items (its half, when the columns halve), or two merged by y, the
-                // left one's first where ys are equal (as `next` merges them).
-                var p = Int(st[oldColumn(c)]), pEnd = Int(st[oldColumn(c) + 1])
-                var q = 0, qEnd = 0
-                if s == 1 { q = pEnd; qEnd = Int(st[oldColumn(c) + 2]) }
-                @inline(__always)
-                func skip(_ i: inout Int, _ end: Int) {
-                    while i < end && (old[i].isMerged || (s == -1 && Self.column(old[i].x, shift: newShift) != c)) { i += 1 }
-                }
-                skip(&p, pEnd)
-                skip(&q, qEnd)
-                while true {
-                    let hasA = a < m && Int(sorted.keys[a] >> UInt64(32 + tieBits + rankBits)) == c
-                    if p < pEnd || q < qEnd {
-                        let fromQ = p == pEnd || (q < qEnd && old[q].y < old[p].y)
-                        let e = fromQ ? old[q] : old[p]
-                        var oldFirst = true
-                        if hasA {
-                            let i = incoming[Int(sorted.values[a])]
-                            if e.y != i.item.y {
-                                oldFirst = e.y < i.item.y
-                            } else {
-                                // Equal ys: an old item is a point, which joined at `finest`.
-                                let mine = tie(e.x, joined: finest) - UInt64(c) << UInt64(tieBits)
-                                let theirs = (sorted.keys[a] >> UInt64(rankBits)) & mask
-                                oldFirst = mine != theirs ? mine < theirs : e.ref < i.item.ref
-                            }
-                        }
-                        if oldFirst {
-                            var copy = e
-                            copy.state &= Entry.merged - 1
-                            (new + out).initialize(to: copy)
-                            out += 1
-                            if fromQ {
-                                q += 1
-                                skip(&q, qEnd)
-                            } else {
-                                p += 1
-                                skip(&p, pEnd)
-                            }
-                            continue
-                        }
+            /// Writes the new columns `range`, starting with the `a`th incoming item (in key order) at
+            /// position `out`; returns where the next column starts.
+            func merge(_ range: Range<Int>, a firstIncoming: Int, out firstOut: Int) -> (a: Int, out: Int) {
+                var a = firstIncoming, out = firstOut
+                let mask = UInt64(1) << UInt64(tieBits) - 1
+                for c in range {
+                    nst[c] = Int32(out)
+                    // One run of old items (its half, when the columns halve), or two merged by y, the
+                    // left one's first where ys are equal (as `next` merges them).
+                    var p = Int(st[oldColumn(c)]), pEnd = Int(st[oldColumn(c) + 1])
+                    var q = 0, qEnd = 0
+                    if s == 1 { q = pEnd; qEnd = Int(st[oldColumn(c) + 2]) }
+                    @inline(__always)
+                    func skip(_ i: inout Int, _ end: Int) {
+                        while i < end && (old[i].isMerged || (s == -1 && Self.column(old[i].x, shift: newShift) != c)) { i += 1 }
                     }
-                    guard hasA else { break }
-                    let i = incoming[Int(sorted.values[a])].item
-                    (new + out).initialize(to: Entry(x: i.x, y: i.y, ref: i.ref, weight: i.weight))
-                    out += 1
-                    a += 1
+                    skip(&p, pEnd)
+                    skip(&q, qEnd)
+                    while true {
+                        let hasA = a < m && Int(sorted.keys[a] >> UInt64(32 + tieBits + rankBits)) == c
+                        if p < pEnd || q < qEnd {
+                            let fromQ = p == pEnd || (q < qEnd && old[q].y < old[p].y)
+                            let e = fromQ ? old[q] : old[p]
+                            var oldFirst = true
+                            if hasA {
+                                let i = incoming[Int(sorted.values[a])]
+                                if e.y != i.item.y {
+                                    oldFirst = e.y < i.item.y
+                                } else {
+                                    // Equal ys: an old item is a point, which joined at `finest`.
+                                    let mine = tie(e.x, joined: finest) - UInt64(c) << UInt64(tieBits)
+                                    let theirs = (sorted.keys[a] >> UInt64(rankBits)) & mask
+                                    oldFirst = mine != theirs ? mine < theirs : e.ref < i.item.ref
+                                }
+                            }
+                            if oldFirst {
+                                var copy = e
+                                copy.state &= Entry.merged - 1
+                                (new + out).initialize(to: copy)
+                                out += 1
+                                if fromQ {
+                                    q += 1
+                                    skip(&q, qEnd)
+                                } else {
+                                    p += 1
+                                    skip(&p, pEnd)
+                                }
+                                continue
+                            }
+                        }
+                        guard hasA else { break }
+                        let i = incoming[Int(sorted.values[a])].item
+                        (new + out).initialize(to: Entry(x: i.x, y: i.y, ref: i.ref, weight: i.weight))
+                        out += 1
+                        a += 1
+                    }
                 }
+                return (a, out)
             }
-            return (a, out)
-        }
 
-        // The second half starts at an even column (the start of an old one when the columns
-        // halve), after the old items left of it that stay and the incoming ones left of it.
-        otherItems = 0
-        install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[oldColumn($0)]) },
-                evenSplit: true, startsAt: { splits in
-                    splits.map { split in
-                        let oldBelow = Int(st[oldColumn(split)])
-                        let mergedBelow = partitionPoint(0..<self.mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
-                        let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
-                        return (incomingBelow, oldBelow - mergedBelow + incomingBelow)
-                    }
-                }, merge: merge, zoom: zoom, slot: slot)
+            // The second half starts at an even column (the start of an old one when the columns
+            // halve), after the old items left of it that stay and the incoming ones left of it.
+            otherItems = 0
+            install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[oldColumn($0)]) },
+                    evenSplit: true, startsAt: { splits in
+                        splits.map { split in
+                            let oldBelow = Int(st[oldColumn(split)])
+                            let mergedBelow = partitionPoint(0..<self.mergedPositions.count) { Int(self.mergedPositions[$0]) >= oldBelow }
+                            let incomingBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> UInt64(32 + tieBits + rankBits)) >= split }
+                            return (incomingBelow, oldBelow - mergedBelow + incomingBelow)
+                        }
+                    }, merge: merge, zoom: zoom, slot: slot)
+        }
     }
 
     /// Writes the next grid (`columns` columns of `newShift`, `newCount` items of which `m` new)
@@ -884,6 +868,23 @@ final class NeighbourGrid {
 /// which a comparison sort does in O(n log n) with a branch per comparison; this takes a few
 /// passes of 11 bits each and skips the digits all keys share (the high bits of nearby y values).
 enum RadixSort {
+    /// `body` with `count` keys made by `key(k)`, each with the value k, sorted (stably) in
+    /// buffers of their own, freed after it.
+    static func sorting<R>(count m: Int, key: (Int) -> UInt64,
+                           _ body: ((keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>)) -> R) -> R {
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(m, 1))
+        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(m, 1))
+        defer {
+            keys.deallocate()
+            values.deallocate()
+        }
+        for k in 0..<m {
+            keys[k] = key(k)
+            values[k] = Int32(k)
+        }
+        return body(sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m))
+    }
+
     /// Sorts `count` pairs by key, keeping equal keys in their order; uses the scratch buffers
     /// (as large) and returns where the sorted pairs are: the input buffers or the scratch ones.
     static func sort(keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>,

@@ -455,8 +455,8 @@ extension ClusterIndex {
         /// in `askedIndex[asked[side]]`) are looked at one by one. At the high zooms, where
         /// almost every item is isolated, the pass writes the next zoom at the speed of a copy.
         ///
-        /// A large pass is written by two threads, each over a part of the input order: where a
-        /// part starts in the output, and which ref its first new cluster gets, follow from
+        /// A large pass is written in parts of the input order that the threads take as they come
+        /// free (`inParts`): where a part starts in the output, and which ref its first new cluster gets, follow from
         /// counting the asked items, writes and new clusters before it (`Cursor.at`).
         private func commit(_ list: UnsafeBufferPointer<Int32>, _ sides: ArraySlice<Decisions>,
                             asked: [Range<Int>], _ askedIndex: UnsafeMutablePointer<Int32>,
@@ -479,7 +479,7 @@ extension ClusterIndex {
             // as they come free (a fixed half on a core the machine slows sets the pace: `inParts`).
             var bounds = [0, list.count]
             if askedCount >= Self.commitPartsFrom {
-                let parts = Self.commitParts
+                let parts = workParts
                 var inner: [Int] = []
                 for k in 1..<parts {
                     let lo = partitionPoint(0..<list.count) { index in
@@ -527,11 +527,9 @@ extension ClusterIndex {
             return end.out
         }
 
-        /// Asked items a pass needs before its commit is written by two threads (below, a second
-        /// thread costs more than it saves). Tests set it lower, to write small data in parts.
+        /// Asked items a pass needs before its commit is written in parts (below, a second thread
+        /// costs more than it saves). Tests set it lower, to write small data in parts.
         @TaskLocal static var commitPartsFrom = 1 << 14
-        /// Parts a large pass's commit is written in.
-        static let commitParts = 8
 
         /// One side's decisions, read through pointers.
         struct View {

@@ -15,6 +15,11 @@ func inHalves(_ count: Int, minimum: Int = 1 << 17, _ body: (Range<Int>) -> Void
     }
 }
 
+/// Parts that work shared by the threads is cut into (`inParts`; the grid's sweep and merge, a
+/// pass's commit): enough for a free core to take over much of a slow one's share, few enough
+/// that cutting costs nothing measurable.
+let workParts = 8
+
 /// Runs `body` over `0..<count` in `parts` ranges of about as many items, taken by the threads
 /// as they come free, when there are at least `minimum` items; else at once on this thread.
 /// `body` must only write what belongs to its own range.
@@ -24,7 +29,7 @@ func inHalves(_ count: Int, minimum: Int = 1 << 17, _ body: (Range<Int>) -> Void
 /// thread 405-425), and a fixed half on the slow core sets the pace; with parts, the free core
 /// takes the parts the slow one has not started.
 @inline(__always)
-func inParts(_ count: Int, minimum: Int = 1 << 17, parts: Int = 8, _ body: (Range<Int>) -> Void) {
+func inParts(_ count: Int, minimum: Int = 1 << 17, parts: Int = workParts, _ body: (Range<Int>) -> Void) {
     if count < minimum {
         body(0..<count)
     } else {

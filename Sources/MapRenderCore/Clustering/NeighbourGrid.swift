@@ -22,8 +22,8 @@ import Dispatch
 /// writing into them: a zoom costs no allocation (fresh memory costs a page fault per 4 KiB, which
 /// took about a third of each zoom's time when every zoom allocated its own). Between sweeps the
 /// spare set is free, and lends its memory as scratch (`scratch`, and the radix sort's buffers).
-/// Large grids are swept and merged by two threads, each over its half of the columns (the
-/// result does not depend on it).
+/// Large grids are swept and merged in runs of columns that the threads take as they come free
+/// (`inParts`; the result does not depend on it).
 ///
 /// - Complexity: O(n) to build from scratch (a radix sort), O(n + c) for `next` with c new
 ///   clusters; the sweep is O(n) for evenly spread items.
@@ -414,15 +414,15 @@ final class NeighbourGrid {
                         // The merged positions below each part's first old one, in one pass over them
                         // (they are in the order merged, not sorted): each counts for every part
                         // starting above it.
-                        var mergedBelow = [Int](repeating: 0, count: splits.count + 1)
+                        var mergedInPart = [Int](repeating: 0, count: splits.count + 1)
                         for p in self.mergedPositions {
-                            mergedBelow[partitionPoint(0..<oldBelow.count) { oldBelow[$0] > Int(p) }] += 1
+                            mergedInPart[partitionPoint(0..<oldBelow.count) { oldBelow[$0] > Int(p) }] += 1
                         }
-                        var sum = 0
+                        var mergedBelow = 0
                         return splits.indices.map { k in
-                            sum += mergedBelow[k]
+                            mergedBelow += mergedInPart[k]
                             let addedBelow = partitionPoint(0..<m) { Int(sorted.keys[$0] >> 32) >= splits[k] }
-                            return (addedBelow, oldBelow[k] - sum + addedBelow)
+                            return (addedBelow, oldBelow[k] - mergedBelow + addedBelow)
                         }
                     }, merge: merge, zoom: zoom, slot: slot)
         }
@@ -559,8 +559,8 @@ final class NeighbourGrid {
                 return (a, out)
             }
 
-            // The second half starts at an even column (the start of an old one when the columns
-            // halve), after the old items left of it that stay and the incoming ones left of it.
+            // A part starts at an even column (the start of an old one when the columns halve),
+            // after the old items left of it that stay and the incoming ones left of it.
             otherItems = 0
             install(columns: columns, shift: newShift, cell: cell, count: newCount, incoming: m, oldStart: { Int(st[oldColumn($0)]) },
                     evenSplit: true, startsAt: { splits in
@@ -576,7 +576,7 @@ final class NeighbourGrid {
 
     /// Writes the next grid (`columns` columns of `newShift`, `newCount` items of which `m` new)
     /// into the spare buffers with `merge(columns, first new item, first position)`, which returns
-    /// where it ended. From `parallelCount` items, in `mergeParts` runs of columns with about as
+    /// where it ended. From `parallelCount` items, in `workParts` runs of columns with about as
     /// many old positions (`oldStart(column)`) each, taken by the threads as they come free
     /// (`inParts`); a run starts at a column (an even one with `evenSplit`) where
     /// `startsAt(those columns)` says. Then makes it this grid's and sweeps it for the pass at `zoom`.
@@ -587,7 +587,7 @@ final class NeighbourGrid {
             let end = merge(0..<columns, 0, 0)
             precondition(end.out == newCount && end.a == m, "the next zoom's grid lost items")
         } else {
-            let total = oldStart(columns), parts = Self.mergeParts
+            let total = oldStart(columns), parts = workParts
             var splits: [Int] = []
             for k in 1..<parts {
                 var c = partitionPoint(0..<columns) { oldStart($0) >= total * k / parts }
@@ -762,7 +762,7 @@ final class NeighbourGrid {
         if count < Self.parallelCount {
             sweep(0..<columns, zoom: zoom, slot: slot)
         } else {
-            let st = start, parts = Self.sweepParts
+            let st = start, parts = workParts
             // Part k starts at the first column starting at or after k / parts of the items.
             let firsts = (0...parts).map { k in
                 k == parts ? columns : partitionPoint(0..<columns) { Int(st[$0]) >= count * k / parts }
@@ -773,10 +773,6 @@ final class NeighbourGrid {
         }
     }
 
-    /// Runs of columns a large grid's sweep, and the merge that makes the next zoom's grid, are
-    /// cut into.
-    static let sweepParts = 8
-    static let mergeParts = 8
 
     /// The sweep of the columns `range`: writes only their entries' windows and their refs' slots,
     /// reads the columns beside them.

@@ -9,7 +9,7 @@ public struct ProjectedPoints: Sendable {
 
     public init(points: PointSet, style: Style, opacity: [Double]? = nil, scale: [Double]? = nil) {
         let n = points.count
-        // Each point on its own: two threads take half the points each for a large set.
+        // Each point on its own: the threads take parts of a large set (`inParts`).
         self.x = points.lon.withUnsafeBufferPointer { lon in
             [Double](unsafeUninitializedCapacity: n) { x, count in
                 inParts(n) { range in for i in range { x[i] = WebMercator.x(lon: lon[i]) } }

@@ -289,32 +289,27 @@ extension ClusterIndex {
             let count = list.count
             // The items that are not isolated (an isolated item takes no other and none takes it:
             // it stays as it is, in its place in the order), with their positions in the grid, in
-            // `scratch` (the spare memory of the grid of every item): the first m for one side,
-            // then those of the other.
+            // `scratch` (the spare memory of the grid of every item), in input order.
             let askedIndex = scratch.bindMemory(to: Int32.self, capacity: 2 * count)
             let askedSlot = (scratch + 8 * count).bindMemory(to: Int32.self, capacity: 2 * count)
-            // (Two threads for a large zoom, each writing its half's from where the half starts;
-            // then the second half's move down behind the first's.)
-            var halfCounts = (0, 0)
-            withUnsafeMutablePointer(to: &halfCounts) { halfCounts in
-                inHalves(count) { range in
-                    var m = range.lowerBound
-                    for i in range {
-                        if let p = NeighbourGrid.position(slot: slot[Int(list[i])], zoom: zoom) {
-                            askedIndex[m] = Int32(i)
-                            askedSlot[m] = p
-                            m += 1
-                        }
+            // (In parts for a large zoom, each writing its part's from where the part starts; then
+            // moved down behind the previous part's.)
+            let m = keepInParts(count, { range in
+                var m = range.lowerBound
+                for i in range {
+                    if let p = NeighbourGrid.position(slot: slot[Int(list[i])], zoom: zoom) {
+                        askedIndex[m] = Int32(i)
+                        askedSlot[m] = p
+                        m += 1
                     }
-                    if range.lowerBound == 0 { halfCounts.pointee.0 = m } else { halfCounts.pointee.1 = m - range.lowerBound }
                 }
-            }
-            var m = halfCounts.0
-            for k in count / 2..<count / 2 + halfCounts.1 {
-                askedIndex[m] = askedIndex[k]
-                askedSlot[m] = askedSlot[k]
-                m += 1
-            }
+                return m - range.lowerBound
+            }, move: { from, to, n in
+                for k in 0..<n {
+                    askedIndex[to + k] = askedIndex[from + k]
+                    askedSlot[to + k] = askedSlot[from + k]
+                }
+            })
             // Two sides, each deciding its own items on a core of its own. Where an empty column
             // parts the items, no item on one side is within the radius of one on the other, and
             // each side's decisions are those of the whole pass. Elsewhere the sides meet at a

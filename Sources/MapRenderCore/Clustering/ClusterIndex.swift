@@ -432,7 +432,7 @@ public struct ClusterIndex: Sendable {
             for ref in Swift.stride(from: items.count - 1, through: n, by: -1) where parent[ref] >= 0 {
                 group[ref] = group[Int(parent[ref])]
             }
-            inHalves(n) { range in
+            inParts(n) { range in
                 for ref in range where parent[ref] >= 0 { group[ref] = group[Int(parent[ref])] }
             }
             let points = Members(count: n, groups: lowest.count) { Int(group[$0]) }

@@ -245,26 +245,25 @@ final class NeighbourGrid {
         fill(count: n, refs: nil, xy: xy, cell: cell, finest: finest)
         precondition(shift <= finest, "a freeze's grid has columns at least as wide as the finest")
         sweep(zoom: 0, slot: nil)
-        // Gathered by two threads, each counting its half's, then copying them after the first
-        // half's.
-        let v = entries
-        var counts = (0, 0)
-        withUnsafeMutablePointer(to: &counts) { counts in
-            inHalves(n) { range in
-                var k = 0
-                for p in range where v[p].isMerged { k += 1 }
-                if range.lowerBound == 0 { counts.pointee.0 = k } else { counts.pointee.1 = k }
+        // Gathered in parts: each counts its own, then copies them after the previous parts'.
+        let v = entries, ranges = partRanges(n)
+        var counts = [Int](repeating: 0, count: ranges.count)
+        counts.withUnsafeMutableBufferPointer { counts in
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
+                var c = 0
+                for p in ranges[k] where v[p].isMerged { c += 1 }
+                counts[k] = c
             }
         }
-        let total = counts.0 + counts.1, firstHalf = counts.0
+        let firsts = counts.reduce(into: [0]) { $0.append($0.last! + $1) }, total = firsts.last!
         var crowded = Crowded(refs: [Int32](repeating: 0, count: total), xy: [Float](repeating: 0, count: 2 * total))
         mergedPositions = [Int32](repeating: 0, count: total)
         mergedPositions.withUnsafeMutableBufferPointer { positions in
             crowded.refs.withUnsafeMutableBufferPointer { refs in
                 crowded.xy.withUnsafeMutableBufferPointer { xy in
-                    inHalves(n) { range in
-                        var k = range.lowerBound == 0 ? 0 : firstHalf
-                        for p in range where v[p].isMerged {
+                    DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                        var k = firsts[part]
+                        for p in ranges[part] where v[p].isMerged {
                             positions[k] = Int32(p)
                             refs[k] = v[p].ref
                             xy[2 * k] = v[p].x
@@ -889,20 +888,20 @@ enum RadixSort {
         let bits = 11, buckets = 1 << bits, digits = (64 + bits - 1) / bits, mask = UInt64(buckets - 1)
         var srcK = keys, srcV = values, dstK = scratchKeys, dstV = scratchValues
         guard n > 1 else { return (srcK, srcV) }
-        // Large inputs in two halves on two threads: each half counts its own keys and moves them
-        // after the other half's keys of the same digit value (the first half's first), so the
-        // sort stays stable.
-        let halves = n >= 1 << 17 ? [0..<n / 2, n / 2..<n] : [0..<n]
-        let counts = UnsafeMutablePointer<Int>.allocate(capacity: halves.count * digits * buckets)
+        // Large inputs in parts the threads take as they come free (`inParts`): each part counts
+        // its own keys and moves them after the earlier parts' keys of the same digit value, so
+        // the sort stays stable.
+        let parts = partRanges(n)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: parts.count * digits * buckets)
         defer { counts.deallocate() }
-        counts.initialize(repeating: 0, count: halves.count * digits * buckets)
+        counts.initialize(repeating: 0, count: parts.count * digits * buckets)
         func inParallel(_ body: (Int) -> Void) {
-            if halves.count == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: 2, execute: body) }
+            if parts.count == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: body) }
         }
         // Every digit's counts for the whole input, to skip the digits all keys share.
         inParallel { h in
             let c = counts + h * digits * buckets
-            for i in halves[h] {
+            for i in parts[h] {
                 var k = srcK[i]
                 for d in 0..<digits {
                     c[d * buckets + Int(k & mask)] += 1
@@ -913,23 +912,23 @@ enum RadixSort {
         for d in 0..<digits {
             let shift = UInt64(d * bits)
             let first = Int((srcK[0] >> shift) & mask)
-            let total = (0..<halves.count).reduce(0) { $0 + counts[($1 * digits + d) * buckets + first] }
+            let total = (0..<parts.count).reduce(0) { $0 + counts[($1 * digits + d) * buckets + first] }
             if total == n { continue }   // a digit all keys share moves nothing
-            // Each half's counts of this digit in the current order (the first pass's are at hand).
-            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: halves.count * buckets)
+            // Each part's counts of this digit in the current order (the first pass's are at hand).
+            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: parts.count * buckets)
             defer { offsets.deallocate() }
-            if halves.count > 1 {
+            if parts.count > 1 {
                 inParallel { h in
                     let c = offsets + h * buckets
                     c.initialize(repeating: 0, count: buckets)
-                    for i in halves[h] { c[Int((srcK[i] >> shift) & mask)] += 1 }
+                    for i in parts[h] { c[Int((srcK[i] >> shift) & mask)] += 1 }
                 }
             } else {
                 offsets.initialize(from: counts + d * buckets, count: buckets)
             }
             var sum = 0
             for b in 0..<buckets {
-                for h in 0..<halves.count {
+                for h in 0..<parts.count {
                     let c = offsets[h * buckets + b]
                     offsets[h * buckets + b] = sum
                     sum += c
@@ -938,7 +937,7 @@ enum RadixSort {
             let (sk, sv, dk, dv) = (srcK, srcV, dstK, dstV)
             inParallel { h in
                 let next = offsets + h * buckets
-                for i in halves[h] {
+                for i in parts[h] {
                     let k = sk[i]
                     let b = Int((k >> shift) & mask)
                     let to = next[b]

@@ -158,7 +158,7 @@ import TestSupport
 
     @Test func radixSortIsAStableSort() {
         var rng = SeededRandom(seed: 3)
-        for n in [0, 1, 2, 17, 5000, 200_000] {   // the last in two halves on two threads
+        for n in [0, 1, 2, 17, 5000, 200_000] {   // the last in parts on every thread (`inParts`)
             // Few distinct high digits, so that some passes are skipped; many equal keys.
             let keys = (0..<n).map { _ in (rng.next() % 7) << 40 | (rng.next() % 50) }
             var k = keys + keys, v = (0..<Int32(n)).map { $0 } + (0..<Int32(n)).map { $0 }

@@ -481,11 +481,18 @@ if sections.contains("peers") {
             let indexes = pysc.compactMap { peerJSON($0.stdout)["index_s"] as? Double }
             let stage = median(stages) ?? .nan
             let index = median(indexes)
+            // Pair by pair: each round's stage against the peer's run right after it, seconds
+            // apart, so that the machine's drift over minutes cancels; the verdict is their median.
+            let pairs = stages.count == indexes.count ? zip(stages, indexes).map { $0 / $1 } : []
+            let pairRatio = median(pairs)
             print(pad(d.name, 13) + pad("cluster stage (whole hierarchy) / index_s", 44) + pad(secs(stage), 20)
                   + pad(index.map { "index_s \(secs($0)) z\(j["zoom"] ?? "?")" } ?? "-", 26)
-                  + pad(index.map { ratio(stage / $0) } ?? "-", 8) + "<= 1.00 " + (index.map { verdict(stage / $0, 1.0) } ?? ""))
+                  + pad(pairRatio.map(ratio) ?? "-", 8) + "<= 1.00 " + (pairRatio.map { verdict($0, 1.0) } ?? ""))
             print(pad(d.name, 13) + "  runs (ms): cluster stage " + stages.map { String(Int(($0 * 1000).rounded())) }.joined(separator: ", ")
                   + "; index_s " + indexes.map { String(Int(($0 * 1000).rounded())) }.joined(separator: ", "))
+            print(pad(d.name, 13) + "  ratio: median of the rounds' ratios " + (pairRatio.map(ratio) ?? "-")
+                  + " (rounds " + pairs.map(ratio).joined(separator: ", ") + "); median over median "
+                  + (index.map { ratio(stage / $0) } ?? "-"))
         } else {
             row(d.name, "clustered map", c, "-", nil, nil)
             print(pad(d.name, 13) + pad("cluster stage (whole hierarchy)", 44) + secs((c.stages["cluster"] ?? .nan) / 1000))

@@ -575,52 +575,61 @@ extension ClusterIndex {
             var cursor = cursor
             let base = list.baseAddress
             var o = cursor.out, ref = cursor.ref, copied = range.lowerBound
-            while true {
-                // The next asked item in input order, of either side.
-                var side = -1, i = range.upperBound
-                for s in views.indices where cursor.asked[s] < asked[s].upperBound {
-                    let k = Int(askedIndex[cursor.asked[s]])
-                    if k < i { i = k; side = s }
-                }
-                // The isolated items before it, as they were.
-                if i > copied, let base {
-                    (out + o).update(from: base + copied, count: i - copied)
-                    o += i - copied
-                }
-                guard side >= 0 else { break }
-                cursor.asked[side] += 1
-                copied = i + 1
-                // A seed writes its decisions; an item another took writes nothing.
-                let v = views[side]
-                var w = cursor.writes[side]
-                while w < v.writes.count && Int(v.writes[w].index) == i {
-                    let r = v.writes[w].ref
-                    if r >= 0 {
-                        out[o] = r
-                    } else {
-                        let k = Int(-r - 1)
-                        let cluster = v.clusters[k]
-                        let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
-                        let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
-                        // Each member's parent is written at random: fetch those of the members a
-                        // few clusters on (the members are written in the order they were logged).
-                        var ahead = Int(cluster.firstMember) + 32
-                        while ahead < Swift.min(end + 32, v.members.count) {
-                            mr_prefetch(items.parent + Int(v.members[ahead].ref))
-                            ahead += 1
+            // Each side's next asked item and next write through pointers: changing the cursor's
+            // arrays item by item asked the runtime at every item whether they were shared.
+            var nextAsked = cursor.asked, nextWrite = cursor.writes
+            nextAsked.withUnsafeMutableBufferPointer { nextAsked in
+                nextWrite.withUnsafeMutableBufferPointer { nextWrite in
+                    while true {
+                        // The next asked item in input order, of either side.
+                        var side = -1, i = range.upperBound
+                        for s in views.indices where nextAsked[s] < asked[s].upperBound {
+                            let k = Int(askedIndex[nextAsked[s]])
+                            if k < i { i = k; side = s }
                         }
-                        makeCluster(ref, seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
-                                    weight: cluster.weight, members: members)
-                        added[ref] = NeighbourGrid.Added(ref: Int32(ref), x: Float(cluster.x), y: Float(cluster.y),
-                                                         weight: cluster.weight)
-                        out[o] = Int32(ref)
-                        ref += 1
+                        // The isolated items before it, as they were.
+                        if i > copied, let base {
+                            (out + o).update(from: base + copied, count: i - copied)
+                            o += i - copied
+                        }
+                        guard side >= 0 else { break }
+                        nextAsked[side] += 1
+                        copied = i + 1
+                        // A seed writes its decisions; an item another took writes nothing.
+                        let v = views[side]
+                        var w = nextWrite[side]
+                        while w < v.writes.count && Int(v.writes[w].index) == i {
+                            let r = v.writes[w].ref
+                            if r >= 0 {
+                                out[o] = r
+                            } else {
+                                let k = Int(-r - 1)
+                                let cluster = v.clusters[k]
+                                let end = k + 1 < v.clusters.count ? Int(v.clusters[k + 1].firstMember) : v.members.count
+                                let members = UnsafeBufferPointer(rebasing: v.members[Int(cluster.firstMember)..<end])
+                                // Each member's parent is written at random: fetch those of the members a
+                                // few clusters on (the members are written in the order they were logged).
+                                var ahead = Int(cluster.firstMember) + 32
+                                while ahead < Swift.min(end + 32, v.members.count) {
+                                    mr_prefetch(items.parent + Int(v.members[ahead].ref))
+                                    ahead += 1
+                                }
+                                makeCluster(ref, seedIndex: i, seed: Int(cluster.seed), x: cluster.x, y: cluster.y,
+                                            weight: cluster.weight, members: members)
+                                added[ref] = NeighbourGrid.Added(ref: Int32(ref), x: Float(cluster.x), y: Float(cluster.y),
+                                                                 weight: cluster.weight)
+                                out[o] = Int32(ref)
+                                ref += 1
+                            }
+                            o += 1
+                            w += 1
+                        }
+                        nextWrite[side] = w
                     }
-                    o += 1
-                    w += 1
                 }
-                cursor.writes[side] = w
             }
+            cursor.asked = nextAsked
+            cursor.writes = nextWrite
             cursor.out = o
             cursor.ref = ref
             return cursor

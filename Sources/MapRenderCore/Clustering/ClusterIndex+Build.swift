@@ -47,6 +47,7 @@ extension ClusterIndex {
         var count = n
         let grid = bitExact ? nil : NeighbourGrid(capacity: n)
         var sides: [Pass.Decisions] = []
+        defer { for side in sides { side.deallocate() } }
         // The zooms from maxZoom down to `freeze.end` on a small grid of the crowded points, when
         // there are few (see `Freeze`).
         var freeze: Freeze?, small: NeighbourGrid?
@@ -254,12 +255,12 @@ extension ClusterIndex {
         struct Decisions {
             /// Per item to write: the index in the zoom above of the item that decided (a seed),
             /// and the ref to write, or -(k + 1) for the kth new cluster.
-            var writes: [(index: Int32, ref: Int32)] = []
+            var writes = PlainLog<(index: Int32, ref: Int32)>()
             /// A new cluster: centroid, points, the seed and its position, and where its members start.
             typealias NewCluster = (x: Double, y: Double, weight: Int32, seed: Int32, seedPosition: Int32, firstMember: Int32)
-            var clusters: [NewCluster] = []
+            var clusters = PlainLog<NewCluster>()
             /// Members of the new clusters (refs and grid positions), in the order summed.
-            var members: [(ref: Int32, position: Int32)] = []
+            var members = PlainLog<(ref: Int32, position: Int32)>()
 
             /// Empty, with room for the decisions of `items` items, `shared` of them reachable by the
             /// other side too (its seeds may take them). As many as can be (pages reserved but not
@@ -268,15 +269,22 @@ extension ClusterIndex {
             /// allocated would come from that thread's malloc arena, which keeps it when freed.
             mutating func prepare(items: Int, shared: Int) {
                 removeAll()
-                writes.reserveCapacity(items)
-                clusters.reserveCapacity((items + shared) / 2)
-                members.reserveCapacity(items + shared)
+                writes.reserve(items)
+                clusters.reserve((items + shared) / 2)
+                members.reserve(items + shared)
             }
 
             mutating func removeAll() {
-                writes.removeAll(keepingCapacity: true)
-                clusters.removeAll(keepingCapacity: true)
-                members.removeAll(keepingCapacity: true)
+                writes.removeAll()
+                clusters.removeAll()
+                members.removeAll()
+            }
+
+            /// Gives the memory back (the logs are plain memory, see `PlainLog`).
+            func deallocate() {
+                writes.deallocate()
+                clusters.deallocate()
+                members.deallocate()
             }
         }
 
@@ -462,8 +470,7 @@ extension ClusterIndex {
             // Each side's decisions through pointers: reading them through the array of sides
             // would retain and release their arrays once per item.
             let views = logs.map { log in
-                View(writes: log.writes.withUnsafeBufferPointer { $0 }, clusters: log.clusters.withUnsafeBufferPointer { $0 },
-                     members: log.members.withUnsafeBufferPointer { $0 })
+                View(writes: log.writes.buffer, clusters: log.clusters.buffer, members: log.members.buffer)
             }
             let newClusters = logs.reduce(0) { $0 + $1.clusters.count }
             let firstRef = items.count, firstAdded = added.count
@@ -516,8 +523,8 @@ extension ClusterIndex {
             precondition(end.ref == firstRef + newClusters, "a new cluster was not made")
             items.count = end.ref
             for log in logs {
-                grid.noteMerged(log.clusters.lazy.map(\.seedPosition))
-                grid.noteMerged(log.members.lazy.map(\.position))
+                grid.noteMerged(log.clusters.buffer.lazy.map(\.seedPosition))
+                grid.noteMerged(log.members.buffer.lazy.map(\.position))
             }
             return end.out
         }

@@ -65,44 +65,33 @@ final class NeighbourGrid {
     /// item (appending to two arrays cost more than the search itself in a dense zoom). The owner
     /// deallocates it.
     struct Found {
-        private(set) var refs: UnsafeMutablePointer<Int32>
-        private(set) var positions: UnsafeMutablePointer<Int32>
-        private(set) var count = 0
-        private var capacity: Int
+        private var refLog: PlainLog<Int32>
+        private var positionLog: PlainLog<Int32>
 
         init(capacity: Int = 64) {
-            self.capacity = capacity
-            refs = .allocate(capacity: capacity)
-            positions = .allocate(capacity: capacity)
+            refLog = PlainLog(capacity: capacity)
+            positionLog = PlainLog(capacity: capacity)
         }
 
         func deallocate() {
-            refs.deallocate()
-            positions.deallocate()
+            refLog.deallocate()
+            positionLog.deallocate()
         }
 
+        var refs: UnsafeMutablePointer<Int32> { refLog.base }
+        var positions: UnsafeMutablePointer<Int32> { positionLog.base }
+        var count: Int { refLog.count }
         var isEmpty: Bool { count == 0 }
 
-        mutating func removeAll() { count = 0 }
+        mutating func removeAll() {
+            refLog.removeAll()
+            positionLog.removeAll()
+        }
 
         @inline(__always)
         mutating func append(ref: Int32, position: Int32) {
-            if count == capacity { grow() }
-            refs[count] = ref
-            positions[count] = position
-            count += 1
-        }
-
-        private mutating func grow() {
-            let newCapacity = 2 * capacity
-            let newRefs = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
-            let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
-            newRefs.moveInitialize(from: refs, count: count)
-            newPositions.moveInitialize(from: positions, count: count)
-            deallocate()
-            refs = newRefs
-            positions = newPositions
-            capacity = newCapacity
+            refLog.append(ref)
+            positionLog.append(position)
         }
     }
 

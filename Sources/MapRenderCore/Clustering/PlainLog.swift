@@ -18,13 +18,8 @@ struct PlainLog<Element: BitwiseCopyable> {
 
     func deallocate() { base.deallocate() }
 
-    var isEmpty: Bool { count == 0 }
-
     /// The values, valid until the next append or `reserve`.
     var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
-
-    @inline(__always)
-    subscript(i: Int) -> Element { base[i] }
 
     /// Room for `n` values at least (exactly `n` when it moves: pages never written cost nothing).
     mutating func reserve(_ n: Int) {

@@ -523,8 +523,9 @@ extension ClusterIndex {
             precondition(end.ref == firstRef + newClusters, "a new cluster was not made")
             items.count = end.ref
             for log in logs {
-                grid.noteMerged(log.clusters.buffer.lazy.map(\.seedPosition))
-                grid.noteMerged(log.members.buffer.lazy.map(\.position))
+                let clusters = log.clusters.base, members = log.members.base
+                grid.noteMerged(count: log.clusters.count) { clusters[$0].seedPosition }
+                grid.noteMerged(count: log.members.count) { members[$0].position }
             }
             return end.out
         }

@@ -28,6 +28,13 @@ func partRanges(_ count: Int, minimum: Int = 1 << 17, parts: Int = workParts) ->
     count < minimum ? [0..<count] : (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
 }
 
+/// Runs `body(k)` for the kth of `parts` (from `partRanges`): on the threads as they come free
+/// when there are several, at once on this thread when there is one.
+@inline(__always)
+func eachPart(_ parts: [Range<Int>], _ body: (Int) -> Void) {
+    if parts.count == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: parts.count, execute: body) }
+}
+
 /// Keeps some of `0..<count` in order, in parts (`inParts`): `body` writes what it keeps of its
 /// range from the range's start on and returns how many; then each part's are moved down behind
 /// the previous part's with `move(from, to, count)` (to below from: a forward copy is safe).

@@ -73,6 +73,63 @@ import TestSupport
         }
 
         func position(_ ref: Int, zoom: Int) -> Int32? { NeighbourGrid.position(slot: slot[ref], zoom: zoom) }
+
+        /// Whether any other item lies within `d` of item i along both axes.
+        func hasNeighbour(_ i: Int, within d: Double) -> Bool {
+            xs.indices.contains { j in j != i && abs(xs[j] - xs[i]) <= d && abs(ys[j] - ys[i]) <= d }
+        }
+
+        /// The sweep's contract: an item with another within the cell along both axes is not
+        /// isolated; one it calls not isolated has another within the cell and two Float steps
+        /// (it bounds positions in Float arithmetic, a step wide of the cell: asking about an
+        /// item with nobody within the radius changes no cluster).
+        func expectIsolation(_ i: Int, zoom: Int, cell: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+            let isolated = position(i, zoom: zoom) == nil
+            if hasNeighbour(i, within: cell) {
+                #expect(!isolated, "item \(i) has a neighbour within the cell", sourceLocation: sourceLocation)
+            } else if !isolated {
+                #expect(hasNeighbour(i, within: cell + 0x1p-22), "item \(i) asked about with nobody near",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// Pairs a Float step or a few either side of the cell's edge, along y and along x (and one
+    /// exactly on it): the sweep never calls an item with a neighbour within the cell isolated,
+    /// and `take` from any item it asks about finds exactly the items within the radius.
+    @Test func gridAtTheCellsEdge() {
+        var rng = SeededRandom(seed: 23)
+        let r = 0.003, cell = r * (1 + 1e-9) + 0x1p-23
+        var xy: [Double] = []
+        for k in 0..<300 {
+            // Spread over [0.05, 0.95]², a lattice far wider than the cell, so pairs stay apart.
+            let x0 = Float(0.05 + Double(k % 20) * 0.045 + Double.random(in: 0..<0.01, using: &rng))
+            let y0 = Float(0.05 + Double(k / 20) * 0.06 + Double.random(in: 0..<0.01, using: &rng))
+            var edge = Float(Double(k % 2 == 0 ? y0 : x0) + cell)
+            for _ in 0..<(k / 2) % 7 { edge = edge.nextDown }
+            for _ in 0..<(k / 2) % 5 { edge = edge.nextUp }
+            let partner: (Float, Float) = k % 2 == 0 ? (x0, edge) : (edge, y0)
+            xy += [Double(x0), Double(y0), Double(partner.0), Double(partner.1)]
+        }
+        let f = GridFixture(xy: xy)
+        let count = xy.count / 2
+        f.load(cell: cell, zoom: 7)
+        for i in 0..<count {
+            f.expectIsolation(i, zoom: 7, cell: cell)
+        }
+        for i in 0..<count {
+            f.load(cell: cell, zoom: 7)
+            guard let p = f.position(i, zoom: 7) else { continue }
+            var taken = NeighbourGrid.Found(capacity: 4)
+            defer { taken.deallocate() }
+            _ = f.grid.take(position: Int(p), x: f.xs[i], y: f.ys[i], r2: r * r, into: &taken)
+            let found = Set(UnsafeBufferPointer(start: taken.refs, count: taken.count).map(Int.init))
+            let expected = Set((0..<count).filter { j in
+                let dx = f.xs[j] - f.xs[i], dy = f.ys[j] - f.ys[i]
+                return j != i && dx * dx + dy * dy <= r * r
+            })
+            #expect(found == expected, "item \(i)")
+        }
     }
 
     @Test(arguments: [1, 2, 100, 3000])
@@ -83,10 +140,7 @@ import TestSupport
             let cell = r * (1 + 1e-9) + 0x1p-23
             f.load(cell: cell, zoom: zoom)
             for i in 0..<count {
-                let near = (0..<count).filter { j in
-                    j != i && abs(f.xs[j] - f.xs[i]) <= cell && abs(f.ys[j] - f.ys[i]) <= cell
-                }
-                #expect((f.position(i, zoom: zoom) == nil) == near.isEmpty)
+                f.expectIsolation(i, zoom: zoom, cell: cell)
             }
             // Taking from one item finds exactly the items within r of it; taken items are not found again.
             for i in stride(from: 0, to: count, by: Swift.max(1, count / 50)) {
@@ -132,7 +186,7 @@ import TestSupport
             for ref in present.sorted() where rng.next() % 10 == 0 { merged.append(ref) }
             for ref in merged {
                 f.grid.markMerged(byRef[ref]!)
-                f.grid.noteMerged([byRef[ref]!])
+                f.grid.noteMerged(count: 1) { _ in byRef[ref]! }
                 present.remove(ref)
             }
             var added: [NeighbourGrid.Added] = []

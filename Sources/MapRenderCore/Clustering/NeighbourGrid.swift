@@ -109,8 +109,8 @@ final class NeighbourGrid {
     private var spareStart: UnsafeMutablePointer<Int32>
     private var spareEntries: UnsafeMutablePointer<Entry>
     /// By position, for items not isolated: in the columns left and right of its own, the first
-    /// position whose y is not below the item's y - cell, or a Float step below it (see `sweep`;
-    /// the column's end beyond the edges).
+    /// position whose y is not below the item's y - cell, or a few Float steps below it
+    /// (`bits(around:within:)`; the column's end beyond the edges).
     /// Written by the sweep, read by questions; not copied from zoom to zoom, so kept apart.
     private let windows: UnsafeMutablePointer<(left: Int32, right: Int32)>
     /// Columns at most: `shift(cell:count:)` keeps 2^shift <= 2 * count + 1024, and shifts only fall.
@@ -189,6 +189,27 @@ final class NeighbourGrid {
     static func bits(atMost high: Double) -> UInt32 {
         let f = Float(high)
         return f.bitPattern &- (Double(f) > high ? 1 : 0)
+    }
+
+    /// A Float at least `d` (>= 0): `d` rounded up to a Float.
+    static func roundedUp(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) >= d ? f : f.nextUp
+    }
+
+    /// Bounds on the bits of the non-negative Floats within `d` of `v` (>= 0; `d` a Float at
+    /// least the distance, `roundedUp`), made in Float arithmetic: v - d and v + d. Every Float
+    /// within the distance of `v` lies within them: the exact v - d is at most the distance's
+    /// lower end, and rounding it to the nearest Float either goes down or reaches the first Float
+    /// at or above it, which is at most the first one at or above that end (`bits(atLeast:)`);
+    /// the same the other way up. No bound lies more than four Float steps (at the scale of `v`
+    /// and `d`) beyond the exact one. Two Float additions, where exact bounds from Doubles cost
+    /// four conversions and two compares: the sweep makes them for every item (land 1M: its
+    /// instructions 781M -> 665M).
+    @inline(__always)
+    static func bits(around v: Float, within d: Float) -> (low: UInt32, high: UInt32) {
+        let low = v - d
+        return (low > 0 ? low.bitPattern : 0, (v + d).bitPattern)
     }
 
     /// What a sweep for the pass at `zoom` leaves in `slot[ref]` for an item that is not isolated:
@@ -777,15 +798,11 @@ final class NeighbourGrid {
     private func sweep(_ range: Range<Int>, zoom: Int, slot: UnsafeMutablePointer<Int32>?) {
         let cell = self.cell, width = pow2(-shift)
         let v = entries, st = start, windows = self.windows
-        // Positions' x and y are compared as bits (`bits(atLeast:)`), against bounds made in Float
-        // arithmetic with the cell rounded up to a Float, then moved one Float step outwards: a
-        // rounded sum is off the exact one by at most half the step on the side it rounded to, so
-        // the bounds hold every position within cell. They cost two Float additions a pair where
-        // exact bounds from Doubles (`bits(atLeast:)`) cost four conversions and two compares
-        // (land 1M: the sweeps' instructions 781M -> 665M). Wider bounds only ask about an item
-        // that has nobody within the radius, which its pass leaves as it is, or start a window a
-        // step early: the clusters are the same.
-        let f = Float(cell), cellUp = Double(f) >= cell ? f : f.nextUp
+        // Positions' x and y are compared as bits against bounds at most a few Float steps wider
+        // than the cell (`bits(around:within:)`): wider bounds only ask about an item that has nobody
+        // within the radius, which its pass leaves as it is, or start a window a step early, so
+        // the clusters are the same.
+        let cellUp = Self.roundedUp(cell)
         /// Whether positions from..<end (of another column) hold no item within `cell` of (x, y)
         /// along both axes: none whose y bits are up to `highBits` has x bits in `xRange`.
         @inline(__always)
@@ -818,9 +835,8 @@ final class NeighbourGrid {
             // the column on that side (x · 2^shift is exact, so is the edge).
             let leftEdge = Double(c) * width, rightEdge = Double(c + 1) * width
             for p in lo..<hi {
-                let x = Double(v[p].x), y = v[p].y
-                let low = y - cellUp
-                let lowBits = low > 0 ? low.bitPattern &- 1 : 0, highBits = (y + cellUp).bitPattern &+ 1
+                let x = v[p].x
+                let (lowBits, highBits) = Self.bits(around: v[p].y, within: cellUp)
                 // The windows beside it move forward with every item (not only when needed, below),
                 // by a step or two: the loops are short, and nothing else here waits on a guess.
                 advance(&left, leftEnd, lowBits)
@@ -831,9 +847,8 @@ final class NeighbourGrid {
                     && (left == leftEnd || v.yBits(left) > highBits) && (right == rightEnd || v.yBits(right) > highBits) {
                     continue
                 }
-                // Within cell along x, or a Float step more (as along y): x bits in xRange.
-                let xLow = v[p].x - cellUp
-                let xRange = (xLow > 0 ? xLow.bitPattern &- 1 : 0)...((v[p].x + cellUp).bitPattern &+ 1)
+                // Within cell along x (or a few Float steps more, as along y): x bits in xRange.
+                let xBounds = Self.bits(around: x, within: cellUp), xRange = xBounds.low...xBounds.high
                 // In its own column, the items within cell along y are those just before and after it.
                 var alone = true
                 var j = p - 1
@@ -848,8 +863,8 @@ final class NeighbourGrid {
                         j += 1
                     }
                 }
-                if alone && x - cell < leftEdge { alone = none(left, leftEnd, xRange, highBits) }
-                if alone && x + cell >= rightEdge { alone = none(right, rightEnd, xRange, highBits) }
+                if alone && Double(x) - cell < leftEdge { alone = none(left, leftEnd, xRange, highBits) }
+                if alone && Double(x) + cell >= rightEdge { alone = none(right, rightEnd, xRange, highBits) }
                 if !alone {
                     if let slot {
                         slot[Int(v[p].ref)] = Self.slot(position: p, zoom: zoom)

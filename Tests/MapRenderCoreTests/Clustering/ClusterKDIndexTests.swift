@@ -80,9 +80,9 @@ import TestSupport
         }
 
         /// The sweep's contract: an item with another within the cell along both axes is not
-        /// isolated; one it calls not isolated has another within the cell and two Float steps
-        /// (it bounds positions in Float arithmetic, a step wide of the cell: asking about an
-        /// item with nobody within the radius changes no cluster).
+        /// isolated; one it calls not isolated has another within the cell and a few Float steps
+        /// (it bounds positions in Float arithmetic, `bits(around:within:)`: asking about an item
+        /// with nobody within the radius changes no cluster).
         func expectIsolation(_ i: Int, zoom: Int, cell: Double, sourceLocation: SourceLocation = #_sourceLocation) {
             let isolated = position(i, zoom: zoom) == nil
             if hasNeighbour(i, within: cell) {
@@ -263,6 +263,38 @@ import TestSupport
                 #expect((y.bitPattern >= atLeast) == (Double(y) >= bound), "y \(y) low \(bound)")
                 #expect((y.bitPattern <= atMost) == (Double(y) <= max(bound, 0)), "y \(y) high \(bound)")
             }
+        }
+    }
+
+    /// The sweep's bounds made in Float arithmetic (`bits(around:within:)`) hold every Float
+    /// within the distance (the exact bounds, `bits(atLeast:)` and `bits(atMost:)`), and reach at
+    /// most four Float steps (at the scale of the value and the distance) past them: over values
+    /// and distances across many binades, values near 0 (the lower bound clamped), and distances
+    /// a hair either side of Floats.
+    @Test func floatBoundsHoldTheExactOnes() {
+        var rng = SeededRandom(seed: 29)
+        var cases: [(Float, Double)] = [(0, 0.001), (0.001, 0.001), (1, 0.3), (0.5, 0.5), (Float(0.5).nextDown, 0.25)]
+        for _ in 0..<4000 {
+            let v = Float(Double.random(in: 0...1, using: &rng) * pow(2, -Double(Int.random(in: 0...20, using: &rng))))
+            var d = Double.random(in: 0...1, using: &rng) * pow(2, -Double(Int.random(in: 2...26, using: &rng)))
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: d = Double(Float(d))   // a Float: rounding it up changes nothing
+            case 1: d = Double(Float(d)) * (1 + (Bool.random(using: &rng) ? 1e-12 : -1e-12))
+            default: break
+            }
+            cases.append((v, max(d, 0)))
+        }
+        for (v, d) in cases {
+            let up = NeighbourGrid.roundedUp(d)
+            #expect(Double(up) >= d && Double(up.nextDown) < d || d == 0, "rounded up \(d)")
+            let bounds = NeighbourGrid.bits(around: v, within: up)
+            let low = NeighbourGrid.bits(atLeast: Double(v) - d), high = NeighbourGrid.bits(atMost: Double(v) + d)
+            #expect(bounds.low <= low && bounds.high >= high, "v \(v) d \(d)")
+            // No wider than a few Floats' steps at the scale of v and d past the exact values
+            // (d rounded up, then the sum's rounding).
+            let step = Double(max(v, up).ulp)
+            #expect(bounds.low == 0 || (Double(v) - d) - Double(Float(bitPattern: bounds.low)) <= 4 * step, "v \(v) d \(d): low")
+            #expect(Double(Float(bitPattern: bounds.high)) - (Double(v) + d) <= 4 * step, "v \(v) d \(d): high")
         }
     }
 }

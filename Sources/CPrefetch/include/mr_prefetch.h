@@ -20,6 +20,24 @@ static inline void mr_spin_pause(void) {
 }
 
 #include <stddef.h>
+#include <stdint.h>
+
+/// `yes` when `condition` is not 0, else `no`, without a branch (x86 CMOV, ARM CSEL). For a
+/// choice that is a coin toss, as which of two sorted runs gives a merge its next item: a branch
+/// on it is mispredicted about every other time. Compilers turn a plain `c ? a : b` (or the same
+/// in arithmetic) whose condition comes from a load into such a branch; the instruction written
+/// out here stays as it is.
+static inline intptr_t mr_select(int condition, intptr_t yes, intptr_t no) {
+#if defined(__x86_64__)
+    __asm__("testl %1, %1\n\tcmovneq %2, %0" : "+r"(no) : "r"(condition), "r"(yes) : "cc");
+    return no;
+#elif defined(__aarch64__)
+    __asm__("cmp %w1, #0\n\tcsel %0, %2, %0, ne" : "+r"(no) : "r"(condition), "r"(yes) : "cc");
+    return no;
+#else
+    return condition ? yes : no;
+#endif
+}
 
 /// Memory for a large buffer read at random (a hash table, a grid): from 2 MiB on, aligned to
 /// 2 MiB and marked for transparent huge pages (madvise MADV_HUGEPAGE), so that random reads

@@ -351,68 +351,60 @@ final class NeighbourGrid {
             /// returns where the next column starts.
             func merge(_ range: Range<Int>, a firstAdded: Int, out firstOut: Int) -> (a: Int, out: Int) {
                 var a = firstAdded, out = firstOut
+                // Where merged items are written (below), one per thread.
+                let sink = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
+                defer { sink.deallocate() }
+                let sinkAddress = Int(bitPattern: sink), newAddress = Int(bitPattern: new)
+                let entrySize = MemoryLayout<Entry>.stride
                 for c in range {
                     nst[c] = Int32(out)
                     // Up to two runs of old positions, and this column's new clusters, merged by y.
                     var p = Int(st[c << s]), pEnd = Int(st[(c << s) + 1])
                     var q = 0, qEnd = 0
                     if s == 1 { q = pEnd; qEnd = Int(st[(c << 1) + 2]) }
-                    while p < pEnd && old[p].isMerged { p += 1 }
-                    while q < qEnd && old[q].isMerged { q += 1 }
-                    if a >= m || Int(sorted.keys[a] >> 32) != c {
-                        // No new cluster in this column (most columns): the two runs merged by y.
+                    /// Writes the old items of both runs up to y `limit` (those at `limit` too), by y,
+                    /// the left run's first where equal. Without a branch on which run goes next:
+                    /// the runs of two neighbouring columns interleave at random, and a branch on
+                    /// that was mispredicted about every other item. Merged items are compared and
+                    /// written too, but to `sink`: leaving them out of the order changes nothing.
+                    @inline(__always)
+                    func runs(upTo limit: Float) {
                         @inline(__always)
-                        func copy(_ i: Int) {
+                        func put(_ i: Int) {
                             var e = old[i]
+                            let stays = Int32(unsafeBitCast(e.state & Entry.merged == 0, to: UInt8.self))
                             e.state &= Entry.merged - 1
-                            (new + out).initialize(to: e)
-                            out += 1
+                            let to = mr_select(stays, newAddress &+ out &* entrySize, sinkAddress)
+                            UnsafeMutablePointer<Entry>(bitPattern: to).unsafelyUnwrapped.initialize(to: e)
+                            out &+= Int(stays)
                         }
                         while p < pEnd && q < qEnd {
-                            if old[p].y <= old[q].y {
-                                copy(p)
-                                p += 1
-                                while p < pEnd && old[p].isMerged { p += 1 }
-                            } else {
-                                copy(q)
-                                q += 1
-                                while q < qEnd && old[q].isMerged { q += 1 }
-                            }
+                            let yp = old[p].y, yq = old[q].y
+                            let fromP = Int32(unsafeBitCast(yp <= yq, to: UInt8.self))
+                            if Swift.min(yp, yq) > limit { return }
+                            put(mr_select(fromP, p, q))
+                            p &+= Int(fromP)
+                            q &+= 1 &- Int(fromP)
                         }
-                        while p < pEnd {
-                            if !old[p].isMerged { copy(p) }
-                            p += 1
+                        while p < pEnd && old[p].y <= limit {
+                            put(p)
+                            p &+= 1
                         }
-                        while q < qEnd {
-                            if !old[q].isMerged { copy(q) }
-                            q += 1
+                        while q < qEnd && old[q].y <= limit {
+                            put(q)
+                            q &+= 1
                         }
-                        continue
                     }
-                    while true {
-                        let hasA = a < m && Int(sorted.keys[a] >> 32) == c
-                        let yp: Float = p < pEnd ? old[p].y : .infinity
-                        let yq: Float = q < qEnd ? old[q].y : .infinity
-                        let ya: Float = hasA ? added[Int(sorted.values[a])].y : .infinity
-                        let e: Entry
-                        if p < pEnd && yp <= yq && yp <= ya {
-                            e = Entry(x: old[p].x, y: yp, ref: old[p].ref, weight: old[p].weight)
-                            p += 1
-                            while p < pEnd && old[p].isMerged { p += 1 }
-                        } else if q < qEnd && yq <= ya {
-                            e = Entry(x: old[q].x, y: yq, ref: old[q].ref, weight: old[q].weight)
-                            q += 1
-                            while q < qEnd && old[q].isMerged { q += 1 }
-                        } else if hasA {
-                            let cluster = added[Int(sorted.values[a])]
-                            e = Entry(x: cluster.x, y: ya, ref: cluster.ref, weight: cluster.weight)
-                            a += 1
-                        } else {
-                            break
-                        }
-                        (new + out).initialize(to: e)
-                        out += 1
+                    // This column's new clusters (by y, in the order made where equal), each after
+                    // the old items up to its y.
+                    while a < m && Int(sorted.keys[a] >> 32) == c {
+                        let cluster = added[Int(sorted.values[a])]
+                        runs(upTo: cluster.y)
+                        (new + out).initialize(to: Entry(x: cluster.x, y: cluster.y, ref: cluster.ref, weight: cluster.weight))
+                        out &+= 1
+                        a &+= 1
                     }
+                    runs(upTo: .infinity)
                 }
                 return (a, out)
             }

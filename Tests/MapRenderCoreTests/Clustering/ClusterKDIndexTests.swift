@@ -207,6 +207,8 @@ import TestSupport
             for (k, ref) in kept.enumerated() {
                 #expect((NeighbourGrid.position(slot: slot[ref], zoom: zoom - 1) == nil) == (fresh.position(k, zoom: zoom - 1) == nil))
             }
+            // In the same places: by column, then y (these points share no y within a column).
+            #expect(f.grid.refsInOrder() == fresh.grid.refsInOrder().map { Int32(kept[Int($0)]) })
         }
     }
 

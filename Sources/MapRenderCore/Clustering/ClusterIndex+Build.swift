@@ -234,10 +234,10 @@ extension ClusterIndex {
         /// Cores to decide a pass on (two sides that wait for each other need two).
         static let cores = ProcessInfo.processInfo.activeProcessorCount
         /// Items to decide, at least, for two sides (below, a second thread costs more than it
-        /// saves). Tests set it lower, to decide small data on two sides. (From 2^16 down to 2^14,
-        /// the passes of 16k-64k items, ~1-4 ms each, at the low zooms of every distribution and
-        /// the highest of clumps: land, clumps, gen_points 1M, the passes' sum 3-11 ms less,
-        /// medians of 7; 2^13 gained nothing more.)
+        /// saves). Tests set it lower, to decide small data on two sides. (2^14, was 2^16: passes
+        /// of 16k-64k items, 1-4 ms each on one thread, come at the low zooms of every
+        /// distribution and the highest of clumps; the sum of a 1M build's passes fell 1-11 ms on
+        /// land, clumps and gen_points, medians of 7 in two rounds; 2^13 gained nothing more.)
         @TaskLocal static var sidesFrom = 1 << 14
         /// Whether a pass on meeting sides first claims the process's turn (`Handoff.make`).
         /// Tests that compare two sides with one turn it off, so that passes of other tests

@@ -80,6 +80,17 @@ final class ByteSource {
         }
     }
 
+    /// The bytes not read yet, when known: for memory and regular files (nil for a pipe or a
+    /// terminal). Readers size their columns from it.
+    var bytesLeft: Int? {
+        let held = pending.count - pendingOffset
+        if let data { return held + data.count - dataOffset }
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let at = lseek(fd, 0, SEEK_CUR)
+        return at >= 0 ? held + Swift.max(0, Int(info.st_size) - Int(at)) : nil
+    }
+
     /// Up to `count` bytes from the start, without consuming them.
     func peek(_ count: Int) throws -> [UInt8] {
         var head = [UInt8](repeating: 0, count: count)

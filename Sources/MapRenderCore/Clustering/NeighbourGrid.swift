@@ -323,10 +323,21 @@ final class NeighbourGrid {
                                                    ref: refs.map { $0[k] } ?? Int32(k), weight: 1))
             }
         }
-        start.initialize(repeating: 0, count: columns + 2)
-        for p in 0..<n { start[Int(sorted.keys[p] >> UInt64(32 + d)) + 1] += 1 }
-        for c in 0..<columns { start[c + 1] += start[c] }
-        start[columns + 1] = start[columns]
+        // Column c starts at the first position whose column is c or more: written by the part
+        // holding that position (each start once), the columns after the last item's by this
+        // thread. (Counted per column on one thread, 10M points took ~30 ms.)
+        @inline(__always) func columnAt(_ p: Int) -> Int { Int(sorted.keys[p] >> UInt64(32 + d)) }
+        inParts(n) { range in
+            var previous = range.lowerBound == 0 ? -1 : columnAt(range.lowerBound - 1)
+            for p in range {
+                let c = columnAt(p)
+                while previous < c {
+                    previous += 1
+                    start[previous] = Int32(p)
+                }
+            }
+        }
+        for c in (n == 0 ? 0 : columnAt(n - 1) + 1)...(columns + 1) { start[c] = Int32(n) }
         _ = UnsafeMutableRawPointer(windows).bindMemory(to: (left: Int32, right: Int32).self, capacity: capacity)
     }
 

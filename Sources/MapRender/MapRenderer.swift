@@ -92,6 +92,7 @@ public enum MapRenderer {
         } else {
             var opts = request.inputOptions
             opts.keepProperties = (opts.keepProperties ?? []).union(request.neededProperties)
+            opts.keepIDs = false   // a still map draws no id
             var all: PointSet? = nil
             for (n, path) in request.inputs.enumerated() {
                 opts.memoryLimit = RenderBounds.readingLimit(request, pointsSoFar: all?.count ?? 0)

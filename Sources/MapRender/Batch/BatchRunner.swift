@@ -219,6 +219,7 @@ final class SharedInputs: @unchecked Sendable {
                 let key = Self.key(path, job.request.inputOptions)
                 let entry = entries[key] ?? Entry(path: path, options: job.request.inputOptions)
                 entry.options.keepProperties = (entry.options.keepProperties ?? []).union(needed)
+                entry.options.keepIDs = false   // still maps draw no id
                 entry.users += 1
                 entries[key] = entry
             }

@@ -41,6 +41,8 @@ final class CSVReader {
     @exclusivity(unchecked) private var maxPoints = Int.max
     /// `options.namesOnly`: property fields are only checked for UTF-8, ids only counted.
     private let namesOnly: Bool
+    /// `options.keepIDs`: else id fields are only checked for UTF-8.
+    private let keepIDs: Bool
     @exclusivity(unchecked) private var pointsWithIDs = 0
 
     init(name: String, options: InputOptions) {
@@ -50,6 +52,7 @@ final class CSVReader {
         report.format = "csv"
         maxPoints = options.memoryLimit?.maxPoints ?? .max
         namesOnly = options.namesOnly
+        keepIDs = options.keepIDs
     }
 
     /// Reads the whole source, `chunkSize` bytes at a time.
@@ -128,7 +131,7 @@ final class CSVReader {
         let n = Int(rows)
         points.lat.reserveCapacity(n)
         points.lon.reserveCapacity(n)
-        if plan.idIndex >= 0 && !namesOnly { points.ids.reserveCapacity(n) }
+        if plan.idIndex >= 0 && !namesOnly && keepIDs { points.ids.reserveCapacity(n) }
     }
 
     /// The reader of a block's second half (see `read`), made once the header is read.
@@ -342,9 +345,13 @@ final class CSVReader {
             return
         }
         if idIndex >= 0 {
-            let id = idIndex < n ? value(field: idIndex) : .missing
-            if case .missing = id {} else { anyID = true }
-            points.ids.append(id)
+            if keepIDs {
+                let id = idIndex < n ? value(field: idIndex) : .missing
+                if case .missing = id {} else { anyID = true }
+                points.ids.append(id)
+            } else if idIndex < n {
+                _ = checkField(idIndex)
+            }
         }
         if plan.propertyColumns.isEmpty {
             points.properties.appendEmptyRow()

@@ -254,7 +254,7 @@ final class GeoJSONPointSink: GeoJSONSink {
             points.lat.append(contentsOf: lat)
             return
         }
-        if case .missing = id {} else if !hasIDs {
+        if case .missing = id {} else if !hasIDs && options.keepIDs {
             // The first id: earlier points get `.missing`.
             hasIDs = true
             points.ids = IDColumn(repeating: .missing, count: points.count)

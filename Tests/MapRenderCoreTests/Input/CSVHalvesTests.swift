@@ -93,4 +93,26 @@ import TestSupport
         #expect(error.message.contains("4322 points"))
         Self.expectSame(one, Self.read(data, chunkSize: 3000, parallelFrom: 1, options: options), "memory limit")
     }
+
+    /// Without ids (a still map's read): the same points, properties and report, invalid UTF-8 in
+    /// an id field counted as when kept; no ids.
+    @Test func withoutIDsReadsTheSameElse() throws {
+        let data = Self.csv(seed: 7, rows: 6000, quotes: true, crlf: false)
+        var noIDs = InputOptions()
+        noIDs.keepIDs = false
+        for (chunkSize, parallelFrom) in [(1 << 20, Int.max), (3000, 1)] {
+            let kept = try Self.read(data, chunkSize: chunkSize, parallelFrom: parallelFrom).get()
+            let without = try Self.read(data, chunkSize: chunkSize, parallelFrom: parallelFrom, options: noIDs).get()
+            #expect(kept.points.ids.count == kept.points.count && without.points.ids.isEmpty)
+            var same = without
+            same.points.ids = kept.points.ids
+            Self.expectSame(.success(kept), .success(same), "without ids, chunks of \(chunkSize)")
+        }
+        // Only an id is not UTF-8.
+        let bad = Data(Array("id,lat,lon\nok,1,2\n".utf8) + [0x78, 0xFF] + Array(",3,4\n".utf8))
+        for options in [InputOptions(), noIDs] {
+            let r = try Self.read(bad, chunkSize: 1 << 20, parallelFrom: .max, options: options).get()
+            #expect(r.points.count == 2 && r.report.invalidUTF8 == 1 && r.report.firstInvalidUTF8 == 3)
+        }
+    }
 }

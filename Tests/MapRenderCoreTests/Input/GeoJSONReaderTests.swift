@@ -10,6 +10,20 @@ struct InputGeoJSONReaderTests {
         try PointReader.read(data: Data(json.utf8), name: "t.geojson", options: options)
     }
 
+    /// A still map reads without ids: the same points and properties, no ids.
+    @Test func withoutIDs() throws {
+        var o = InputOptions()
+        o.keepIDs = false
+        let kept = try F.readFixture("mixed.geojson"), without = try F.readFixture("mixed.geojson", options: o)
+        #expect(kept.points.ids.count == 5 && without.points.ids.isEmpty)
+        #expect(without.points.lon == kept.points.lon && without.points.lat == kept.points.lat)
+        #expect(without.points.properties.names == kept.points.properties.names)
+        for c in kept.points.properties.columns.indices {
+            #expect(without.points.properties.columns[c] == kept.points.properties.columns[c])
+        }
+        #expect(without.report == kept.report)
+    }
+
     @Test func mixedGeometries() throws {
         let r = try F.readFixture("mixed.geojson")
         let p = r.points

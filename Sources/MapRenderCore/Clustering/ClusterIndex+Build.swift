@@ -79,6 +79,9 @@ extension ClusterIndex {
         }
         // The columns of the grid of each zoom during a freeze (a survivor's place at the thaw depends on them).
         var shiftAt = [Int](repeating: 0, count: options.maxZoom + 2)
+        // The new clusters of a zoom, for the grid of the next: kept from zoom to zoom (fresh
+        // memory costs a page fault per 4 KiB).
+        var added: [NeighbourGrid.Added] = []
         var z = options.maxZoom
         while z >= lowest {
             let level = z + 1 - lowest
@@ -95,7 +98,7 @@ extension ClusterIndex {
             let firstCluster = items.count
             let next: Int
             if let grid {
-                var added: [NeighbourGrid.Added] = []
+                added.removeAll(keepingCapacity: true)
                 let frozen = freeze.map { z >= $0.end } ?? false
                 let passGrid = frozen ? small! : grid
                 if frozen { built.frozenZooms += 1 }

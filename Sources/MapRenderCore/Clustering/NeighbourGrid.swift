@@ -113,6 +113,8 @@ final class NeighbourGrid {
     /// (`bits(around:within:)`; the column's end beyond the edges).
     /// Written by the sweep, read by questions; not copied from zoom to zoom, so kept apart.
     private let windows: UnsafeMutablePointer<(left: Int32, right: Int32)>
+    /// Where `next` and `thaw` sort the new clusters.
+    private let sortScratch = RadixSort.Scratch()
     /// Columns at most: `shift(cell:count:)` keeps 2^shift <= 2 * count + 1024, and shifts only fall.
     private let maxColumns: Int
     /// Below this many items, one thread sweeps and merges (a second costs more than it saves).
@@ -353,7 +355,7 @@ final class NeighbourGrid {
         let columns = 1 << newShift
         // New clusters by column, then y; equal keys in the order made (the sort is stable).
         let m = added.count
-        RadixSort.sorting(count: m, key: { Self.key(added[$0].x, added[$0].y, shift: newShift) }) { sorted in
+        RadixSort.sorting(count: m, in: sortScratch, key: { Self.key(added[$0].x, added[$0].y, shift: newShift) }) { sorted in
             // The spare entries may have lent their memory as scratch since: they hold entries again.
             let st = start, old = entries, nst = spareStart
             let new = UnsafeMutableRawPointer(spareEntries).bindMemory(to: Entry.self, capacity: capacity)
@@ -498,7 +500,7 @@ final class NeighbourGrid {
             return joined == finest ? 2 * column : 2 * ((column + 1) << UInt64(finest - joined)) - 1
         }
         let m = incoming.count
-        RadixSort.sorting(count: m, key: { k in
+        RadixSort.sorting(count: m, in: sortScratch, key: { k in
             let a = incoming[k], column = UInt64(Self.column(a.item.x, shift: newShift))
             let within = tie(a.item.x, joined: a.joined) - column << UInt64(tieBits)
             return column << UInt64(32 + tieBits + rankBits) | UInt64(a.item.y.bitPattern) << UInt64(tieBits + rankBits)
@@ -887,21 +889,52 @@ final class NeighbourGrid {
 /// which a comparison sort does in O(n log n) with a branch per comparison; this takes a few
 /// passes of 11 bits each and skips the digits all keys share (the high bits of nearby y values).
 enum RadixSort {
-    /// `body` with `count` keys made by `key(k)`, each with the value k, sorted (stably) in
-    /// buffers of their own, freed after it.
-    static func sorting<R>(count m: Int, key: (Int) -> UInt64,
-                           _ body: ((keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>)) -> R) -> R {
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * Swift.max(m, 1))
-        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * Swift.max(m, 1))
-        defer {
+    /// Buffers for `sorting`, kept from call to call: the grid sorts each zoom's new clusters,
+    /// and buffers of their own each time were fresh memory, a page fault per 4 KiB (24 bytes a
+    /// cluster, some 10M clusters over a 10M-point hierarchy).
+    final class Scratch {
+        private(set) var keys: UnsafeMutablePointer<UInt64>
+        private(set) var values: UnsafeMutablePointer<Int32>
+        private var capacity = 1
+
+        init() {
+            keys = .allocate(capacity: 2)
+            values = .allocate(capacity: 2)
+        }
+
+        deinit {
             keys.deallocate()
             values.deallocate()
         }
+
+        /// Where the sort's scratch pairs go: after room for `capacity` pairs, so that every
+        /// call reuses the same pages.
+        var spareKeys: UnsafeMutablePointer<UInt64> { keys + capacity }
+        var spareValues: UnsafeMutablePointer<Int32> { values + capacity }
+
+        /// Room for `m` pairs and as many scratch pairs.
+        func reserve(_ m: Int) {
+            guard m > capacity else { return }
+            keys.deallocate()
+            values.deallocate()
+            capacity = Swift.max(m, 2 * capacity)
+            keys = .allocate(capacity: 2 * capacity)
+            values = .allocate(capacity: 2 * capacity)
+        }
+    }
+
+    /// `body` with `count` keys made by `key(k)`, each with the value k, sorted (stably) in
+    /// `scratch`'s buffers (valid until it is used again).
+    static func sorting<R>(count m: Int, in scratch: Scratch, key: (Int) -> UInt64,
+                           _ body: ((keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>)) -> R) -> R {
+        scratch.reserve(m)
+        let keys = scratch.keys, values = scratch.values
         for k in 0..<m {
             keys[k] = key(k)
             values[k] = Int32(k)
         }
-        return body(sort(keys: keys, values: values, scratchKeys: keys + m, scratchValues: values + m, count: m))
+        return body(sort(keys: keys, values: values, scratchKeys: scratch.spareKeys, scratchValues: scratch.spareValues,
+                         count: m))
     }
 
     /// Sorts `count` pairs by key, keeping equal keys in their order; uses the scratch buffers

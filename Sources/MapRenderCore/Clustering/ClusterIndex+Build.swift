@@ -82,6 +82,7 @@ extension ClusterIndex {
         // The new clusters of a zoom, for the grid of the next: kept from zoom to zoom (fresh
         // memory costs a page fault per 4 KiB).
         var added: [NeighbourGrid.Added] = []
+        added.reserveCapacity(n / 2 + 1)   // a zoom makes at most one cluster per two of its items
         var z = options.maxZoom
         while z >= lowest {
             let level = z + 1 - lowest
@@ -358,7 +359,14 @@ extension ClusterIndex {
                     if left > 0 && right > count { halves = [0..<left, count..<right] } else { handoff = nil }
                 }
             }
-            while sides.count < halves.count { sides.append(Decisions()) }
+            // A side made now has room for all of this zoom's items, as many as any later zoom
+            // asks about: moved to a larger room zoom after zoom, its logs were written into fresh
+            // memory each time (a page fault per 4 KiB).
+            while sides.count < halves.count {
+                var side = Decisions()
+                side.prepare(items: count, shared: 0)
+                sides.append(side)
+            }
             for (side, half) in halves.enumerated() {
                 sides[side].prepare(items: half.count, shared: handoff?.boundary.count ?? 0)
             }

@@ -272,6 +272,9 @@ extension ClusterIndex {
             /// Members of the new clusters (refs and grid positions), in the order summed.
             var members = PlainLog<(ref: Int32, position: Int32)>()
 
+            /// Empty logs with room for the decisions of `items` items.
+            init(roomFor items: Int) { prepare(items: items, shared: 0) }
+
             /// Empty, with room for the decisions of `items` items, `shared` of them reachable by the
             /// other side too (its seeds may take them). As many as can be (pages reserved but not
             /// written cost no memory; growing by doubling would copy, and keep up to twice as
@@ -362,11 +365,7 @@ extension ClusterIndex {
             // A side made now has room for all of this zoom's items, as many as any later zoom
             // asks about: moved to a larger room zoom after zoom, its logs were written into fresh
             // memory each time (a page fault per 4 KiB).
-            while sides.count < halves.count {
-                var side = Decisions()
-                side.prepare(items: count, shared: 0)
-                sides.append(side)
-            }
+            while sides.count < halves.count { sides.append(Decisions(roomFor: count)) }
             for (side, half) in halves.enumerated() {
                 sides[side].prepare(items: half.count, shared: handoff?.boundary.count ?? 0)
             }

@@ -124,11 +124,10 @@ final class CSVReader {
     /// no memory; a wrong estimate only grows the columns as before.
     private func reserveRows(fed: Int, left: Int) {
         guard fed > 0, points.count > 0, left > 0 else { return }
-        let more = Double(points.count) * Double(left) / Double(fed)
-        guard more.isFinite else { return }
-        let rows = Swift.min(Double(maxPoints), Double(points.count) + more * 1.05 + 1024)
-        guard rows < Double(Int.max / 64) else { return }
-        let n = Int(rows)
+        // (Each point read took at least two of the `fed` bytes, so the estimate is below `left`;
+        // no more than left / 2 + 1 rows with a point can follow, nor more than the memory limit.)
+        let estimate = Int((Double(points.count) * Double(left) / Double(fed) * 1.05).rounded(.up)) + 1024
+        let n = points.count + Swift.min(estimate, left / 2 + 1, Swift.max(0, maxPoints - points.count))
         points.lat.reserveCapacity(n)
         points.lon.reserveCapacity(n)
         if plan.idIndex >= 0 && !namesOnly && keepIDs { points.ids.reserveCapacity(n) }

@@ -23,6 +23,15 @@ public enum PropertyValue: Hashable, Sendable {
         }
     }
 
+    /// Whether `displayText` is a non-empty text, without making it.
+    public var hasDisplayText: Bool {
+        switch self {
+        case .missing, .null: return false
+        case .bool, .number: return true
+        case .string(let s), .json(let s): return !s.isEmpty
+        }
+    }
+
     public var numberValue: Double? {
         switch self {
         case .number(let d): return d

@@ -843,6 +843,10 @@ final class NeighbourGrid {
             // the column on that side (x · 2^shift is exact, so is the edge).
             let leftEdge = Double(c) * width, rightEdge = Double(c + 1) * width
             for p in lo..<hi {
+                // An item with somebody near writes its ref's slot, at random (refs are in input
+                // order): fetched 16 entries ahead for every item (1M land, the zooms' grids after
+                // the first 179 -> 155 ms, medians of 5; the stage 410 -> 389, medians of 15).
+                if let slot, p + 16 < count { mr_prefetch(slot + Int(v[p + 16].ref)) }
                 let x = v[p].x
                 let (lowBits, highBits) = Self.bits(around: v[p].y, within: cellUp)
                 // The windows beside it move forward with every item (not only when needed, below),

@@ -12,9 +12,7 @@ public enum ViewFitter {
     /// See `XExtentRing`, which this folds `xs` into.
     /// - Complexity: O(n + bins).
     public static func shortestXExtent(_ xs: [Double]) -> (min: Double, max: Double)? {
-        var ring = XExtentRing()
-        for x in xs { ring.add(x) }
-        return ring.extent
+        xs.withUnsafeBufferPointer { XExtentRing.extent(of: $0) }
     }
 
     /// Fits the view to points given in world units.

@@ -137,4 +137,31 @@ import TestSupport
             }
         }
     }
+
+    /// The extent of values in two passes (`extent(of:)`, what fitting a map uses) is the ring's
+    /// extent of the same values to the bit (its sign too), with values in and out of [0, 1),
+    /// 0 and -0, 1, values just below whole numbers, huge ones, non-finite ones, and arcs
+    /// across 1 -> 0.
+    @Test func extentInTwoPassesIsTheRingsExtent() throws {
+        var rng = SeededRandom(seed: 11)
+        let special: [Double] = [0, -0.0, 1, -1, 2, 1.0.nextDown, (-1.0).nextDown, 0.5, 1e300, -1e300,
+                                 .nan, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNonzeroMagnitude]
+        for round in 0..<60 {
+            let centre = Double.random(in: -2...2, using: &rng), spread = Double.random(in: 0...0.8, using: &rng)
+            var values = (0..<Int.random(in: 0...500, using: &rng)).map { _ in centre + Double.random(in: -spread...spread, using: &rng) }
+            if round % 3 == 0 { values += (0..<5).map { _ in special.randomElement(using: &rng)! } }
+            if round == 0 { values = special }
+            if round == 1 { values = [.nan, .infinity] }
+            values.shuffle(using: &rng)
+            var ring = XExtentRing()
+            for v in values { ring.add(v) }
+            let twoPasses = values.withUnsafeBufferPointer { XExtentRing.extent(of: $0) }
+            if let e = ring.extent {
+                let t = try #require(twoPasses, "round \(round)")
+                #expect(t.min.bitPattern == e.min.bitPattern && t.max.bitPattern == e.max.bitPattern, "round \(round)")
+            } else {
+                #expect(twoPasses == nil, "round \(round)")
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ public enum ViewFitter {
 
     /// The horizontal extent of world x values the short way round: returns (minX, maxX) with
     /// maxX possibly above 1 when the data crosses the antimeridian (Fiji, Tonga, Chukotka).
-    /// See `XExtentRing`, which this folds `xs` into.
+    /// The extent an `XExtentRing` of `xs` gives, in two passes (`XExtentRing.extent(of:)`).
     /// - Complexity: O(n + bins).
     public static func shortestXExtent(_ xs: [Double]) -> (min: Double, max: Double)? {
         xs.withUnsafeBufferPointer { XExtentRing.extent(of: $0) }

@@ -149,8 +149,10 @@ final class MarkerStamps {
     /// rounds), and a paint whose every inked pixel a later paint covers with opaque pixels is
     /// skipped: an opaque source pixel replaces what was under it, so the image is the same to
     /// the last bit as one `cairo_paint` per marker (dense maps cover most markers many times).
-    /// - Parameter direct: false paints every marker through Cairo (for tests: the same image).
-    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true) {
+    /// - Parameters:
+    ///   - direct: false paints every marker through Cairo (for tests: the same image).
+    ///   - bands: how many bands of rows to composite in (for tests; by default four a core).
+    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true, bands: Int? = nil) {
         let steps = Double(Self.steps), perSymbol = Self.steps * Self.steps
         let twoPasses = stamps.contains { !$0.outlines.isEmpty }
         // Every paint in drawing order: the outline pass (when any), then the markers. Surface
@@ -174,7 +176,7 @@ final class MarkerStamps {
                 ops.append((Int32(surface), Int32(left), Int32(top)))
             }
         }
-        if direct, !offscreen, composite(ops, on: cr) { return }
+        if direct, !offscreen, composite(ops, on: cr, bands: bands) { return }
         for op in ops {
             let s = Int(op.surface)
             let st = stamps[s / (2 * perSymbol)]
@@ -186,7 +188,7 @@ final class MarkerStamps {
 
     /// Composites the paints straight into `cr`'s image, when it is a plain unclipped ARGB32
     /// image drawn with OVER; false (nothing drawn) otherwise.
-    private func composite(_ ops: [(surface: Int32, x: Int32, y: Int32)], on cr: OpaquePointer) -> Bool {
+    private func composite(_ ops: [(surface: Int32, x: Int32, y: Int32)], on cr: OpaquePointer, bands parts: Int?) -> Bool {
         let target = cairo_get_target(cr)!
         guard cairo_get_group_target(cr) == target,
               cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
@@ -205,27 +207,67 @@ final class MarkerStamps {
             st.surfaces.forEach { px.add($0) }
             (st.outlines.isEmpty ? st.surfaces : st.outlines).forEach { px.add($0) }
         }
-        let visible = visibleRows(ops, pixels: px, width: w, height: h)
         cairo_surface_flush(target)
         let dst = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: w * h)
-        px.pixels.withUnsafeBufferPointer { src in
-            for n in ops.indices where visible[n] != 0 {
-                let mask = visible[n]
-                let op = ops[n], s = Int(op.surface)
-                let sw = px.width[s], sh = px.height[s], left = Int(op.x), top = Int(op.y)
-                let r0 = max(0, -top), r1 = min(sh, h - top)
-                guard r0 < r1 else { continue }
-                for row in r0..<r1 where row >= 64 || mask & (1 << UInt64(row)) != 0 {
-                    let r = px.rowStart[s] + row
-                    let lo = max(left + Int(px.inkLo[r]), 0), hi = min(left + Int(px.inkHi[r]), w)
-                    guard lo < hi else { continue }
-                    let line = (top + row) * w, from = px.pixelStart[s] + row * sw - left
-                    for x in lo..<hi { dst[line + x] = Self.over(src[from + x], dst[line + x]) }
+        // Each band of image rows is covered and composited on a core of its own: a pixel's
+        // value depends only on the paints over it, in their order, so the bands give the same
+        // bits as one pass over the whole image.
+        // Four bands a core, taken as the cores come free: the paints' cost per row varies
+        // (covered rows are tested, not drawn), and two bands of equal rows left one core a
+        // third of the work. Each band reads every paint's place once.
+        let bands = Self.bands(ops, heights: px.height, imageHeight: h,
+                               parts: parts ?? 4 * min(2, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: bands.count) { b in
+            let band = bands[b]
+            let visible = visibleRows(ops, pixels: px, width: w, rows: band)
+            px.pixels.withUnsafeBufferPointer { src in
+                for (n, mask) in visible.reversed() {
+                    let op = ops[Int(n)], s = Int(op.surface)
+                    let sw = px.width[s], sh = px.height[s], left = Int(op.x), top = Int(op.y)
+                    let r0 = max(0, band.lowerBound - top), r1 = min(sh, band.upperBound - top)
+                    guard r0 < r1 else { continue }
+                    for row in r0..<r1 where row >= 64 || mask & (1 << UInt64(row)) != 0 {
+                        let r = px.rowStart[s] + row
+                        let lo = max(left + Int(px.inkLo[r]), 0), hi = min(left + Int(px.inkHi[r]), w)
+                        guard lo < hi else { continue }
+                        let line = (top + row) * w, from = px.pixelStart[s] + row * sw - left
+                        for x in lo..<hi { dst[line + x] = Self.over(src[from + x], dst[line + x]) }
+                    }
                 }
             }
         }
         cairo_surface_mark_dirty(target)
         return true
+    }
+
+    /// Splits the image rows `0..<imageHeight` into up to `parts` bands holding about as many
+    /// rows of paints each (a dense map's paints crowd into a few cities: equal bands of the
+    /// image would leave a core idle). `heights[s]`: surface `s`'s rows.
+    /// - Complexity: O(ops + imageHeight).
+    static func bands(_ ops: [(surface: Int32, x: Int32, y: Int32)], heights: [Int], imageHeight h: Int,
+                      parts: Int) -> [Range<Int>] {
+        guard parts > 1, h > 1 else { return [0..<max(h, 0)] }
+        // The paint rows inside the image, counted at the row where each paint enters it.
+        var entering = [Int](repeating: 0, count: h)
+        var total = 0
+        for op in ops {
+            let top = Int(op.y)
+            let r0 = max(0, top), r1 = min(h, top + heights[Int(op.surface)])
+            guard r0 < r1 else { continue }
+            entering[r0] += r1 - r0
+            total += r1 - r0
+        }
+        var out: [Range<Int>] = []
+        var from = 0, sum = 0
+        for y in 0..<(h - 1) where out.count < parts - 1 {
+            sum += entering[y]
+            if sum * parts >= total * (out.count + 1) {
+                out.append(from..<(y + 1))
+                from = y + 1
+            }
+        }
+        out.append(from..<h)
+        return out
     }
 
     /// pixman's OVER for premultiplied ARGB32: `s + d × (255 − αs) / 255` per channel, each
@@ -248,29 +290,29 @@ final class MarkerStamps {
         return a | (b << 8)
     }
 
-    /// Per paint, which of its rows (bit r for row r) have an inked pixel that stays visible in
-    /// the end: walked last to first, each paint's opaque pixels marked as covering what came
-    /// before. 0: the paint is covered completely. Stamps taller than 64 rows get all bits set
-    /// when any row is visible.
+    /// The paints with an inked pixel in the image rows `band` that stays visible in the end, last
+    /// to first, each with which of its rows (bit r for row r) have one: walked last to first,
+    /// each paint's opaque pixels marked as covering what came before. Paints covered completely
+    /// are left out. Stamps taller than 64 rows get all bits set when any row is visible.
     ///
     /// Hand-written because it is the hot loop of a dense map (1M pins: 1M paints of ~30 rows) and
     /// no library answers "is this span covered" faster than a bit test: coverage is one bit per
     /// pixel (a 64-pixel span is one or two word tests), and only rows with a visible pixel mark
     /// their opaque runs (a row whose ink is all covered adds no coverage).
-    private func visibleRows(_ ops: [(surface: Int32, x: Int32, y: Int32)], pixels px: Pixels, width w: Int, height h: Int) -> [UInt64] {
-        var rows = [UInt64](repeating: 0, count: ops.count)
+    private func visibleRows(_ ops: [(surface: Int32, x: Int32, y: Int32)], pixels px: Pixels, width w: Int,
+                             rows band: Range<Int>) -> [(paint: Int32, rows: UInt64)] {
+        var visible: [(paint: Int32, rows: UInt64)] = []
         let words = (w + 63) >> 6
-        var coveredBits = [UInt64](repeating: 0, count: words * h)
+        var coveredBits = [UInt64](repeating: 0, count: words * band.count)
         coveredBits.withUnsafeMutableBufferPointer { covered in
         px.inkLo.withUnsafeBufferPointer { inkLo in
         px.inkHi.withUnsafeBufferPointer { inkHi in
         px.opaqueStart.withUnsafeBufferPointer { opaqueStart in
         px.opaqueRuns.withUnsafeBufferPointer { opaqueRuns in
-        rows.withUnsafeMutableBufferPointer { rows in
             for n in ops.indices.reversed() {
                 let op = ops[n], s = Int(op.surface)
                 let left = Int(op.x), top = Int(op.y), height = px.height[s]
-                let r0 = max(0, -top), r1 = min(height, h - top)
+                let r0 = max(0, band.lowerBound - top), r1 = min(height, band.upperBound - top)
                 guard r0 < r1, left < w, left + px.width[s] > 0 else { continue }
                 var mask: UInt64 = 0
                 let rowStart = px.rowStart[s]
@@ -278,7 +320,7 @@ final class MarkerStamps {
                     let r = rowStart + row
                     let lo = max(left + Int(inkLo[r]), 0), hi = min(left + Int(inkHi[r]), w)
                     guard lo < hi else { continue }
-                    let line = (top + row) * words
+                    let line = (top + row - band.lowerBound) * words
                     guard !Self.allBits(covered, row: line, from: lo, to: hi) else { continue }
                     mask |= row < 64 ? 1 << UInt64(row) : ~0
                     // This row's opaque pixels now cover what came before. (A row whose ink was
@@ -289,15 +331,14 @@ final class MarkerStamps {
                         if lo < hi { Self.setBits(covered, row: line, from: lo, to: hi) }
                     }
                 }
-                if mask != 0 { rows[n] = height > 64 ? ~0 : mask }
+                if mask != 0 { visible.append((Int32(n), height > 64 ? ~0 : mask)) }
             }
         }
         }
         }
         }
         }
-        }
-        return rows
+        return visible
     }
 
     /// Whether bits `lo..<hi` (lo < hi) of the bit row starting at word `row` are all set.

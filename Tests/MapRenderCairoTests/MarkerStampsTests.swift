@@ -17,7 +17,7 @@ import TestSupport
     ]
 
     /// The pixels of `batch` painted on a 97x61 image (odd sizes; markers also off its edges).
-    func pixels(_ batch: MarkerBatch, scale: Double, direct: Bool) throws -> [UInt8] {
+    func pixels(_ batch: MarkerBatch, scale: Double, direct: Bool, bands: Int? = nil) throws -> [UInt8] {
         let w = Int32((97 * scale).rounded(.up)), h = Int32((61 * scale).rounded(.up))
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)!
         defer { cairo_surface_destroy(surface) }
@@ -26,7 +26,7 @@ import TestSupport
         cairo_set_source_rgb(cr, 0.7, 0.8, 0.9)
         cairo_paint(cr)
         let stamps = try MarkerStamps(symbols: batch.symbols, scale: scale)
-        stamps.paint(batch, on: cr, scale: scale, direct: direct)
+        stamps.paint(batch, on: cr, scale: scale, direct: direct, bands: bands)
         cairo_surface_flush(surface)
         let data = cairo_image_surface_get_data(surface)!
         return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(surface)) * Int(h)))
@@ -53,6 +53,46 @@ import TestSupport
             let mine = try pixels(m, scale: scale, direct: true)
             let cairo = try pixels(m, scale: scale, direct: false)
             #expect(mine == cairo, "seed \(seed), scale \(scale): \(zip(mine, cairo).filter { $0 != $1 }.count) bytes differ")
+        }
+    }
+
+    /// Bands of rows composited apart (on both cores) give Cairo's image whatever their number:
+    /// one band, bands cutting through most markers, a band a row, more bands than rows.
+    @Test(arguments: [1, 2, 3, 8, 61, 200])
+    func anyNumberOfBandsGivesCairosImage(bands: Int) throws {
+        for seed in 5...7 as ClosedRange<UInt64> {
+            let m = batch(count: 500, seed: seed, symbols: symbols)
+            #expect(try pixels(m, scale: 1, direct: true, bands: bands) == pixels(m, scale: 1, direct: false),
+                    "seed \(seed), \(bands) bands")
+        }
+    }
+
+    /// The bands tile the image's rows in order, none empty, at most as many as asked, and each
+    /// holds no more than its share of the paints' rows but for one row's paints.
+    @Test func bandsTileTheRowsWithEvenShares() {
+        var rng = SeededRandom(seed: 99)
+        for round in 0..<200 {
+            let h = Int.random(in: 1...300, using: &rng), parts = Int.random(in: 1...12, using: &rng)
+            let heights = (0..<3).map { _ in Int.random(in: 1...70, using: &rng) }
+            let crowded = Int.random(in: -80..<h, using: &rng)
+            let ops: [(surface: Int32, x: Int32, y: Int32)] = (0..<Int.random(in: 0...400, using: &rng)).map { _ in
+                let y = Bool.random(using: &rng) ? crowded : Int.random(in: -80..<(h + 10), using: &rng)
+                return (Int32.random(in: 0..<3, using: &rng), 0, Int32(y))
+            }
+            let bands = MarkerStamps.bands(ops, heights: heights, imageHeight: h, parts: parts)
+            #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == h, "round \(round)")
+            #expect(bands.count <= parts && bands.allSatisfy { !$0.isEmpty }, "round \(round)")
+            #expect(zip(bands, bands.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "round \(round)")
+            // Rows of paints entering the image in each band: within a share and the paints of one row.
+            var entering = [Int](repeating: 0, count: h)
+            for op in ops {
+                let r0 = max(0, Int(op.y)), r1 = min(h, Int(op.y) + heights[Int(op.surface)])
+                if r0 < r1 { entering[r0] += r1 - r0 }
+            }
+            let total = entering.reduce(0, +), widest = entering.max() ?? 0
+            for b in bands.dropLast() {
+                #expect(entering[b].reduce(0, +) <= (total + parts - 1) / parts + widest, "round \(round)")
+            }
         }
     }
 

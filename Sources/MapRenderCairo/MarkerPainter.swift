@@ -257,6 +257,7 @@ final class MarkerStamps {
             entering[r0] += r1 - r0
             total += r1 - r0
         }
+        guard total > 0 else { return [0..<h] }
         var out: [Range<Int>] = []
         var from = 0, sum = 0
         for y in 0..<(h - 1) where out.count < parts - 1 {

@@ -28,6 +28,8 @@ public enum MarkPlanner {
                             only: [Int]? = nil, duplicates: [[Int]]? = nil) -> MarkPlan {
         let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), ()) }
         var plan = MarkPlan()
+        // The points planned one by one (not in a bubble): without clusters and `only`, every
+        // point, not listed (`singles` empty: a list of 10M indexes is 80 MB of fresh memory).
         var singles: [Int] = []
         if let items = clusters {
             for item in items {
@@ -51,31 +53,45 @@ public enum MarkPlanner {
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
                                           representative: representative, style: bubbles))
             }
-        } else {
-            singles = only ?? Array(0..<data.x.count)
+        } else if let only {
+            singles = only
         }
-        // Colocated singles (clustering off, or zoom above the cluster max zoom).
-        let n = singles.count
-        var px = [Double](repeating: 0, count: n), py = [Double](repeating: 0, count: n)
-        for (k, i) in singles.enumerated() {
-            let p = v.pixel(x: data.x[i], y: data.y[i])
-            px[k] = p.x; py[k] = p.y
+        let listed = clusters != nil || only != nil
+        let n = listed ? singles.count : data.x.count
+        @inline(__always) func point(_ k: Int) -> Int { listed ? singles[k] : k }
+        // Colocated singles (clustering off, or zoom above the cluster max zoom). Pixel positions
+        // are needed for grouping only within a tolerance.
+        var px: [Double] = [], py: [Double] = []
+        if spread.tolerance > 0 {
+            px = [Double](repeating: 0, count: n); py = px
+            for k in 0..<n {
+                let p = v.pixel(x: data.x[point(k)], y: data.y[point(k)])
+                px[k] = p.x; py[k] = p.y
+            }
         }
         // Without clusters every point is a single (singles[k] == k): its key is read straight from
         // the coordinates (`duplicateGroups`), one random memory access less per occupied hash slot.
         let lon = data.points.lon, lat = data.points.lat
-        let everyPoint = clusters == nil && only == nil && spread.tolerance <= 0
+        let everyPoint = !listed && spread.tolerance <= 0
         precondition(duplicates == nil || everyPoint,
                      "duplicate groups are given for all points, clustering off, exact duplicates")
         let groups = duplicates ?? (everyPoint ? duplicateGroups(data)
-            : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[singles[k]].bitPattern, lat[singles[k]].bitPattern) },
+            : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[point(k)].bitPattern, lat[point(k)].bitPattern) },
                                        px: px, py: py, tolerance: spread.tolerance))
-        var grouped = [Bool](repeating: false, count: n)
+        px = []; py = []
+        var grouped = [Bool](repeating: false, count: groups.isEmpty ? 0 : n)
+        var groupedCount = 0
         for g in groups {
             for k in g { grouped[k] = true }
-            let members = g.map { singles[$0] }
+            groupedCount += g.count
+            let members = g.map(point)
             if members.count > spread.maximum {
-                let cx = g.reduce(0) { $0 + px[$1] } / Double(g.count), cy = g.reduce(0) { $0 + py[$1] } / Double(g.count)
+                var cx = 0.0, cy = 0.0
+                for i in members {
+                    let p = v.pixel(x: data.x[i], y: data.y[i])
+                    cx += p.x; cy += p.y
+                }
+                cx /= Double(g.count); cy /= Double(g.count)
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
                                           representative: naming.flatMap { BubbleNaming.representative(
                                               of: members, properties: data.points.properties, rank: $0.rank) },
@@ -84,27 +100,26 @@ public enum MarkPlanner {
                 addGroup(members, data: data, viewport: v, to: &plan)
             }
         }
-        // The ungrouped singles after the groups' markers: moved down in place, then appended
-        // whole (or taken as they are when no group came first). Appended one by one, three
-        // arrays' capacity and sharing were checked per point, into fresh memory (10M pins:
-        // ~0.3 s).
-        var m = 0
-        singles.withUnsafeMutableBufferPointer { singles in
-            px.withUnsafeMutableBufferPointer { px in
-                py.withUnsafeMutableBufferPointer { py in
-                    for k in 0..<n where !grouped[k] {
-                        singles[m] = singles[k]; px[m] = px[k]; py[m] = py[k]
-                        m += 1
-                    }
+        // The ungrouped singles after the groups' markers, written once into arrays made at
+        // their final size: appended to the groups' markers, 10M pins with duplicates copied
+        // three arrays of 10M into fresh memory (a third of a second of page faults here).
+        let head = plan.markerPoint.count, total = head + n - groupedCount
+        let x = data.x, y = data.y, pixels = v.toPixels
+        func fill<T>(_ headPart: [T], _ value: (Int) -> T) -> [T] {
+            [T](unsafeUninitializedCapacity: total) { out, initialized in
+                var w = head
+                headPart.withUnsafeBufferPointer { _ = out.initialize(fromContentsOf: $0) }
+                if grouped.isEmpty {
+                    for k in 0..<n { (out.baseAddress! + w).initialize(to: value(k)); w += 1 }
+                } else {
+                    for k in 0..<n where !grouped[k] { (out.baseAddress! + w).initialize(to: value(k)); w += 1 }
                 }
+                initialized = w
             }
         }
-        singles.removeLast(n - m); px.removeLast(n - m); py.removeLast(n - m)
-        if plan.markerPoint.isEmpty {
-            plan.markerPoint = singles; plan.markerX = px; plan.markerY = py
-        } else {
-            plan.markerPoint += singles; plan.markerX += px; plan.markerY += py
-        }
+        plan.markerPoint = fill(plan.markerPoint) { point($0) }
+        plan.markerX = fill(plan.markerX) { pixels.x(x[point($0)]) }
+        plan.markerY = fill(plan.markerY) { pixels.y(y[point($0)]) }
         return plan
     }
 

@@ -32,10 +32,27 @@ public struct Viewport: Sendable, Equatable {
     /// so data across the antimeridian lands next to each other.
     @inline(__always)
     public func pixel(x: Double, y: Double) -> (x: Double, y: Double) {
-        var dx = x - centerX
-        dx -= dx.rounded()
-        let ws = worldSize
-        return (dx * ws + width / 2, (y - centerY) * ws + height / 2)
+        let t = toPixels
+        return (t.x(x), t.y(y))
+    }
+
+    /// `pixel(x:y:)` by axis, with the world's size worked out once: for loops over many points.
+    public struct ToPixels: Sendable {
+        let centerX: Double, centerY: Double, worldSize: Double, halfWidth: Double, halfHeight: Double
+
+        @inline(__always)
+        public func x(_ x: Double) -> Double {
+            var dx = x - centerX
+            dx -= dx.rounded()
+            return dx * worldSize + halfWidth
+        }
+
+        @inline(__always)
+        public func y(_ y: Double) -> Double { (y - centerY) * worldSize + halfHeight }
+    }
+
+    public var toPixels: ToPixels {
+        ToPixels(centerX: centerX, centerY: centerY, worldSize: worldSize, halfWidth: width / 2, halfHeight: height / 2)
     }
 
     /// CSS pixels → world units (x not normalised: it may lie outside [0, 1]).

@@ -103,6 +103,48 @@ import TestSupport
         #expect(refits >= 10, "the generated maps must exercise the refit")
     }
 
+    /// Planned without clusters, every point listed (`only`) or not (every point, unlisted), by
+    /// exact coordinate or within a tolerance: each point is a marker once or counted in one
+    /// bubble; the groups' markers come first, then every other point in order at its pixel.
+    @Test func markersArePlannedOnceAndInOrderEitherWay() {
+        var rng = SeededRandom(seed: 23)
+        for round in 0..<80 {
+            var coords: [(Double, Double)] = []
+            for _ in 0..<Int.random(in: 0...200, using: &rng) {
+                let lon = Double.random(in: -30...30, using: &rng), lat = Double.random(in: -20...40, using: &rng)
+                let copies = Int.random(in: 0..<6, using: &rng) == 0 ? Int.random(in: 2...12, using: &rng) : 1
+                coords += Array(repeating: (lon, lat), count: copies)
+            }
+            coords.shuffle(using: &rng)
+            let data = ProjectedPoints(points: points(coords), style: .default)
+            let n = coords.count
+            let v = Viewport(centerX: 0.5, centerY: 0.45, zoom: Double.random(in: 1...5, using: &rng), width: 500, height: 400)
+            var spread = SpreadOptions()
+            spread.maximum = [3, 8, 50][round % 3]
+            spread.tolerance = round % 4 == 3 ? 6 : 0
+            func plan(_ only: [Int]?) -> MarkPlan {
+                MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil }, spread: spread, only: only)
+            }
+            let listed = plan(Array(0..<n))
+            let all = spread.tolerance > 0 ? listed : plan(nil)
+            #expect(all.markerPoint == listed.markerPoint && all.markerX == listed.markerX && all.markerY == listed.markerY,
+                    "round \(round)")
+            #expect(all.bubbles.map(\.count) == listed.bubbles.map(\.count), "round \(round)")
+            // Every point once: a marker or in a bubble.
+            #expect(Set(all.markerPoint).count == all.markerPoint.count, "round \(round)")
+            #expect(all.markerPoint.count + all.bubbles.reduce(0) { $0 + $1.count } == n, "round \(round)")
+            // The groups' markers first, then the rest in order, each at its own pixel.
+            let head = all.spreadGroups.reduce(0) { $0 + $1.members.count }
+            #expect(Set(all.spreadGroups.flatMap(\.members)) == Set(all.markerPoint.prefix(head)), "round \(round)")
+            let rest = Array(all.markerPoint.dropFirst(head))
+            #expect(rest == rest.sorted(), "round \(round)")
+            for k in head..<all.markerPoint.count {
+                let p = v.pixel(x: data.x[all.markerPoint[k]], y: data.y[all.markerPoint[k]])
+                #expect(all.markerX[k] == p.x && all.markerY[k] == p.y, "round \(round), marker \(k)")
+            }
+        }
+    }
+
     @Test func aGivenViewIsNeverRefitted() {
         var o = options()
         o.view = .center(lat: 45, lon: -5, zoom: 6)

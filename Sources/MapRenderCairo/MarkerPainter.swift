@@ -212,11 +212,11 @@ final class MarkerStamps {
         // Each band of image rows is covered and composited on a core of its own: a pixel's
         // value depends only on the paints over it, in their order, so the bands give the same
         // bits as one pass over the whole image.
-        // Four bands a core, taken as the cores come free: the paints' cost per row varies
-        // (covered rows are tested, not drawn), and two bands of equal rows left one core a
-        // third of the work. Each band reads every paint's place once.
+        // Four bands a core (up to 8 cores), taken as the cores come free: the paints' cost per
+        // row varies (covered rows are tested, not drawn), and two bands of equal paint rows left
+        // one core a third of the work. Each band reads every paint's place once.
         let bands = Self.bands(ops, heights: px.height, imageHeight: h,
-                               parts: parts ?? 4 * min(2, ProcessInfo.processInfo.activeProcessorCount))
+                               parts: parts ?? 4 * max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
         DispatchQueue.concurrentPerform(iterations: bands.count) { b in
             let band = bands[b]
             let visible = visibleRows(ops, pixels: px, width: w, rows: band)

@@ -13,6 +13,19 @@ import TestSupport
         return p
     }
 
+    /// Random places in a box; about one in `sharedOneIn` is shared by `copies` points. Shuffled.
+    func shuffledPlaces(_ rng: inout SeededRandom, places: ClosedRange<Int>, sharedOneIn: Int,
+                        copies: ClosedRange<Int>) -> [(Double, Double)] {
+        var coords: [(Double, Double)] = []
+        for _ in 0..<Int.random(in: places, using: &rng) {
+            let lon = Double.random(in: -30...30, using: &rng), lat = Double.random(in: -20...40, using: &rng)
+            let n = Int.random(in: 0..<sharedOneIn, using: &rng) == 0 ? Int.random(in: copies, using: &rng) : 1
+            coords += Array(repeating: (lon, lat), count: n)
+        }
+        coords.shuffle(using: &rng)
+        return coords
+    }
+
     func options(padding: Double = 16) -> PlanOptions {
         var o = PlanOptions()
         o.width = 500; o.height = 400; o.padding = padding
@@ -72,13 +85,7 @@ import TestSupport
         var rng = SeededRandom(seed: 11)
         var refits = 0
         for round in 0..<60 {
-            var coords: [(Double, Double)] = []
-            for _ in 0..<Int.random(in: 1...300, using: &rng) {
-                let lon = Double.random(in: -30...30, using: &rng), lat = Double.random(in: -20...40, using: &rng)
-                let copies = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 2...60, using: &rng) : 1
-                coords += Array(repeating: (lon, lat), count: copies)
-            }
-            coords.shuffle(using: &rng)
+            let coords = shuffledPlaces(&rng, places: 1...300, sharedOneIn: 10, copies: 2...60)
             var o = options(padding: Double(round % 4) * 12)
             o.clustering = nil
             o.spread.maximum = [50, 8, 3, 100][round % 4]
@@ -109,13 +116,7 @@ import TestSupport
     @Test func markersArePlannedOnceAndInOrderEitherWay() {
         var rng = SeededRandom(seed: 23)
         for round in 0..<80 {
-            var coords: [(Double, Double)] = []
-            for _ in 0..<Int.random(in: 0...200, using: &rng) {
-                let lon = Double.random(in: -30...30, using: &rng), lat = Double.random(in: -20...40, using: &rng)
-                let copies = Int.random(in: 0..<6, using: &rng) == 0 ? Int.random(in: 2...12, using: &rng) : 1
-                coords += Array(repeating: (lon, lat), count: copies)
-            }
-            coords.shuffle(using: &rng)
+            let coords = shuffledPlaces(&rng, places: 0...200, sharedOneIn: 6, copies: 2...12)
             let data = ProjectedPoints(points: points(coords), style: .default)
             let n = coords.count
             let v = Viewport(centerX: 0.5, centerY: 0.45, zoom: Double.random(in: 1...5, using: &rng), width: 500, height: 400)

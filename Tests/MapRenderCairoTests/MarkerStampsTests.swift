@@ -67,6 +67,21 @@ import TestSupport
         }
     }
 
+    /// Stamps taller than 64 rows (a 40 px pin at scale 2) mark all their rows visible in a band
+    /// when any is: still Cairo's image, with bands cutting through them.
+    @Test(arguments: [1, 3, 16])
+    func tallStampsInBandsGiveCairosImage(bands: Int) throws {
+        let tall = [MarkerSymbol(shape: .pin, size: 40, fill: RGBA(0.84, 0.24, 0.16), stroke: .white, strokeWidth: 1.5, opacity: 1),
+                    symbols[1]]
+        let stamps = try MarkerStamps(symbols: tall, scale: 2)   // (kept: its surfaces go with it)
+        #expect(cairo_image_surface_get_height(stamps.stamps[0].surfaces[0]) > 64)
+        for seed in 8...9 as ClosedRange<UInt64> {
+            let m = batch(count: 300, seed: seed, symbols: tall)
+            #expect(try pixels(m, scale: 2, direct: true, bands: bands) == pixels(m, scale: 2, direct: false),
+                    "seed \(seed), \(bands) bands")
+        }
+    }
+
     /// The bands tile the image's rows in order, none empty, at most as many as asked, and each
     /// holds no more than its share of the paints' rows but for one row's paints.
     @Test func bandsTileTheRowsWithEvenShares() {

@@ -82,8 +82,8 @@ public enum MarkPlanner {
         var grouped = [Bool](repeating: false, count: groups.isEmpty ? 0 : n)
         var groupedCount = 0
         for g in groups {
-            for k in g { grouped[k] = true }
-            groupedCount += g.count
+            // (Counted once each: `fill` makes room for exactly the others.)
+            for k in g where !grouped[k] { grouped[k] = true; groupedCount += 1 }
             let members = g.map(point)
             if members.count > spread.maximum {
                 var cx = 0.0, cy = 0.0
@@ -107,7 +107,7 @@ public enum MarkPlanner {
         let x = data.x, y = data.y, pixels = v.toPixels
         func fill<T>(_ headPart: [T], _ value: (Int) -> T) -> [T] {
             [T](unsafeUninitializedCapacity: total) { out, initialized in
-                var w = head
+                var w = headPart.count
                 headPart.withUnsafeBufferPointer { _ = out.initialize(fromContentsOf: $0) }
                 if grouped.isEmpty {
                     for k in 0..<n { (out.baseAddress! + w).initialize(to: value(k)); w += 1 }

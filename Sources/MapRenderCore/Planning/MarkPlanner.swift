@@ -59,15 +59,13 @@ public enum MarkPlanner {
         let listed = clusters != nil || only != nil
         let n = listed ? singles.count : data.x.count
         @inline(__always) func point(_ k: Int) -> Int { listed ? singles[k] : k }
+        let x = data.x, y = data.y, pixels = v.toPixels
         // Colocated singles (clustering off, or zoom above the cluster max zoom). Pixel positions
         // are needed for grouping only within a tolerance.
         var px: [Double] = [], py: [Double] = []
         if spread.tolerance > 0 {
             px = [Double](repeating: 0, count: n); py = px
-            for k in 0..<n {
-                let p = v.pixel(x: data.x[point(k)], y: data.y[point(k)])
-                px[k] = p.x; py[k] = p.y
-            }
+            for k in 0..<n { px[k] = pixels.x(x[point(k)]); py[k] = pixels.y(y[point(k)]) }
         }
         // Without clusters every point is a single (singles[k] == k): its key is read straight from
         // the coordinates (`duplicateGroups`), one random memory access less per occupied hash slot.
@@ -87,10 +85,7 @@ public enum MarkPlanner {
             let members = g.map(point)
             if members.count > spread.maximum {
                 var cx = 0.0, cy = 0.0
-                for i in members {
-                    let p = v.pixel(x: data.x[i], y: data.y[i])
-                    cx += p.x; cy += p.y
-                }
+                for i in members { cx += pixels.x(x[i]); cy += pixels.y(y[i]) }
                 cx /= Double(g.count); cy /= Double(g.count)
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
                                           representative: naming.flatMap { BubbleNaming.representative(
@@ -103,8 +98,7 @@ public enum MarkPlanner {
         // The ungrouped singles after the groups' markers, written once into arrays made at
         // their final size: appended to the groups' markers, 10M pins with duplicates copied
         // three arrays of 10M into fresh memory (a third of a second of page faults here).
-        let head = plan.markerPoint.count, total = head + n - groupedCount
-        let x = data.x, y = data.y, pixels = v.toPixels
+        let total = plan.markerPoint.count + n - groupedCount
         func fill<T>(_ headPart: [T], _ value: (Int) -> T) -> [T] {
             [T](unsafeUninitializedCapacity: total) { out, initialized in
                 var w = headPart.count

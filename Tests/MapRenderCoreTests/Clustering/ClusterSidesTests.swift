@@ -272,3 +272,46 @@ extension SeededRandom {
         #expect(oneCoordinate > 50 && skipped > 1000, "\(oneCoordinate) clusters of one coordinate, \(skipped) ruled out")
     }
 }
+
+/// The asked items parted between two sides (`Pass.split`, in parts on both cores from 2^16
+/// items) keep each side in input order, as one pass over them in order does.
+@Suite struct ClusterSplitTests {
+    @Test(arguments: [(UInt64(1), 70_000), (2, 200_000), (3, 1000), (4, 131_071)])
+    func partsKeepEachSideInOrder(seed: UInt64, m: Int) {
+        var rng = SeededRandom(seed: seed)
+        let room = m + Int(rng.next() % 1000)
+        let index = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * room)
+        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * room)
+        defer { index.deallocate(); slot.deallocate() }
+        for i in 0..<m {
+            index[i] = Int32(i * 3 + Int(rng.next() % 3))
+            slot[i] = Int32(rng.next() % 100_000)
+        }
+        let split = Int32(rng.next() % 100_000)
+        let original = (0..<m).map { (index[$0], slot[$0]) }
+        let expected = [original.filter { $0.1 < split }, original.filter { $0.1 >= split }]
+        guard let sides = ClusterIndex.Pass.split(m, at: split, index, slot, room: room) else {
+            #expect(expected.contains { $0.isEmpty }, "nil only when a side is empty")
+            return
+        }
+        #expect(sides.count == 2 && sides.allSatisfy { $0.lowerBound >= room && $0.upperBound <= room + m })
+        for (side, range) in sides.enumerated() {
+            let got = range.map { (index[$0], slot[$0]) }
+            #expect(got.count == expected[side].count && zip(got, expected[side]).allSatisfy { $0 == $1 },
+                    "side \(side): \(got.count) items, \(expected[side].count) expected")
+        }
+        // The sources are left as they were.
+        #expect((0..<m).allSatisfy { index[$0] == original[$0].0 && slot[$0] == original[$0].1 })
+    }
+
+    @Test func oneSideEmptyGivesNil() {
+        let index = UnsafeMutablePointer<Int32>.allocate(capacity: 200)
+        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 200)
+        defer { index.deallocate(); slot.deallocate() }
+        for i in 0..<100 { index[i] = Int32(i); slot[i] = Int32(10 + i) }
+        #expect(ClusterIndex.Pass.split(100, at: 5, index, slot, room: 100) == nil)
+        #expect(ClusterIndex.Pass.split(100, at: 500, index, slot, room: 100) == nil)
+        // Slots 10...109: 40 on the left, 60 on the right, the right side first in the room.
+        #expect(ClusterIndex.Pass.split(100, at: 50, index, slot, room: 100) == [160..<200, 100..<160])
+    }
+}

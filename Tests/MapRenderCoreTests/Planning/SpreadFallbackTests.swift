@@ -83,3 +83,49 @@ import TestSupport
         init(_ lon: Double, _ lat: Double) { self.lon = lon.bitPattern; self.lat = lat.bitPattern }
     }
 }
+
+/// The fallback's candidates, their room among the markers and the markers' buckets made in
+/// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`) give the plan one thread
+/// gives: the same markers at the same places, the same groups, layouts and bubbles.
+@Suite struct SpreadFallbackPartsTests {
+    /// `n` points, dense in a few clumps and sparse around them, every tenth one an exact
+    /// duplicate of an earlier point (groups with room, and groups without).
+    func points(_ n: Int, seed: UInt64) -> PointSet {
+        var rng = SeededRandom(seed: seed)
+        var p = PointSet()
+        let id = p.properties.addColumn("id")
+        for k in 0..<n {
+            if k > 0 && k % 10 == 0 {
+                let j = Int.random(in: 0..<k, using: &rng)
+                p.lon.append(p.lon[j]); p.lat.append(p.lat[j])
+            } else if k % 3 == 0 {
+                p.lon.append(Double.random(in: 2...2.5, using: &rng)); p.lat.append(Double.random(in: 48...48.4, using: &rng))
+            } else {
+                p.lon.append(Double.random(in: -30...40, using: &rng)); p.lat.append(Double.random(in: 20...65, using: &rng))
+            }
+            p.properties.appendRow([(id, .number(Double(k)))])
+        }
+        return p
+    }
+
+    @Test(arguments: [(UInt64(1), 300), (2, 1000), (3, 2000), (4, 6000)])
+    func partsPlanAsOneThread(seed: UInt64, n: Int) {
+        let points = points(n, seed: seed)
+        func plan() -> MarkPlan {
+            var o = PlanOptions()
+            o.width = 1600; o.height = 1200
+            o.clustering = nil
+            return MapPlanner.plan(points: points, style: .default, options: o).marks
+        }
+        let one = SpreadFallback.$partsFrom.withValue(.max) { SpreadFallback.$markerPartsFrom.withValue(.max) { plan() } }
+        let parts = SpreadFallback.$partsFrom.withValue(1) { SpreadFallback.$markerPartsFrom.withValue(1) { plan() } }
+        // Groups kept (with more than one layout among them), fallen back to bubbles and stacked.
+        #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0 && one.spreadStacked > 0)
+        #expect(Set(one.spreadGroups.map(\.layout)).count > 1)
+        #expect(one.markerPoint == parts.markerPoint)
+        #expect(one.markerX == parts.markerX && one.markerY == parts.markerY)
+        #expect(one.spreadGroups == parts.spreadGroups)
+        #expect(one.bubbles == parts.bubbles)
+        #expect(one.spreadFallbacks == parts.spreadFallbacks && one.spreadStacked == parts.spreadStacked)
+    }
+}

@@ -43,8 +43,12 @@ public enum SpreadFallback {
     /// Groups at least, for their candidates and their room among the markers to be found in
     /// parts on both cores (below, one thread). Tests set it lower.
     @TaskLocal static var partsFrom = 2048
-    /// Markers at least, for their buckets to be made in parts on both cores. Tests set it lower.
+    /// Markers at least, for their buckets to be made in parts on both cores; and at least this
+    /// many markers per cell of the parts' own tables (`markersPerPartCell`): each part counts
+    /// and hulls every 8 px cell (44 bytes a cell), which for a huge image with few markers
+    /// would cost more than the markers. Tests set both lower.
     @TaskLocal static var markerPartsFrom = 1 << 16
+    @TaskLocal static var markersPerPartCell = 1.0
 
     /// Applies the layouts and the fallback; returns how many groups fell back to a bubble.
     @discardableResult
@@ -197,7 +201,8 @@ public enum SpreadFallback {
             // each with its own hulls. (1M gen_points pins: 24 ms on one core; hulls made per
             // cell afterwards read the markers at random, 17 ms.)
             let m = markerPoint.count
-            let parts = partRanges(m, minimum: markerPartsFrom, parts: 4)
+            let worthParts = Double(m) >= markersPerPartCell * Double(4 * fineCount)
+            let parts = partRanges(m, minimum: worthParts ? markerPartsFrom : Int.max, parts: 4)
             var cellOf = [Int32](repeating: -1, count: m)
             var counts = [Int32](repeating: 0, count: parts.count * fineCount)
             // Per part and cell: min x, min y, max x, max y.

@@ -85,8 +85,8 @@ import TestSupport
 }
 
 /// The fallback's candidates, their room among the markers and the markers' buckets made in
-/// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`) give the plan one thread
-/// gives: the same markers at the same places, the same groups, layouts and bubbles.
+/// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`, `markersPerPartCell`)
+/// give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
 @Suite struct SpreadFallbackPartsTests {
     /// `n` points, dense in a few clumps and sparse around them, every tenth one an exact
     /// duplicate of an earlier point (groups with room, and groups without).
@@ -118,7 +118,9 @@ import TestSupport
             return MapPlanner.plan(points: points, style: .default, options: o).marks
         }
         let one = SpreadFallback.$partsFrom.withValue(.max) { SpreadFallback.$markerPartsFrom.withValue(.max) { plan() } }
-        let parts = SpreadFallback.$partsFrom.withValue(1) { SpreadFallback.$markerPartsFrom.withValue(1) { plan() } }
+        let parts = SpreadFallback.$partsFrom.withValue(1) {
+            SpreadFallback.$markerPartsFrom.withValue(1) { SpreadFallback.$markersPerPartCell.withValue(0) { plan() } }
+        }
         // Groups kept (with more than one layout among them), fallen back to bubbles and stacked.
         #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0 && one.spreadStacked > 0)
         #expect(Set(one.spreadGroups.map(\.layout)).count > 1)

@@ -6,9 +6,10 @@ import TestSupport
 /// Fallback bubbles stay readable: a group with no room is drawn stacked, not as a bubble, when its
 /// markers are small dots or when its bubble would sit on another bubble (issue 15).
 @Suite struct SpreadFallbackTests {
-    /// `n` points in a small box (a carpet of markers at any zoom that shows them all), every
-    /// tenth one an exact duplicate of an earlier point.
-    func carpet(_ n: Int, seed: UInt64) -> PointSet {
+    /// `n` points, the kth placed by `place(k, rng)`, every tenth one an exact duplicate of an
+    /// earlier point; ids 0..<n.
+    static func withDuplicates(_ n: Int, seed: UInt64,
+                               place: (Int, inout SeededRandom) -> (lon: Double, lat: Double)) -> PointSet {
         var rng = SeededRandom(seed: seed)
         var p = PointSet()
         let id = p.properties.addColumn("id")
@@ -17,11 +18,20 @@ import TestSupport
                 let j = Int.random(in: 0..<k, using: &rng)
                 p.lon.append(p.lon[j]); p.lat.append(p.lat[j])
             } else {
-                p.lon.append(Double.random(in: 2...3, using: &rng)); p.lat.append(Double.random(in: 48...49, using: &rng))
+                let at = place(k, &rng)
+                p.lon.append(at.lon); p.lat.append(at.lat)
             }
             p.properties.appendRow([(id, .number(Double(k)))])
         }
         return p
+    }
+
+    /// `n` points in a small box (a carpet of markers at any zoom that shows them all), every
+    /// tenth one an exact duplicate of an earlier point.
+    func carpet(_ n: Int, seed: UInt64) -> PointSet {
+        Self.withDuplicates(n, seed: seed) { _, rng in
+            (Double.random(in: 2...3, using: &rng), Double.random(in: 48...49, using: &rng))
+        }
     }
 
     func plan(_ points: PointSet, style: Style) -> MapPlan {
@@ -88,24 +98,13 @@ import TestSupport
 /// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`, `markersPerPartCell`)
 /// give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
 @Suite struct SpreadFallbackPartsTests {
-    /// `n` points, dense in a few clumps and sparse around them, every tenth one an exact
+    /// `n` points, a third in a dense clump and the rest spread wide, every tenth one an exact
     /// duplicate of an earlier point (groups with room, and groups without).
     func points(_ n: Int, seed: UInt64) -> PointSet {
-        var rng = SeededRandom(seed: seed)
-        var p = PointSet()
-        let id = p.properties.addColumn("id")
-        for k in 0..<n {
-            if k > 0 && k % 10 == 0 {
-                let j = Int.random(in: 0..<k, using: &rng)
-                p.lon.append(p.lon[j]); p.lat.append(p.lat[j])
-            } else if k % 3 == 0 {
-                p.lon.append(Double.random(in: 2...2.5, using: &rng)); p.lat.append(Double.random(in: 48...48.4, using: &rng))
-            } else {
-                p.lon.append(Double.random(in: -30...40, using: &rng)); p.lat.append(Double.random(in: 20...65, using: &rng))
-            }
-            p.properties.appendRow([(id, .number(Double(k)))])
+        SpreadFallbackTests.withDuplicates(n, seed: seed) { k, rng in
+            k % 3 == 0 ? (Double.random(in: 2...2.5, using: &rng), Double.random(in: 48...48.4, using: &rng))
+                : (Double.random(in: -30...40, using: &rng), Double.random(in: 20...65, using: &rng))
         }
-        return p
     }
 
     @Test(arguments: [(UInt64(1), 300), (2, 1000), (3, 2000), (4, 6000)])

@@ -60,10 +60,11 @@ public enum SpreadFallback {
         // The image for "stays inside", forgiving the rounding of a layout moved onto the edge.
         let inside = Rect(x: -1e-6, y: -1e-6, width: v.width + 2e-6, height: v.height + 2e-6)
         func symbol(_ point: Int) -> MarkerSymbol { data.styles.symbols[Int(data.styles.index[point])] }
-        func box(_ s: MarkerSymbol, _ x: Double, _ y: Double) -> Rect {
-            let e = s.extent
-            return Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
+        /// The box of a mark of extent `e` anchored at (x, y).
+        func box(_ e: EdgeInsets, _ x: Double, _ y: Double) -> Rect {
+            Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
         }
+        func box(_ s: MarkerSymbol, _ x: Double, _ y: Double) -> Rect { box(s.extent, x, y) }
         // Every group's candidate layouts, each moved inside the image when it crosses the edge
         // (only when the true position itself is in the image). A pure function of the group: on
         // both cores for many groups (`inParts`), each part with its own cache, so any number of
@@ -189,8 +190,7 @@ public enum SpreadFallback {
         let fineCount = fineW * fineH
         let extents = data.styles.symbols.map(\.extent)
         func markerBox(_ k: Int) -> Rect {
-            let e = extents[Int(data.styles.index[plan.markerPoint[k]])], x = plan.markerX[k], y = plan.markerY[k]
-            return Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
+            box(extents[Int(data.styles.index[plan.markerPoint[k]])], plan.markerX[k], plan.markerY[k])
         }
         let (fineStart, fineMarkers, hullMinX, hullMinY, hullMaxX, hullMaxY) = { () -> ([Int], [Int32], [Double], [Double], [Double], [Double]) in
             let markerPoint = plan.markerPoint, markerX = plan.markerX, markerY = plan.markerY
@@ -226,8 +226,7 @@ public enum SpreadFallback {
                         let f = (Int((y / fine).rounded(.down)) - fyLo) * fineW + (Int((x / fine).rounded(.down)) - fxLo)
                         cellOf[k] = Int32(f)
                         count[f] += 1
-                        let e = extents[style]
-                        let b = Rect(x: x - e.left, y: y - e.top, width: e.left + e.right, height: e.top + e.bottom)
+                        let b = box(extents[style], x, y)
                         hull[4 * f] = min(hull[4 * f], b.x); hull[4 * f + 1] = min(hull[4 * f + 1], b.y)
                         hull[4 * f + 2] = max(hull[4 * f + 2], b.maxX); hull[4 * f + 3] = max(hull[4 * f + 3], b.maxY)
                     }

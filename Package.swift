@@ -26,6 +26,8 @@ let package = Package(
         // SQLite for MBTiles through the system library (Debian: libsqlite3-dev) rather than GRDB.swift:
         // three read-only queries need no query builder, and MBTiles tools are all tested against it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's mallopt (<malloc.h>), for `animate`'s choice of allocator settings.
+        .systemLibrary(name: "CMalloc"),
         // Tile decoding (libpng, libjpeg-turbo, libwebp) and gzip PMTiles directories (zlib), in C
         // for libpng's and libjpeg's longjmp error handling (Debian: libpng-dev libjpeg62-turbo-dev
         // libwebp-dev zlib1g-dev).
@@ -41,7 +43,7 @@ let package = Package(
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",
-            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", .product(name: "Yams", package: "Yams")]
         ),
         // Thin CLI.
         .executableTarget(

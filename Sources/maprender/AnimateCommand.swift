@@ -180,6 +180,7 @@ struct Animate: ParsableCommand {
         try runReportingErrors {
             try OutputSafety.check(outputs: (animated ? [("--output", output)] : []) + (summary.map { [("--summary", $0)] } ?? []),
                                    inputs: inputs.map { ("input", $0) } + map.filesRead)
+            ProcessMemory.keepFreedBlocks()
             let printer = AnimationProgressPrinter(mode: quiet ? .quiet : .automatic)
             let result = try AnimationRenderer.render(try request(), progress: { printer.handle($0) })
             printer.finish(result)

@@ -1,4 +1,6 @@
+#if os(Linux)
 import CMalloc
+#endif
 
 /// Process-wide allocator settings, for the command that owns the process to choose.
 public enum ProcessMemory {
@@ -11,12 +13,15 @@ public enum ProcessMemory {
     /// trims the heap's top beyond twice that), so at a million points the first frames' arrays
     /// were fresh pages — 11,719 page faults in one frame's plan, each a zeroed page from the
     /// kernel, where at 500k the 4 MB arrays came from memory freed earlier (951). The plan stage
-    /// then took 2.2-2.3 times as long at 1M as at 500k; with these settings 1.95 (clumps, 160 ms
-    /// against 188-223 at 1M). Not for a still map: there the kept memory raised the peak of a 1M
-    /// clustered map from 185 to 210 MB, and nothing is allocated again to use it.
+    /// then took 2.2-2.3 times as long at 1M as at 500k; with these settings 1.91 (clumps and
+    /// gen_points: 154-161 ms at 1M against 182-188, the fastest of 5 runs). Not for a still map:
+    /// there the kept memory raised the peak of a 1M clustered map from 185 to 210 MB, and nothing
+    /// is allocated again to use it. glibc only (elsewhere it does nothing).
     public static func keepFreedBlocks() {
         // Blocks up to 32 MB from the heap; the heap's free top kept up to 512 MB.
+        #if os(Linux)
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, 512 << 20)
+        #endif
     }
 }

@@ -49,6 +49,23 @@ import TestSupport
     }
 }
 
+/// Beside another build (an animation's frames, a batch's maps) a pass decides on one side, and
+/// the clusters are those of one thread.
+@Suite struct ClusterBesideAnotherBuildTests {
+    @Test func aBuildBesideAnotherDecidesOnOneSide() {
+        let points = ClusterSidesTests.points(seed: 1, count: 3000, clumps: 6, span: 40.0)
+        let one = ClusterIndex.Pass.$sidesFrom.withValue(.max) { ClusterIndex(points: points) }
+        // Another build in progress for as long as this one runs.
+        ClusterIndex.Pass.buildsRunning.add(1, ordering: .relaxed)
+        let beside = ClusterIndex.Pass.$sidesFrom.withValue(1) { ClusterIndex(points: points) }
+        ClusterIndex.Pass.buildsRunning.subtract(1, ordering: .relaxed)
+        #expect(beside.passesOnMeetingSides == 0)
+        for zoom in 0...17 {
+            #expect(one.clusters(zoom: Double(zoom)) == beside.clusters(zoom: Double(zoom)), "zoom \(zoom)")
+        }
+    }
+}
+
 /// A commit written in two parts of the input order (`Pass.commitPartsFrom`) writes what one
 /// part does: the same items at every zoom, the same members and the same aggregates.
 @Suite struct CommitPartsTests {

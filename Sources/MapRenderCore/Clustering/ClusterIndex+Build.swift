@@ -349,11 +349,11 @@ extension ClusterIndex {
             // parts the items, no item on one side is within the radius of one on the other, and
             // each side's decisions are those of the whole pass. Elsewhere the sides meet at a
             // column, and take turns at the items near it (`Handoff`). (Not when the KD-tree's
-            // order is needed: it is built on first use.)
+            // order is needed: it is built on first use; nor beside another build: `buildsRunning`.)
             var halves = [0..<m]
             var handoff: Handoff?
-            let alone = !Self.claimsTurn || Self.buildsRunning.load(ordering: .relaxed) == 1
-            if m >= Self.sidesFrom && options.minPoints <= 2 && alone {
+            let sidesAllowed = !Self.claimsTurn || Self.buildsRunning.load(ordering: .relaxed) == 1
+            if m >= Self.sidesFrom && options.minPoints <= 2 && sidesAllowed {
                 let sample = NeighbourGrid.sample(of: askedSlot, count: m)
                 var split = grid.emptyColumnSplit(sample: sample)
                 if split == nil, Self.cores >= 2, let meeting = grid.meetingSplit(sample: sample),

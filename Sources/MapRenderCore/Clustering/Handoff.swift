@@ -36,12 +36,13 @@ final class Handoff: Sendable {
     /// Passes deciding on meeting sides now, in the whole process.
     private static let running = Atomic<Int>(0)
 
-    /// Sides meeting over `boundary`, or nil when another pass (of a batch or an animation
-    /// rendering maps at once) already decides on meeting sides: two such passes would put four
-    /// threads that wait for each other on the machine's cores, and a side waiting for one that
-    /// is not running wastes its turn, so the others decide on one thread. The turn is held
-    /// until the handoff goes away. `claimingTurn: false` skips the turn (tests that must
-    /// meet while other tests cluster).
+    /// Sides meeting over `boundary`, or nil when another pass already decides on meeting sides:
+    /// two such passes would put four threads that wait for each other on the machine's cores,
+    /// and a side waiting for one that is not running wastes its turn, so the others decide on
+    /// one thread. A pass beside another build asks for no sides at all (`Pass.buildsRunning`);
+    /// the turn settles the builds that each found themselves alone, having started at the same
+    /// moment. The turn is held until the handoff goes away. `claimingTurn: false` skips the
+    /// turn (tests that must meet while other tests cluster).
     static func make(boundary: Range<Int32>, claimingTurn: Bool = true) -> Handoff? {
         guard claimingTurn else { return Handoff(boundary: boundary, holdsTurn: false) }
         guard claimTurn() else { return nil }

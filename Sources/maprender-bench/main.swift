@@ -588,9 +588,19 @@ if sections.contains("scaling") {
         // speed drifts by tens of per cent over minutes here, and a doubling's ratio compares
         // runs made seconds apart, not the first size's runs with the last's minutes later.
         var all = [[[Measured]]](repeating: [[Measured]](repeating: [], count: sizes.count), count: commands.count)
-        for _ in 0..<repeats {
+        // The peer's own scaling on the same files: pysupercluster's whole hierarchy (its
+        // `index_s`, timed inside the peer, without its CSV read), at most three rounds (its
+        // Python CSV reader takes seconds a million rows), in the same rounds as maprender's.
+        var peerIndex = [[Double]](repeating: [], count: sizes.count)
+        for round in 0..<repeats {
             for (c, command) in commands.enumerated() {
                 for k in sizes.indices { all[c][k].append(command.1(k)) }
+            }
+            if useCluster && round < 3 {
+                for k in sizes.indices {
+                    let m = run([peerPython, peerCluster!, inputs[k].csv, "--zoom", "2"])
+                    if let s = peerJSON(m.stdout)["index_s"] as? Double { peerIndex[k].append(s) }
+                }
             }
         }
         var peaks: [Double] = []
@@ -614,18 +624,23 @@ if sections.contains("scaling") {
                 }
             }
         }
+        // (A row only when every size has a figure, so a failed peer run leaves no row.)
+        let peerRow = "pysupercluster index_s (peer)"
+        for k in sizes.indices { add(peerRow, peerIndex[k].min() ?? .nan) }
         print("")
         print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")
         print("  per stage wall seconds from --summary, the fastest of the runs; then the ratio of each doubling")
+        if useCluster { print("  (last row: the peer's clustering of the same files, fastest of \(min(repeats, 3)), for comparison)") }
         print(pad("stage", 44) + sizes.map { lpad("\($0 / 1000)k", 9) }.joined() + "   " + (1..<sizes.count).map { lpad("x\($0)", 6) }.joined() + "  worst")
         for (name, v) in table {
-            guard v.count == sizes.count else { continue }
+            guard v.count == sizes.count, !v.contains(where: \.isNaN) || name != peerRow else { continue }
             let r = (1..<v.count).map { v[$0] / v[$0 - 1] }
             let worst = r.max() ?? .nan
             // Stages under 0.1 s are too small to time on a shared machine: no verdict for them.
             let small = v.last! < 0.1
             print(pad(name, 44) + v.map { lpad(String(format: "%.3f", $0), 9) }.joined() + "   "
-                  + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  " + (small ? "(too small)" : verdict(worst, 2.2)))
+                  + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  "
+                  + (name == peerRow ? "(peer, for comparison)" : small ? "(too small)" : verdict(worst, 2.2)))
         }
         print(pad("peak memory at \(sizes.last! / 1000)k, largest command", 44) + mb(peaks.suffix(9).max() ?? 0))
     }

@@ -624,16 +624,18 @@ if sections.contains("scaling") {
                 }
             }
         }
-        // (A row only when every size has a figure, so a failed peer run leaves no row.)
+        // The peer's row only when it has a figure for every size (a failed peer run leaves none).
         let peerRow = "pysupercluster index_s (peer)"
-        for k in sizes.indices { add(peerRow, peerIndex[k].min() ?? .nan) }
+        let peerFastest = peerIndex.compactMap { $0.min() }
+        let hasPeerRow = peerFastest.count == sizes.count
+        if hasPeerRow { for v in peerFastest { add(peerRow, v) } }
         print("")
         print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")
         print("  per stage wall seconds from --summary, the fastest of the runs; then the ratio of each doubling")
-        if useCluster { print("  (last row: the peer's clustering of the same files, fastest of \(min(repeats, 3)), for comparison)") }
+        if hasPeerRow { print("  (last row: the peer's clustering of the same files, fastest of \(min(repeats, 3)), for comparison)") }
         print(pad("stage", 44) + sizes.map { lpad("\($0 / 1000)k", 9) }.joined() + "   " + (1..<sizes.count).map { lpad("x\($0)", 6) }.joined() + "  worst")
         for (name, v) in table {
-            guard v.count == sizes.count, !v.contains(where: \.isNaN) || name != peerRow else { continue }
+            guard v.count == sizes.count else { continue }
             let r = (1..<v.count).map { v[$0] / v[$0 - 1] }
             let worst = r.max() ?? .nan
             // Stages under 0.1 s are too small to time on a shared machine: no verdict for them.

@@ -24,6 +24,35 @@ import Testing
         return url
     }
 
+    /// A view given by hand that shows none of the points (latitude and longitude the other way
+    /// round) warns, saying where the points are and the order the option takes; the groups of
+    /// the mall it does not show are not reported as groups with no room. The right view, a
+    /// fitted one, and a box that shows one point do not warn.
+    @Test func aViewShowingNoPointSaysWhereThePointsAre() throws {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/mall.csv")]
+        r.width = 400; r.height = 300
+        r.view = .center(lat: 2.2945, lon: 48.8584, zoom: 17)
+        let swapped = try MapRenderer.render(r)
+        #expect(swapped.warnings == ["none of the 36 points are in the view: they lie at latitude 48.8584 to 48.8606, "
+                                     + "longitude 2.2945 to 2.3376 (--center takes LAT,LON)"])
+        #expect(swapped.summary.clusters.spreadFallbacks == 0 && swapped.summary.clusters.spreadStacked == 0)
+        #expect(swapped.summary.clusters.pointsOutsideView == 36)
+
+        r.view = .center(lat: 48.8584, lon: 2.2945, zoom: 17)
+        let right = try MapRenderer.render(r)
+        #expect(right.warnings.isEmpty)
+        // The ring of six is shown; the groups a kilometre away are not, and are not counted.
+        #expect(right.summary.clusters.spreadGroups == 1 && right.summary.clusters.spreadFallbacks == 0)
+
+        r.view = .bbox(GeoBounds(west: 48, south: 2, east: 49, north: 3))
+        #expect(try MapRenderer.render(r).warnings.last?.hasSuffix("(--bbox takes WEST,SOUTH,EAST,NORTH)") == true)
+        r.view = .bbox(GeoBounds(west: 2, south: 48, east: 3, north: 49))
+        #expect(try MapRenderer.render(r).warnings.allSatisfy { !$0.contains("in the view") })
+        r.view = .fit(zoom: nil)
+        #expect(try MapRenderer.render(r).warnings.allSatisfy { !$0.contains("in the view") })
+    }
+
     @Test func clusteredWorldGolden() throws {
         var r = RenderRequest()
         r.inputs = [TestPaths.shared("world_cities_15000.csv")]

@@ -445,8 +445,15 @@ public enum SpreadFallback {
         drop = []
         swap(&markerPoint, &plan.markerPoint); swap(&markerX, &plan.markerX); swap(&markerY, &plan.markerY)
         plan.spreadGroups = kept
-        plan.spreadFallbacks += count
-        plan.spreadStacked += stacks
+        // Counted (for the summary and the warning) only where a reader can see them: a group off
+        // the image has no room by definition (its layouts cannot stay inside), and an empty map
+        // of a view given by hand warned of groups "with no room" it did not show.
+        func shown(_ gi: Int) -> Bool {
+            let g = groups[gi], r = style.step(for: g.members.count).radius + style.strokeWidth / 2
+            return g.x + r >= 0 && g.x - r <= v.width && g.y + r >= 0 && g.y - r <= v.height
+        }
+        plan.spreadFallbacks += chosen.indices.filter { chosen[$0] == nil && !stacked[$0] && shown($0) }.count
+        plan.spreadStacked += stacked.indices.filter { stacked[$0] && shown($0) }.count
         return count
     }
 

@@ -283,6 +283,9 @@ struct AnimationSource: Sendable {
         let needed = request.base.neededProperties
         let idName = report.idColumn.flatMap { needed.contains($0) ? $0 : nil }
             ?? (needed.contains("id") ? "id" : nil)
+        if !request.hold, let w = emptyFramesWarning(times: times, first: reader.firstTime, last: reader.lastTime) {
+            warnings.append(w)
+        }
         let tracks = Tracks(reader: reader, hold: request.hold, idProperty: idName)
         let extent = MarkerStyler.resolve(points: PointSet(), style: request.base.style).extent
         var s = AnimationSource(kind: .tracks(tracks), frameCount: times.count, keyCount: reader.trackCount,
@@ -291,6 +294,31 @@ struct AnimationSource: Sendable {
         s.trackStats = .init(file: path, samplesRead: reader.samplesRead, ids: reader.trackCount,
                              samplesKept: reader.storedSamples, start: t0, end: t1)
         return s
+    }
+
+    /// A warning when frames show no point: without `--hold` a track is shown from its first
+    /// sample to its last, so tracks far apart in time (storms of different years) leave most
+    /// frames of their whole span empty. Says how much of the span they cover and what to do.
+    /// Nil when every frame shows a track. O((tracks + frames) log tracks).
+    static func emptyFramesWarning(times: [Double], first: [Double], last: [Double]) -> String? {
+        guard let t0 = times.first, let t1 = times.last else { return nil }
+        // The tracks' spans merged, in time order.
+        var spans: [(start: Double, end: Double)] = []
+        for i in first.indices.sorted(by: { first[$0] < first[$1] }) where first[i] <= last[i] {
+            if let l = spans.last, first[i] <= l.end { spans[spans.count - 1].end = max(l.end, last[i]) } else { spans.append((first[i], last[i])) }
+        }
+        var j = 0, empty = 0
+        for t in times {
+            while j < spans.count && spans[j].end < t { j += 1 }
+            if j == spans.count || spans[j].start > t { empty += 1 }
+        }
+        guard empty > 0 else { return nil }
+        var covered = 0.0
+        for s in spans { covered += max(0, min(s.end, t1) - max(s.start, t0)) }
+        let share = t1 > t0 ? String(format: "%.2g", 100 * covered / (t1 - t0)) : "0"
+        return "\(empty) of \(times.count) frames show no point: a track is shown from its first sample to its last, "
+            + "and the tracks cover \(share) % of the time span; pick a time window with --start and --end, "
+            + "or keep tracks in view with --hold"
     }
 
     static func display(_ path: String) -> String { path == "-" ? "<stdin>" : path }

@@ -468,6 +468,39 @@ import Testing
         #expect(held.allSatisfy { $0.points.count == 5 })
     }
 
+    /// Tracks of storms years apart leave most frames of their whole span empty: a warning says
+    /// how many, the same count as the frames planned with no point, and what to do. None with a
+    /// window the tracks fill, nor with `--hold`.
+    @Test func emptyTrackFramesAreCountedInAWarning() throws {
+        var r = Data_.request(.tracks(TestPaths.repoFile("samples/tracks.csv"), TrackColumns(id: "id", time: "time")))
+        r.fps = 4
+        r.duration = 3
+        let plans = try AnimationRenderer.plans(r)
+        let empty = plans.filter { $0.points.count == 0 }.count
+        #expect(plans.count == 12 && empty == 10)
+        let warnings = try AnimationRenderer.render(r).warnings.filter { $0.contains("show no point") }
+        #expect(warnings == ["10 of 12 frames show no point: a track is shown from its first sample to its last, and the "
+                             + "tracks cover 0.25 % of the time span; pick a time window with --start and --end, or keep "
+                             + "tracks in view with --hold"])
+        r.hold = true
+        #expect(try AnimationRenderer.render(r).warnings.allSatisfy { !$0.contains("show no point") })
+        r.hold = false
+        r.start = TrackTime.parse("2004-03-19T18:00:00Z")
+        r.end = TrackTime.parse("2004-03-28T18:00:00Z")
+        #expect(try AnimationRenderer.render(r).warnings.allSatisfy { !$0.contains("show no point") })
+        // The count itself, over generated spans: the frames no span covers.
+        for seed in 0..<50 {
+            var g = SeededRandom(seed: UInt64(seed))
+            let n = Int(g.next() % 6), frames = 1 + Int(g.next() % 20)
+            let first = (0..<n).map { _ in Double(g.next() % 100) }
+            let last = first.map { $0 + Double(g.next() % 30) }
+            let times = (0..<frames).map { Double($0) * 110 / Double(max(1, frames - 1)) }
+            let expected = times.filter { t in !first.indices.contains { first[$0] <= t && t <= last[$0] } }.count
+            let w = AnimationSource.emptyFramesWarning(times: times, first: first, last: last)
+            #expect(expected == 0 ? w == nil : w?.hasPrefix("\(expected) of \(frames) frames") == true, "seed \(seed)")
+        }
+    }
+
     /// Cluster effects are timed in the data's time: with 5 frames over the span, each frame is
     /// far apart (a quarter of the span, the effects a thirtieth), so every frame shows points at
     /// their positions and bubbles settled, as still maps do.

@@ -80,7 +80,9 @@ public struct InputReport: Sendable, Equatable {
             let ex = examples[reason, default: []].map(String.init).joined(separator: ", ")
             let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
             let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
-            return "\(shown): skipped \(n) \(what): \(reason.rawValue) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
+            // (GeoJSON has features, not rows: the summary's key stays the reason's name.)
+            let why = reason == .malformedRow && format != "csv" ? "malformed feature" : reason.rawValue
+            return "\(shown): skipped \(n) \(what): \(why) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
         } + (invalidUTF8Problem.map { ["\($0); the bad bytes are shown as U+FFFD"] } ?? [])
     }
 

@@ -53,6 +53,8 @@ struct InputGeoJSONReaderTests {
         #expect(rep.examples[.latitudeOutOfRange] == [8])
         #expect(rep.examples[.notANumber] == [9])
         #expect(rep.examples[.malformedRow] == [10])
+        // Said as GeoJSON has it: a feature, not a row.
+        #expect(rep.warnings().contains { $0.hasSuffix("skipped 1 feature: malformed feature (feature 10)") })
         #expect(rep.examples[.nonFinite] == [11])
         #expect(rep.pointsRead == 5)
     }

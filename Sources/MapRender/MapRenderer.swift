@@ -81,7 +81,6 @@ public enum MapRenderer {
         return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
     }
 
-    /// The request's points (given, or read from its files) after its filter, with what reading saw.
     /// A warning when a view given by hand (`--center`, `--zoom` with it, `--bbox`) shows none
     /// of the points: an empty map is what latitude and longitude given the other way round make,
     /// so it says where the points are and the order the option takes. Nil when the view fits
@@ -105,6 +104,7 @@ public enum MapRenderer {
             + "\(n == 1 ? "it lies at" : "they lie at") latitude \(range(south, north)), longitude \(range(west, east)) (\(order))"
     }
 
+    /// The request's points (given, or read from its files) after its filter, with what reading saw.
     static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, report: InputReport, warnings: [String]) {
         var report = InputReport(source: request.inputs.joined(separator: ", "))
         var warnings: [String] = []

@@ -67,7 +67,7 @@ public enum MapRenderer {
         scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         lap("layout")
         warnings += scene.warnings
-        if let w = Self.noPointInView(request.view, points: plan.data.points, scene: scene) { warnings.append(w) }
+        if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
         if plan.marks.spreadFallbacks > 0 {
             warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
         }
@@ -81,27 +81,31 @@ public enum MapRenderer {
         return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
     }
 
-    /// A warning when a view given by hand (`--center`, `--zoom` with it, `--bbox`) shows none
-    /// of the points: an empty map is what latitude and longitude given the other way round make,
-    /// so it says where the points are and the order the option takes. Nil when the view fits
-    /// the data, when there are no points, or when any point is drawn (as a marker or in a bubble).
-    static func noPointInView(_ view: ViewSpec, points: PointSet, scene: Scene) -> String? {
-        guard !view.fitsData, points.count > 0, scene.markers.allSatisfy({ $0.count == 0 }), scene.bubbles.isEmpty else { return nil }
-        var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
-        for i in 0..<points.count {
-            south = min(south, points.lat[i]); north = max(north, points.lat[i])
-            west = min(west, points.lon[i]); east = max(east, points.lon[i])
-        }
+    /// A warning when a view given by hand (`--center`, with or without `--zoom`, or `--bbox`)
+    /// shows none of the points: an empty map is what latitude and longitude given the other way
+    /// round make, so it says where the points are and the order the option takes. Longitudes go
+    /// the short way round (`177.42 to -171.77 (across 180°)` for Fiji, Tonga and Samoa), as a `--bbox`
+    /// of them would. Nil when the view is fitted to the data, when there are no points, or when
+    /// anything of them is drawn (a marker or a bubble).
+    static func noPointInView(_ view: ViewSpec, data: ProjectedPoints, scene: Scene) -> String? {
+        if case .fit = view { return nil }
+        let points = data.points
+        guard points.count > 0, scene.markers.allSatisfy({ $0.count == 0 }), scene.bubbles.isEmpty else { return nil }
+        var south = Double.infinity, north = -Double.infinity
+        for lat in points.lat { south = min(south, lat); north = max(north, lat) }
         func f(_ v: Double) -> String { String(format: "%.6g", v) }
-        let range = { (a: Double, b: Double) in a == b ? f(a) : "\(f(a)) to \(f(b))" }
-        let order: String
-        switch view {
-        case .bbox: order = "--bbox takes WEST,SOUTH,EAST,NORTH"
-        default: order = "--center takes LAT,LON"
+        func range(_ a: String, _ b: String) -> String { a == b ? a : "\(a) to \(b)" }
+        var longitudes = ""
+        if let x = ViewFitter.shortestXExtent(data.x) {
+            let west = f(Longitude.fold(WebMercator.lon(x: x.min))), east = f(Longitude.fold(WebMercator.lon(x: x.max)))
+            longitudes = range(west, east) + (x.max > 1 ? " (across 180°)" : "")
         }
+        let order: String
+        if case .bbox = view { order = "--bbox takes WEST,SOUTH,EAST,NORTH" } else { order = "--center takes LAT,LON" }
+        let place = "latitude \(range(f(south), f(north))), longitude \(longitudes) (\(order))"
         let n = points.count
-        return "none of the \(n) point\(n == 1 ? "" : "s") \(n == 1 ? "is" : "are") in the view: "
-            + "\(n == 1 ? "it lies at" : "they lie at") latitude \(range(south, north)), longitude \(range(west, east)) (\(order))"
+        return n == 1 ? "the only point is not in the view: it lies at " + place
+            : "none of the \(n) points are in the view: they lie at " + place
     }
 
     /// The request's points (given, or read from its files) after its filter, with what reading saw.

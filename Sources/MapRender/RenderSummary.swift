@@ -35,10 +35,11 @@ public struct RenderSummary: Sendable, Codable {
         /// Number of spread groups per group size ("5": 2 means two groups of five).
         public var spreadGroupSizes: [String: Int]
         public var pointsOutsideView: Int
-        /// Spread groups drawn as a bubble with their count because spreading found no room.
+        /// Spread groups drawn as a bubble with their count because spreading found no room (those
+        /// whose bubble touches the image: a group off the image is not counted).
         public var spreadFallbacks: Int = 0
         /// Spread groups with no room drawn stacked (as if not spread) instead of as a bubble: groups of
-        /// small dots, and groups whose bubble would sit on another bubble.
+        /// small dots, and groups whose bubble would sit on another bubble (those with a marker on the image).
         public var spreadStacked: Int = 0
         /// Drawn markers and bubbles that reach beyond the image edge (0 unless the view was fixed).
         public var marksOutside: Int = 0

@@ -51,6 +51,43 @@ import Testing
         #expect(try MapRenderer.render(r).warnings.allSatisfy { !$0.contains("in the view") })
         r.view = .fit(zoom: nil)
         #expect(try MapRenderer.render(r).warnings.allSatisfy { !$0.contains("in the view") })
+        // `--center` alone, far away: the world's smallest zoom still shows no point.
+        r.view = .fitAround(lat: -60, lon: -150)
+        #expect(try MapRenderer.render(r).warnings.last?.hasPrefix("none of the 36 points are in the view") == true)
+
+        // Across the antimeridian the longitudes go the short way, as a box of them would.
+        var p = RenderRequest()
+        p.inputs = [TestPaths.repoFile("samples/pacific.csv")]
+        p.width = 400; p.height = 300
+        p.view = .bbox(GeoBounds(west: 0, south: 0, east: 10, north: 10))
+        #expect(try MapRenderer.render(p).warnings.last?.contains("longitude 177.42 to -171.77 (across 180°)") == true)
+
+        // One point.
+        let one = try csvFile("name,lat,lon\nA,37.7749,-122.4194\n")
+        defer { try? FileManager.default.removeItem(at: one) }
+        p.inputs = [one.path]
+        #expect(try MapRenderer.render(p).warnings.last == "the only point is not in the view: it lies at latitude 37.7749, "
+                + "longitude -122.419 (--bbox takes WEST,SOUTH,EAST,NORTH)")
+    }
+
+    /// A pin reaches up from its point: one just below the image's bottom edge shows its head and
+    /// is drawn, one just above its top edge shows nothing and is not.
+    @Test func pinsAreCulledByTheBoxTheyDraw() throws {
+        var r = RenderRequest()
+        let file = try csvFile("name,lat,lon\nlow,0,0\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        r.inputs = [file.path]
+        r.width = 200; r.height = 100
+        r.clustering = nil
+        // At zoom 10 a pixel is 360 / (512 · 2^10) degrees; the point 10 px below the bottom edge...
+        let px = 360 / (512 * 1024.0)
+        r.view = .center(lat: (50 + 10) * px, lon: 0, zoom: 10)
+        let below = try MapRenderer.render(r)
+        #expect(below.summary.pointsDrawn == 1 && below.warnings.isEmpty)
+        // ... and 10 px above the top edge.
+        r.view = .center(lat: -(50 + 10) * px, lon: 0, zoom: 10)
+        let above = try MapRenderer.render(r)
+        #expect(above.summary.pointsDrawn == 0 && above.warnings.count == 1)
     }
 
     @Test func clusteredWorldGolden() throws {

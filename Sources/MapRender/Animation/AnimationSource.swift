@@ -283,7 +283,8 @@ struct AnimationSource: Sendable {
         let needed = request.base.neededProperties
         let idName = report.idColumn.flatMap { needed.contains($0) ? $0 : nil }
             ?? (needed.contains("id") ? "id" : nil)
-        if !request.hold, let w = emptyFramesWarning(times: times, first: reader.firstTime, last: reader.lastTime) {
+        if !request.hold, let w = emptyFramesWarning(times: times, first: reader.firstTime, last: reader.lastTime,
+                                                     windowGiven: request.start != nil && request.end != nil) {
             warnings.append(w)
         }
         let tracks = Tracks(reader: reader, hold: request.hold, idProperty: idName)
@@ -296,17 +297,20 @@ struct AnimationSource: Sendable {
         return s
     }
 
-    /// A warning when frames show no point: without `--hold` a track is shown from its first
-    /// sample to its last, so tracks far apart in time (storms of different years) leave most
-    /// frames of their whole span empty. Says how much of the span they cover and what to do.
-    /// Nil when every frame shows a track. O((tracks + frames) log tracks).
-    static func emptyFramesWarning(times: [Double], first: [Double], last: [Double]) -> String? {
+    /// A warning when frames fall outside every track's time span: without `--hold` a track is
+    /// shown from its first sample to its last, so tracks far apart in time (storms of different
+    /// years) leave most frames of their whole span empty. Says how much of the animation's time
+    /// the tracks cover and what to do (`windowGiven`: `--start` and `--end` were, so only
+    /// `--hold` is suggested). Nil when every frame is within a track's span, or without tracks.
+    /// - Complexity: O(frames + tracks log tracks).
+    static func emptyFramesWarning(times: [Double], first: [Double], last: [Double], windowGiven: Bool = false) -> String? {
         guard let t0 = times.first, let t1 = times.last else { return nil }
         // The tracks' spans merged, in time order.
         var spans: [(start: Double, end: Double)] = []
         for i in first.indices.sorted(by: { first[$0] < first[$1] }) where first[i] <= last[i] {
             if let l = spans.last, first[i] <= l.end { spans[spans.count - 1].end = max(l.end, last[i]) } else { spans.append((first[i], last[i])) }
         }
+        guard !spans.isEmpty else { return nil }
         var j = 0, empty = 0
         for t in times {
             while j < spans.count && spans[j].end < t { j += 1 }
@@ -315,10 +319,21 @@ struct AnimationSource: Sendable {
         guard empty > 0 else { return nil }
         var covered = 0.0
         for s in spans { covered += max(0, min(s.end, t1) - max(s.start, t0)) }
-        let share = t1 > t0 ? String(format: "%.2g", 100 * covered / (t1 - t0)) : "0"
-        return "\(empty) of \(times.count) frames show no point: a track is shown from its first sample to its last, "
-            + "and the tracks cover \(share) % of the time span; pick a time window with --start and --end, "
-            + "or keep tracks in view with --hold"
+        let share = Self.percent(t1 > t0 ? 100 * covered / (t1 - t0) : 0)
+        return "\(empty) of \(times.count) frames fall outside every track's time span and show no point "
+            + "(a track is shown from its first sample to its last; the tracks cover \(share) of the animation's time); "
+            + (windowGiven ? "keep tracks in view with --hold" : "pick a time window with --start and --end, or keep tracks in view with --hold")
+    }
+
+    /// A share in per cent, readable at both ends: `under 0.01%`, `0.25%`, `12%`, `over 99%`, `100%`.
+    static func percent(_ p: Double) -> String {
+        switch p {
+        case ..<0.01: return p > 0 ? "under 0.01%" : "0%"
+        case ..<9.95: return String(format: "%.2g%%", p)
+        case ..<99.5: return String(format: "%.0f%%", p)
+        case ..<100: return "over 99%"
+        default: return "100%"
+        }
     }
 
     static func display(_ path: String) -> String { path == "-" ? "<stdin>" : path }

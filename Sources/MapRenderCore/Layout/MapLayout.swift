@@ -94,8 +94,10 @@ public enum MapLayout {
         var counts = [Int](repeating: 0, count: rowCount + 1)
         for k in 0..<n {
             let x = plan.markerX[k], y = plan.markerY[k]
-            // Cull by the largest symbol's extent.
-            guard x + ext.left >= 0, x - ext.right <= v.width, y + ext.top >= 0, y - ext.bottom <= v.height else { continue }
+            // Cull by the largest symbol's extent: the box x - left ... x + right, y - top ... y + bottom
+            // (a pin reaches up from its point: one just below the image shows its head, one just
+            // above shows nothing).
+            guard x + ext.right >= 0, x - ext.left <= v.width, y + ext.bottom >= 0, y - ext.top <= v.height else { continue }
             let row = min(max(Int((y + ext.bottom) * rowsPerPixel), 0), rowCount - 1)
             bucket[k] = Int32(row)
             counts[row + 1] += 1

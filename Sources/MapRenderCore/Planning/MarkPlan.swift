@@ -59,10 +59,12 @@ public struct MarkPlan: Sendable {
         public var layout: SpreadLayout = .planned
     }
     public var spreadGroups: [SpreadGroup] = []
-    /// Spread groups drawn as a bubble because spreading them found no room (`SpreadFallback`).
+    /// Spread groups drawn as a bubble because spreading them found no room (`SpreadFallback`),
+    /// counted when the bubble touches the image.
     public var spreadFallbacks = 0
     /// Spread groups with no room drawn stacked at their true position instead of as a bubble
-    /// (small dots, or where the bubble would sit on another bubble: `SpreadFallback`).
+    /// (small dots, or where the bubble would sit on another bubble: `SpreadFallback`), counted
+    /// when one of their markers touches the image.
     public var spreadStacked = 0
 
     /// Per point index, the side its label should try first (an animation frame keeps the side of

@@ -50,7 +50,8 @@ public enum SpreadFallback {
     @TaskLocal static var markerPartsFrom = 1 << 16
     @TaskLocal static var markersPerPartCell = 1.0
 
-    /// Applies the layouts and the fallback; returns how many groups fell back to a bubble.
+    /// Applies the layouts and the fallback; returns how many groups fell back to a bubble, on the
+    /// image or not (the plan's `spreadFallbacks` counts those on the image only).
     @discardableResult
     public static func apply(to plan: inout MarkPlan, data: ProjectedPoints, viewport v: Viewport,
                              bubbles style: Style.Cluster, naming: Bool,
@@ -448,8 +449,12 @@ public enum SpreadFallback {
         // Counted (for the summary and the warning) only where a reader can see them: a group off
         // the image has no room by definition (its layouts cannot stay inside), and an empty map
         // of a view given by hand warned of groups "with no room" it did not show.
+        // A bubble is shown when its disc's box touches the image, a stack when one of its
+        // markers' boxes does (as `MapLayout.markers` culls them).
         func shown(_ gi: Int) -> Bool {
-            let g = groups[gi], r = style.step(for: g.members.count).radius + style.strokeWidth / 2
+            let g = groups[gi]
+            if stacked[gi] { return stackBoxes(g).contains { $0.intersects(image) } }
+            let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
             return g.x + r >= 0 && g.x - r <= v.width && g.y + r >= 0 && g.y - r <= v.height
         }
         plan.spreadFallbacks += chosen.indices.filter { chosen[$0] == nil && !stacked[$0] && shown($0) }.count

@@ -479,26 +479,57 @@ import Testing
         let empty = plans.filter { $0.points.count == 0 }.count
         #expect(plans.count == 12 && empty == 10)
         let warnings = try AnimationRenderer.render(r).warnings.filter { $0.contains("show no point") }
-        #expect(warnings == ["10 of 12 frames show no point: a track is shown from its first sample to its last, and the "
-                             + "tracks cover 0.25 % of the time span; pick a time window with --start and --end, or keep "
-                             + "tracks in view with --hold"])
+        #expect(warnings == ["10 of 12 frames fall outside every track's time span and show no point (a track is shown "
+                             + "from its first sample to its last; the tracks cover 0.25% of the animation's time); pick a "
+                             + "time window with --start and --end, or keep tracks in view with --hold"])
         r.hold = true
         #expect(try AnimationRenderer.render(r).warnings.allSatisfy { !$0.contains("show no point") })
         r.hold = false
         r.start = TrackTime.parse("2004-03-19T18:00:00Z")
         r.end = TrackTime.parse("2004-03-28T18:00:00Z")
         #expect(try AnimationRenderer.render(r).warnings.allSatisfy { !$0.contains("show no point") })
-        // The count itself, over generated spans: the frames no span covers.
-        for seed in 0..<50 {
+        // A window wider than the storm: only --hold is suggested.
+        r.end = TrackTime.parse("2004-04-28T18:00:00Z")
+        let wide = try AnimationRenderer.render(r).warnings.filter { $0.contains("show no point") }
+        #expect(wide.count == 1 && wide[0].hasSuffix("); keep tracks in view with --hold"))
+    }
+
+    /// The count of frames outside every track's span is the count of frames the reader gives no
+    /// point, on generated tracks whose samples fall exactly on frame times, between them, one
+    /// sample long, and before and after every frame.
+    @Test func emptyTrackFrameCountMatchesTheReader() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        for seed in 0..<30 {
             var g = SeededRandom(seed: UInt64(seed))
-            let n = Int(g.next() % 6), frames = 1 + Int(g.next() % 20)
-            let first = (0..<n).map { _ in Double(g.next() % 100) }
-            let last = first.map { $0 + Double(g.next() % 30) }
-            let times = (0..<frames).map { Double($0) * 110 / Double(max(1, frames - 1)) }
-            let expected = times.filter { t in !first.indices.contains { first[$0] <= t && t <= last[$0] } }.count
-            let w = AnimationSource.emptyFramesWarning(times: times, first: first, last: last)
-            #expect(expected == 0 ? w == nil : w?.hasPrefix("\(expected) of \(frames) frames") == true, "seed \(seed)")
+            var csv = "id,time,lat,lon\n"
+            let tracks = Int(g.next() % 5)
+            for t in 0..<tracks {
+                // Frame k is at 1000 + 100 k seconds (11 frames); samples on frame times or 50 s off.
+                let a = 900 + 50 * Int(g.next() % 26), samples = 1 + Int(g.next() % 3)
+                for k in 0..<samples {
+                    let time = a + 50 * k * Int(g.next() % 4)
+                    csv += "t\(t),\(time),\(Double(t)),\(Double(k))\n"
+                }
+            }
+            let path = dir.appendingPathComponent("gen\(seed).csv").path
+            try csv.write(toFile: path, atomically: true, encoding: .utf8)
+            var r = Data_.request(.tracks(path, TrackColumns(id: "id", time: "time")))
+            r.start = 1000
+            r.end = 2000
+            r.frameCount = 11
+            r.base.allowEmpty = true
+            let plans = try AnimationRenderer.plans(r)
+            let empty = plans.filter { $0.points.count == 0 }.count
+            let warning = try AnimationRenderer.render(r).warnings.first { $0.contains("show no point") }
+            if tracks == 0 || empty == 0 {
+                #expect(warning == nil, "seed \(seed)")
+            } else {
+                #expect(warning?.hasPrefix("\(empty) of 11 frames") == true, "seed \(seed): \(empty) empty, \(warning ?? "no warning")")
+            }
         }
+        #expect(AnimationSource.percent(100) == "100%" && AnimationSource.percent(99.7) == "over 99%")
+        #expect(AnimationSource.percent(0.001) == "under 0.01%" && AnimationSource.percent(0) == "0%")
+        #expect(AnimationSource.percent(0.25) == "0.25%" && AnimationSource.percent(42.4) == "42%")
     }
 
     /// Cluster effects are timed in the data's time: with 5 frames over the span, each frame is

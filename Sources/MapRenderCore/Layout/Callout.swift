@@ -12,7 +12,11 @@
 /// box's edge on that side (the anchor itself when it already lies there, e.g. the pin's top for
 /// `above`, or when there is no pin box), so neither box nor pointer ever covers the pin. The box
 /// is centred on the tip, then slid along it to stay inside the index's bounds as far as the
-/// pointer's base can stay on the box's straight edge.
+/// pointer's base can stay on the box's straight edge. When every side's centred box is blocked,
+/// each side is tried again with its box slid as far as it goes one way, then the other (the
+/// pointer at the end of the straight edge): a few pixels of a neighbour's pin or callout no
+/// longer drop a callout that has room beside them (London among Dublin, Amsterdam, Brussels and
+/// Paris at 700x480 lost its callout on every centred side).
 public enum Callout {
     public enum Side: UInt8, CaseIterable, Sendable { case above, below, right, left }
 
@@ -39,8 +43,10 @@ public enum Callout {
     ///   - pin: the pin's box, which the callout must not cover; nil for a bare point.
     ///   - text: the measured (wrapped) text.
     ///   - bounds: slide the box to stay inside it if possible; nil: always centred on the tip.
+    ///   - shift: 0 centres the box on the tip; -1 and 1 slide it as far as the pointer's base can
+    ///     go towards the box's end, left or up (-1) and right or down (1), before `bounds`.
     public static func geometry(side: Side, anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
-                                bounds: Rect? = nil, options: Options = Options()) -> CalloutPlacement {
+                                bounds: Rect? = nil, options: Options = Options(), shift: Double = 0) -> CalloutPlacement {
         let pad = max(options.padding, 0)
         let w = max(text.width, 0) + 2 * pad, h = max(text.height, 0) + 2 * pad
         let radius = min(max(options.cornerRadius, 0), w / 2, h / 2)
@@ -60,7 +66,7 @@ public enum Callout {
         case .above, .below:
             let half = min(max(options.pointerWidth, 0), w - 2 * radius) / 2
             let x = slide(centredAt: tip.x, length: w, margin: radius + half,
-                          within: bounds.map { ($0.x, $0.maxX) })
+                          within: bounds.map { ($0.x, $0.maxX) }, shift: shift)
             let y = side == .above ? tip.y - length - h : tip.y + length
             box = Rect(x: x, y: y, width: w, height: h)
             let baseY = side == .above ? box.maxY : box.y
@@ -68,7 +74,7 @@ public enum Callout {
         case .right, .left:
             let half = min(max(options.pointerWidth, 0), h - 2 * radius) / 2
             let y = slide(centredAt: tip.y, length: h, margin: radius + half,
-                          within: bounds.map { ($0.y, $0.maxY) })
+                          within: bounds.map { ($0.y, $0.maxY) }, shift: shift)
             let x = side == .right ? tip.x + length : tip.x - length - w
             box = Rect(x: x, y: y, width: w, height: h)
             let baseX = side == .right ? box.x : box.maxX
@@ -86,23 +92,28 @@ public enum Callout {
                              previous: Side? = nil) -> CalloutPlacement? {
         var sides = options.sides
         if let p = previous { sides.removeAll { $0 == p }; sides.insert(p, at: 0) }
-        for side in sides {
-            let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds, options: options)
-            let pointerBox = c.pointerBounds
-            if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
-                index.insert(c.box)
-                index.insert(pointerBox)
-                return c
+        for shift in [0.0, -1, 1] {
+            for side in sides {
+                let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
+                                 options: options, shift: shift)
+                let pointerBox = c.pointerBounds
+                if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
+                    index.insert(c.box)
+                    index.insert(pointerBox)
+                    return c
+                }
             }
+            if options.allowOverlap { break }
         }
         return nil
     }
 
-    /// The start of a span of `length` centred at `c`, slid to fit in `within` while `c` stays at
-    /// least `margin` inside the span.
+    /// The start of a span of `length` centred at `c` (`shift` 0; -1 and 1: as far towards its
+    /// start or end as `margin` allows), slid to fit in `within` while `c` stays at least `margin`
+    /// inside the span.
     private static func slide(centredAt c: Double, length: Double, margin: Double,
-                              within: (Double, Double)?) -> Double {
-        var start = c - length / 2
+                              within: (Double, Double)?, shift: Double = 0) -> Double {
+        var start = c - length / 2 + shift * max(0, length / 2 - margin)
         if let (lo, hi) = within {
             if start + length > hi { start = hi - length }
             if start < lo { start = lo }

@@ -57,6 +57,33 @@ import Testing
         }
     }
 
+    /// Small obstacles at each side's centred box (a neighbour's pin or callout a few pixels in):
+    /// the callout is still placed, its box slid along a side, its pointer's tip at the pin's
+    /// edge and its base on the box's straight edge, covering no obstacle; centred boxes come first.
+    @Test func slidesPastASmallObstacleOnEverySide() {
+        // The centred boxes: above and below x 54...146; right and left y 151...193, from x 118 and to x 82.
+        let blocks = [Rect(x: 140, y: 150, width: 10, height: 10), Rect(x: 140, y: 220, width: 10, height: 10),
+                      Rect(x: 150, y: 185, width: 10, height: 10), Rect(x: 30, y: 185, width: 10, height: 10)]
+        var free = CollisionIndex(width: 400, height: 400, bounds: image)
+        let centred = Callout.place(anchor: top, pin: pin, text: text, index: &free)
+        #expect(centred?.box == Callout.geometry(side: .above, anchor: top, pin: pin, text: text, bounds: image).box)
+
+        var index = CollisionIndex(width: 400, height: 400, bounds: image)
+        index.insert(contentsOf: blocks + [pin])
+        for side in Callout.Side.allCases {
+            let c = Callout.geometry(side: side, anchor: top, pin: pin, text: text, bounds: image)
+            #expect(blocks.contains { $0.intersects(c.box) }, "\(side): the centred box is meant to be blocked")
+        }
+        guard let c = Callout.place(anchor: top, pin: pin, text: text, index: &index) else {
+            Issue.record("no callout")
+            return
+        }
+        #expect(!blocks.contains { $0.intersects(c.box) || $0.intersects(c.pointerBounds) })
+        #expect(!c.box.intersects(pin) && !c.pointerBounds.intersects(pin))
+        #expect(c.side == .above && c.tip == top)
+        #expect(c.pointer[0].0 >= c.box.x + c.cornerRadius && c.pointer[2].0 <= c.box.maxX - c.cornerRadius)
+    }
+
     @Test func slidesAlongTheEdgeButKeepsThePointerOnIt() {
         // A pin near the left edge: the box slides right to stay in the image.
         let edgePin = Rect(x: 5, y: 172, width: 20, height: 28)

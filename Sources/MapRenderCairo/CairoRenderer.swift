@@ -299,9 +299,9 @@ public final class CairoRenderer {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_stroke(cr)
         if l.dotRadius > 0 {
-            for k in l.dotX.indices {
+            for k in l.dotX.indices where l.dotR[k] > 0 {
                 cairo_new_sub_path(cr)
-                cairo_arc(cr, l.dotX[k], l.dotY[k], l.dotRadius, 0, 2 * .pi)
+                cairo_arc(cr, l.dotX[k], l.dotY[k], l.dotR[k], 0, 2 * .pi)
             }
             l.dotColor.setSource(cr)
             cairo_fill(cr)

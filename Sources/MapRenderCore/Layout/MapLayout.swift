@@ -27,7 +27,7 @@ public enum MapLayout {
                 scene.items.append(.shapes(b))
             }
         }
-        if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, style: style.spread))) }
+        if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }
         var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
         if batch.count > 0 { scene.items.append(.markers(batch)) }
@@ -150,7 +150,10 @@ public enum MapLayout {
         return (batch, drawn)
     }
 
-    static func legs(plan: MarkPlan, style: Style.Spread) -> LegBatch {
+    /// The legs of the spread groups and the dot at each true position. The dot is the style's
+    /// `dot-radius`, but at most half its group's smallest mark (a pin's head, a circle's or a
+    /// square's half width): beside two 3 px dots a 5 px dark dot read as a third, darker point.
+    static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {
             // Dots packed around the true position need no legs; the position keeps its dot.
@@ -158,7 +161,13 @@ public enum MapLayout {
                 legs.x0.append(g.x); legs.y0.append(g.y)
                 legs.x1.append(plan.markerX[k]); legs.y1.append(plan.markerY[k])
             }
+            var smallest = Double.infinity
+            for i in g.members {
+                let s = g.layout.symbol(data.styles.symbols[Int(data.styles.index[i])])
+                smallest = min(smallest, s.shape == .pin ? s.pinHeadRadius : s.size / 2)
+            }
             legs.dotX.append(g.x); legs.dotY.append(g.y)
+            legs.dotR.append(max(0, min(style.dotRadius, smallest / 2)))
         }
         return legs
     }

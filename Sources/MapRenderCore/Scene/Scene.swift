@@ -135,12 +135,14 @@ public struct BubbleBatch: Sendable {
     }
 }
 
-/// Spread legs, flat: segment k runs from (x0[k], y0[k]) to (x1[k], y1[k]); dots at the true positions.
+/// Spread legs, flat: segment k runs from (x0[k], y0[k]) to (x1[k], y1[k]); dot k at a true
+/// position (dotX[k], dotY[k]) with radius dotR[k].
 public struct LegBatch: Sendable {
     public var x0: [Double] = [], y0: [Double] = [], x1: [Double] = [], y1: [Double] = []
-    public var dotX: [Double] = [], dotY: [Double] = []
+    public var dotX: [Double] = [], dotY: [Double] = [], dotR: [Double] = []
     public var color: RGBA
     public var width: Double
+    /// The style's dot radius: the largest a dot is drawn (see `MapLayout.legs`).
     public var dotRadius: Double
     public var dotColor: RGBA
 

@@ -37,6 +37,27 @@ import Testing
         #expect(abs(batch.x[0] - 100) < 1e-9 && abs(batch.y[0] - 100) < 1e-9)
     }
 
+    /// The dot at a spread group's true position is the style's (2.5 px) beside pins and 12 px
+    /// circles, and at most half the marker beside small dots (two 3 px circles: 0.75 px), so that
+    /// it never reads as a third, darker point.
+    @Test func aSpreadGroupsDotIsSmallerThanItsMarkers() {
+        let p = points([(10, 10), (10, 10), (20, 20), (20, 20)])
+        for (shape, size, dot) in [(MarkerShape.pin, 28.0, 2.5), (.circle, 12, 2.5), (.circle, 3, 0.75), (.square, 4, 1)] {
+            var style = Style.default
+            style.marker.shape = shape
+            style.marker.size = size
+            let data = ProjectedPoints(points: p, style: style)
+            let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
+                                   padding: EdgeInsets(all: 10), maxZoom: 16)
+            let marks = plan(v, data)
+            let scene = MapLayout.scene(viewport: v, scale: 1, style: style, data: data, plan: marks, basemaps: [],
+                                        options: LayoutOptions(), measurer: FakeTextMeasurer())
+            let legs = scene.legs
+            #expect(marks.spreadGroups.count == 2 && legs.count == 1, "\(shape) \(size)")
+            #expect(legs.first?.dotR == [dot, dot], "\(shape) \(size)")
+        }
+    }
+
     @Test func antimeridianNeighboursLandSideBySide() {
         let p = points([(179.5, -17), (-179.5, -17)])
         let data = ProjectedPoints(points: p, style: .default)

@@ -8,9 +8,12 @@ import MapRenderCore
 /// frames, looping).
 ///
 /// Markers take their shape, colour and size from the frame they first appear in; small opaque
-/// dots draw all their outlines before any fill, as in the still map. Bubbles carry
-/// their count text (one text per count the bubble takes, shown while it has that count); plain
-/// labels follow their placement in each frame (one text per label string).
+/// dots draw all their outlines before any fill, as in the still map. Spread groups draw their
+/// legs (one per member, its ends following the group's centre and the marker) and the dot at
+/// the true position, under the markers; bubbles are drawn above every marker, as in the still
+/// map. Bubbles carry their count text (one text per count the bubble takes, shown while it has
+/// that count); plain labels follow their placement in each frame (one text per label string).
+/// Callouts are not drawn here (`AnimationRenderer` refuses them for an animated SVG).
 struct AnimatedSVG {
     let base: RenderRequest
     let fps: Double
@@ -33,6 +36,12 @@ struct AnimatedSVG {
 
     private var markers: [Int: Track] = [:]
     private var bubbles: [Int: Track] = [:]
+    /// Spread legs by member key: the group's centre (x, y) and the marker's (x1, y1) per frame,
+    /// NaN where the point is in no spread group (`legEnds` keeps the marker's end).
+    private var legs: [Int: Track] = [:]
+    private var legEnds: [Int: (x: [Float], y: [Float])] = [:]
+    /// The dots at the groups' true positions, by the group's smallest member key (size: radius).
+    private var legDots: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
     private var labels: [String: (track: Track, mark: LabelMark)] = [:]
     /// Measures text as the layout did, for SVG baselines.
@@ -62,6 +71,27 @@ struct AnimatedSVG {
             t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
             t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
             markers[key] = t
+        }
+        // Spread legs and dots as `MapLayout.legs` draws them (dots packed as a grid have no legs).
+        let legBatch = MapLayout.legs(plan: marks, data: ProjectedPoints(points: plan.points, style: base.style),
+                                      style: base.style.spread)
+        for (g, group) in marks.spreadGroups.enumerated() {
+            let members = group.firstMarker..<(group.firstMarker + group.members.count)
+            if group.layout != .dotGrid {
+                for m in members {
+                    let key = plan.keys[marks.markerPoint[m]]
+                    var t = legs[key] ?? Track(frames: frameCount)
+                    var end = legEnds[key] ?? (Array(repeating: .nan, count: frameCount), Array(repeating: .nan, count: frameCount))
+                    t.x[k] = Float(group.x); t.y[k] = Float(group.y); t.size[k] = 1; t.opacity[k] = 1
+                    end.x[k] = Float(marks.markerX[m]); end.y[k] = Float(marks.markerY[m])
+                    legs[key] = t
+                    legEnds[key] = end
+                }
+            }
+            let key = members.map { plan.keys[marks.markerPoint[$0]] }.min() ?? 0
+            var dot = legDots[key] ?? Track(frames: frameCount)
+            dot.x[k] = Float(group.x); dot.y[k] = Float(group.y); dot.size[k] = Float(legBatch.dotR[g]); dot.opacity[k] = 1
+            legDots[key] = dot
         }
         // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.
         var spaced = marks
@@ -102,6 +132,57 @@ struct AnimatedSVG {
         var out = text
         out += "<g id=\"maprender-animation\" transform=\"scale(\(num(base.scale)))\">\n"
 
+        // Spread legs under the markers: one group at the legs' colour's alpha, so that legs
+        // meeting at a group's centre do not darken each other (one stroke in the still map).
+        let sp = base.style.spread
+        if !legs.isEmpty && sp.legWidth > 0 {
+            let (legRGB, legAlpha) = svgColor(sp.legColor)
+            out += "<g stroke=\"\(legRGB)\" stroke-width=\"\(num(sp.legWidth))\" stroke-linecap=\"round\" opacity=\"\(num(legAlpha))\">\n"
+            for key in legs.keys.sorted() {
+                // Absent frames keep the ends of the nearest earlier present frame (the first
+                // one before it), as `filled` does; the leg is hidden there.
+                let t = filled(legs[key]!), end = legEnds[key]!
+                var x1 = end.x, y1 = end.y
+                if let first = x1.firstIndex(where: { !$0.isNaN }) {
+                    var last = first
+                    for f in 0..<frameCount {
+                        if x1[f].isNaN { let from = f < first ? first : last; x1[f] = x1[from]; y1[f] = y1[from] } else { last = f }
+                    }
+                }
+                let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
+                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(x1[0]))\" y2=\"\(num(y1[0]))\" opacity=\"\(shown[0])\">"
+                if frameCount > 1 {
+                    out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
+                    out += animate("x2", x1.map(num), timing) + animate("y2", y1.map(num), timing)
+                    out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
+                }
+                out += "</line>\n"
+            }
+            out += "</g>\n"
+        }
+        if !legDots.isEmpty && sp.dotRadius > 0 {
+            let (dotRGB, dotAlpha) = svgColor(sp.dotColor)
+            for key in legDots.keys.sorted() {
+                let t = filled(legDots[key]!)
+                out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(dotRGB)\" fill-opacity=\"\(num(dotAlpha))\">"
+                if frameCount > 1 {
+                    out += animate("cx", t.x.map(num), timing) + animate("cy", t.y.map(num), timing)
+                    out += "<animate attributeName=\"r\" calcMode=\"discrete\" values=\"\(t.size.map(num).joined(separator: ";"))\" \(timing)/>"
+                }
+                out += "</circle>\n"
+            }
+        }
+        // Small opaque dots (`outlinesFirst`) draw every outline before any fill, as the PNG does,
+        // so a dense field reads as its fill colour.
+        let markerKeys = markers.keys.sorted()
+        let tracks = markerKeys.map { filled(markers[$0]!) }
+        for t in tracks where t.symbol!.outlinesFirst {
+            out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline))
+        }
+        for t in tracks {
+            let sym = t.symbol!
+            out += markerGroup(t, timing: timing, content: shape(sym, part: sym.outlinesFirst ? .fill : .whole))
+        }
         let cs = base.style.cluster
         let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
         for key in bubbles.keys.sorted() {
@@ -138,17 +219,6 @@ struct AnimatedSVG {
                 }
                 out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
             }
-        }
-        // Small opaque dots (`outlinesFirst`) draw every outline before any fill, as the PNG does,
-        // so a dense field reads as its fill colour.
-        let markerKeys = markers.keys.sorted()
-        let tracks = markerKeys.map { filled(markers[$0]!) }
-        for t in tracks where t.symbol!.outlinesFirst {
-            out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline))
-        }
-        for t in tracks {
-            let sym = t.symbol!
-            out += markerGroup(t, timing: timing, content: shape(sym, part: sym.outlinesFirst ? .fill : .whole))
         }
         for key in labels.keys.sorted() {
             let (track, mark) = labels[key]!

@@ -125,6 +125,10 @@ public enum AnimationRenderer {
                 throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")
             }
             try AnimationBounds.check(request)
+            if case .animatedSVG = request.output, request.base.layout.labelField != nil, request.base.layout.labelStyle == .callout {
+                throw MapRenderError(.usage, "--label-style callout is not drawn in an animated SVG (its labels are plain); "
+                                     + "write an APNG (-o anim.png) or frames instead")
+            }
             self.request = request
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds

@@ -153,7 +153,7 @@ public enum MapLayout {
     /// The legs of the spread groups and the dot at each true position. The dot is the style's
     /// `dot-radius`, but at most half its group's smallest mark (a pin's head, a circle's or a
     /// square's half width): beside two 3 px dots a 5 px dark dot read as a third, darker point.
-    static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
+    public static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {
             // Dots packed around the true position need no legs; the position keeps its dot.

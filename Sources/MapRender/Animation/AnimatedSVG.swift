@@ -73,8 +73,8 @@ struct AnimatedSVG {
             markers[key] = t
         }
         // Spread legs and dots as `MapLayout.legs` draws them (dots packed as a grid have no legs).
-        let legBatch = MapLayout.legs(plan: marks, data: ProjectedPoints(points: plan.points, style: base.style),
-                                      style: base.style.spread)
+        let legBatch = marks.spreadGroups.isEmpty ? nil
+            : MapLayout.legs(plan: marks, data: ProjectedPoints(points: plan.points, style: base.style), style: base.style.spread)
         for (g, group) in marks.spreadGroups.enumerated() {
             let members = group.firstMarker..<(group.firstMarker + group.members.count)
             if group.layout != .dotGrid {
@@ -90,7 +90,7 @@ struct AnimatedSVG {
             }
             let key = members.map { plan.keys[marks.markerPoint[$0]] }.min() ?? 0
             var dot = legDots[key] ?? Track(frames: frameCount)
-            dot.x[k] = Float(group.x); dot.y[k] = Float(group.y); dot.size[k] = Float(legBatch.dotR[g]); dot.opacity[k] = 1
+            dot.x[k] = Float(group.x); dot.y[k] = Float(group.y); dot.size[k] = Float(legBatch!.dotR[g]); dot.opacity[k] = 1
             legDots[key] = dot
         }
         // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.

@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
+import MapRenderCairo
 @testable import MapRender
 
 /// The pipeline end to end: real files in, real images out (golden images under __Snapshots__).
@@ -68,6 +69,27 @@ import Testing
         p.inputs = [one.path]
         #expect(try MapRenderer.render(p).warnings.last == "the only point is not in the view: it lies at latitude 37.7749, "
                 + "longitude -122.419 (--bbox takes WEST,SOUTH,EAST,NORTH)")
+    }
+
+    /// The dot at a spread group's true position as drawn: beside two 3 px dots its radius is
+    /// 0.75 px, not the style's 2.5 (at scale 8: about 113 dark pixels, not about 1,260).
+    @Test func aSpreadDotIsDrawnAtItsRadius() throws {
+        var r = RenderRequest()
+        let file = try csvFile("name,lat,lon\na,10,10\nb,10,10\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        r.inputs = [file.path]
+        r.width = 60; r.height = 40; r.scale = 8
+        r.view = .center(lat: 10, lon: 10, zoom: 14)
+        r.defaultBasemap = false
+        r.style.marker.shape = .circle
+        r.style.marker.size = 3
+        let result = try MapRenderer.render(r)
+        #expect(result.summary.clusters.spreadGroups == 1)
+        let image = try PNGCodec.decode(data: result.data)
+        var dark = 0
+        for i in stride(from: 0, to: image.pixels.count, by: 4)
+        where image.pixels[i] < 64 && image.pixels[i + 1] < 64 && image.pixels[i + 2] < 64 { dark += 1 }
+        #expect(dark > 60 && dark < 250, "\(dark) dark pixels")
     }
 
     /// A pin reaches up from its point: one just below the image's bottom edge shows its head and

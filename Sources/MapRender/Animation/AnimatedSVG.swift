@@ -36,10 +36,10 @@ struct AnimatedSVG {
 
     private var markers: [Int: Track] = [:]
     private var bubbles: [Int: Track] = [:]
-    /// Spread legs by member key: the group's centre (x, y) and the marker's (x1, y1) per frame,
-    /// NaN where the point is in no spread group (`legEnds` keeps the marker's end).
+    /// Spread legs by member key: the group's centre per frame (`legEnds`: the marker's end),
+    /// NaN where the point is in no spread group.
     private var legs: [Int: Track] = [:]
-    private var legEnds: [Int: (x: [Float], y: [Float])] = [:]
+    private var legEnds: [Int: Track] = [:]
     /// The dots at the groups' true positions, by the group's smallest member key (size: radius).
     private var legDots: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
@@ -72,26 +72,30 @@ struct AnimatedSVG {
             t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
             markers[key] = t
         }
-        // Spread legs and dots as `MapLayout.legs` draws them (dots packed as a grid have no legs).
-        let legBatch = marks.spreadGroups.isEmpty ? nil
-            : MapLayout.legs(plan: marks, data: ProjectedPoints(points: plan.points, style: base.style), style: base.style.spread)
-        for (g, group) in marks.spreadGroups.enumerated() {
-            let members = group.firstMarker..<(group.firstMarker + group.members.count)
-            if group.layout != .dotGrid {
-                for m in members {
-                    let key = plan.keys[marks.markerPoint[m]]
-                    var t = legs[key] ?? Track(frames: frameCount)
-                    var end = legEnds[key] ?? (Array(repeating: .nan, count: frameCount), Array(repeating: .nan, count: frameCount))
-                    t.x[k] = Float(group.x); t.y[k] = Float(group.y); t.size[k] = 1; t.opacity[k] = 1
-                    end.x[k] = Float(marks.markerX[m]); end.y[k] = Float(marks.markerY[m])
-                    legs[key] = t
-                    legEnds[key] = end
+        // Spread legs and dots as the frame's layout drew them (`MapLayout.legs`: a leg per member
+        // of each group not packed as dots, in group order, and a dot per group), each leg named
+        // by its member's key and each dot by its group's smallest key.
+        if let drawn = scene.legs.first {
+            var segment = 0
+            for (g, group) in marks.spreadGroups.enumerated() {
+                let members = group.firstMarker..<(group.firstMarker + group.members.count)
+                if group.layout != .dotGrid {
+                    for m in members {
+                        let key = plan.keys[marks.markerPoint[m]]
+                        var t = legs[key] ?? Track(frames: frameCount)
+                        var end = legEnds[key] ?? Track(frames: frameCount)
+                        t.x[k] = Float(drawn.x0[segment]); t.y[k] = Float(drawn.y0[segment]); t.size[k] = 1; t.opacity[k] = 1
+                        end.x[k] = Float(drawn.x1[segment]); end.y[k] = Float(drawn.y1[segment]); end.size[k] = 1; end.opacity[k] = 1
+                        legs[key] = t
+                        legEnds[key] = end
+                        segment += 1
+                    }
                 }
+                let key = members.map { plan.keys[marks.markerPoint[$0]] }.min() ?? 0
+                var dot = legDots[key] ?? Track(frames: frameCount)
+                dot.x[k] = Float(drawn.dotX[g]); dot.y[k] = Float(drawn.dotY[g]); dot.size[k] = Float(drawn.dotR[g]); dot.opacity[k] = 1
+                legDots[key] = dot
             }
-            let key = members.map { plan.keys[marks.markerPoint[$0]] }.min() ?? 0
-            var dot = legDots[key] ?? Track(frames: frameCount)
-            dot.x[k] = Float(group.x); dot.y[k] = Float(group.y); dot.size[k] = Float(legBatch!.dotR[g]); dot.opacity[k] = 1
-            legDots[key] = dot
         }
         // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.
         var spaced = marks
@@ -129,6 +133,7 @@ struct AnimatedSVG {
         text = String(text[..<close])
         let dur = frameCount > 1 ? Double(frameCount - 1) / fps : 1
         let timing = "dur=\"\(num(dur))s\" repeatCount=\"indefinite\""
+        let stepped = frameTiming(timing)
         var out = text
         out += "<g id=\"maprender-animation\" transform=\"scale(\(num(base.scale)))\">\n"
 
@@ -139,22 +144,16 @@ struct AnimatedSVG {
             let (legRGB, legAlpha) = svgColor(sp.legColor)
             out += "<g stroke=\"\(legRGB)\" stroke-width=\"\(num(sp.legWidth))\" stroke-linecap=\"round\" opacity=\"\(num(legAlpha))\">\n"
             for key in legs.keys.sorted() {
-                // Absent frames keep the ends of the nearest earlier present frame (the first
-                // one before it), as `filled` does; the leg is hidden there.
-                let t = filled(legs[key]!), end = legEnds[key]!
-                var x1 = end.x, y1 = end.y
-                if let first = x1.firstIndex(where: { !$0.isNaN }) {
-                    var last = first
-                    for f in 0..<frameCount {
-                        if x1[f].isNaN { let from = f < first ? first : last; x1[f] = x1[from]; y1[f] = y1[from] } else { last = f }
-                    }
-                }
+                // Absent frames keep the ends of the previous present frame (`filled`); the leg
+                // is hidden there, from that frame's time on (`discrete`).
+                let t = filled(legs[key]!), end = filled(legEnds[key]!)
+                let x1 = end.x, y1 = end.y
                 let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
                 out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(x1[0]))\" y2=\"\(num(y1[0]))\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
                     out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
                     out += animate("x2", x1.map(num), timing) + animate("y2", y1.map(num), timing)
-                    out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
+                    out += discrete("opacity", shown, stepped)
                 }
                 out += "</line>\n"
             }
@@ -167,7 +166,7 @@ struct AnimatedSVG {
                 out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(dotRGB)\" fill-opacity=\"\(num(dotAlpha))\">"
                 if frameCount > 1 {
                     out += animate("cx", t.x.map(num), timing) + animate("cy", t.y.map(num), timing)
-                    out += "<animate attributeName=\"r\" calcMode=\"discrete\" values=\"\(t.size.map(num).joined(separator: ";"))\" \(timing)/>"
+                    out += discrete("r", t.size.map(num), stepped)
                 }
                 out += "</circle>\n"
             }
@@ -198,7 +197,7 @@ struct AnimatedSVG {
                 out += animate("cy", t.y.map(num), timing)
                 out += animate("r", t.size.map(num), timing)
                 out += animate("opacity", t.opacity.map { num($0 * Float(cs.opacity)) }, timing)
-                out += "<animate attributeName=\"fill\" calcMode=\"discrete\" values=\"\(fills.joined(separator: ";"))\" \(timing)/>"
+                out += discrete("fill", fills, stepped)
             }
             out += "</circle>\n"
             // The count: one text per count this bubble takes, visible while it has it, centred as
@@ -215,7 +214,7 @@ struct AnimatedSVG {
                 if frameCount > 1 {
                     out += animate("x", t.x.map(num), timing)
                     out += animate("y", ys.map(num), timing)
-                    out += "<animate attributeName=\"opacity\" calcMode=\"discrete\" values=\"\(shown.joined(separator: ";"))\" \(timing)/>"
+                    out += discrete("opacity", shown, stepped)
                 }
                 out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
             }
@@ -256,6 +255,29 @@ struct AnimatedSVG {
 
     private func animate(_ attribute: String, _ values: [String], _ timing: String) -> String {
         "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" \(timing)/>"
+    }
+
+    /// A stepwise animation whose value k holds from frame k's time to frame k + 1's. Without
+    /// `keyTimes`, SMIL splits a discrete animation's duration into as many equal parts as it
+    /// has values, so a value began k/N of a frame early (frame times divide it into N - 1): a
+    /// leg reappearing at another group showed while its linear ends still slid across the map.
+    /// `timing` ends with the frames' `keyTimes` (`frameTiming`).
+    private func discrete(_ attribute: String, _ values: [String], _ timing: String) -> String {
+        "<animate attributeName=\"\(attribute)\" calcMode=\"discrete\" values=\"\(values.joined(separator: ";"))\" \(timing)/>"
+    }
+
+    /// The timing of a discrete animation: `timing` and frame k at k / (frames - 1) of the
+    /// duration, as the linear animations place it (six decimals: distinct for a million frames).
+    private func frameTiming(_ timing: String) -> String {
+        guard frameCount > 1 else { return timing }
+        let times = (0..<frameCount).map { k -> String in
+            if k == frameCount - 1 { return "1" }
+            var s = String(format: "%.6f", Double(k) / Double(frameCount - 1))
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+            return s
+        }
+        return "keyTimes=\"\(times.joined(separator: ";"))\" " + timing
     }
 
     /// Absent frames: at the nearest present position, with size 0 (a bubble that shrank away ends

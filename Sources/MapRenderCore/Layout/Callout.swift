@@ -13,10 +13,10 @@
 /// `above`, or when there is no pin box), so neither box nor pointer ever covers the pin. The box
 /// is centred on the tip, then slid along it to stay inside the index's bounds as far as the
 /// pointer's base can stay on the box's straight edge. When every side's centred box is blocked,
-/// each side is tried again with its box slid as far as it goes one way, then the other (the
-/// pointer at the end of the straight edge): a few pixels of a neighbour's pin or callout no
-/// longer drop a callout that has room beside them (London among Dublin, Amsterdam, Brussels and
-/// Paris at 700x480 lost its callout on every centred side).
+/// the sides are tried again in order, each with its box slid as far as it goes one way, then the
+/// other (the pointer at the end of the straight edge): a few pixels of a neighbour's pin or
+/// callout no longer drop a callout that has room beside them (London among Dublin, Amsterdam,
+/// Brussels and Paris at 700x480 lost its callout on every centred side).
 public enum Callout {
     public enum Side: UInt8, CaseIterable, Sendable { case above, below, right, left }
 
@@ -84,26 +84,25 @@ public enum Callout {
                                 textOrigin: (box.x + pad, box.y + pad), cornerRadius: radius)
     }
 
-    /// The first side whose box and pointer fit in `index` (the previous side first, if given);
-    /// inserts them and returns the callout, or returns nil when every side is blocked.
+    /// The first side whose box and pointer fit in `index` (the previous side first, if given),
+    /// centred, else slid (see above); inserts them and returns the callout, or returns nil when
+    /// every side is blocked.
     /// The pin should already be in the index (as an obstacle for others); it never blocks its own callout.
     public static func place(anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
                              index: inout CollisionIndex, options: Options = Options(),
                              previous: Side? = nil) -> CalloutPlacement? {
         var sides = options.sides
         if let p = previous { sides.removeAll { $0 == p }; sides.insert(p, at: 0) }
-        for shift in [0.0, -1, 1] {
-            for side in sides {
-                let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
-                                 options: options, shift: shift)
-                let pointerBox = c.pointerBounds
-                if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
-                    index.insert(c.box)
-                    index.insert(pointerBox)
-                    return c
-                }
+        let tries = sides.map { ($0, 0.0) } + (options.allowOverlap ? [] : sides.flatMap { [($0, -1.0), ($0, 1.0)] })
+        for (side, shift) in tries {
+            let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
+                             options: options, shift: shift)
+            let pointerBox = c.pointerBounds
+            if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
+                index.insert(c.box)
+                index.insert(pointerBox)
+                return c
             }
-            if options.allowOverlap { break }
         }
         return nil
     }

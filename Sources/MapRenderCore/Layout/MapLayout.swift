@@ -150,10 +150,12 @@ public enum MapLayout {
         return (batch, drawn)
     }
 
-    /// The legs of the spread groups and the dot at each true position. The dot is the style's
-    /// `dot-radius`, but at most half its group's smallest mark (a pin's head, a circle's or a
-    /// square's half width): beside two 3 px dots a 5 px dark dot read as a third, darker point.
-    public static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
+    /// The legs of the spread groups and the dot at each true position. The dot's radius is the
+    /// style's `dot-radius`, but at most half the radius of the group's largest marker (a pin's
+    /// head, half a circle's or square's width): beside two 3 px dots a 5 px dark dot read as a
+    /// third, darker point. The largest, not the smallest: a member growing in (an animation's
+    /// scale) does not shrink the dot of its group.
+    static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {
             // Dots packed around the true position need no legs; the position keeps its dot.
@@ -161,13 +163,13 @@ public enum MapLayout {
                 legs.x0.append(g.x); legs.y0.append(g.y)
                 legs.x1.append(plan.markerX[k]); legs.y1.append(plan.markerY[k])
             }
-            var smallest = Double.infinity
+            var largest = 0.0
             for i in g.members {
                 let s = g.layout.symbol(data.styles.symbols[Int(data.styles.index[i])])
-                smallest = min(smallest, s.shape == .pin ? s.pinHeadRadius : s.size / 2)
+                largest = max(largest, s.shape == .pin ? s.pinHeadRadius : s.size / 2)
             }
             legs.dotX.append(g.x); legs.dotY.append(g.y)
-            legs.dotR.append(max(0, min(style.dotRadius, smallest / 2)))
+            legs.dotR.append(max(0, min(style.dotRadius, largest / 2)))
         }
         return legs
     }

@@ -142,7 +142,7 @@ public struct LegBatch: Sendable {
     public var dotX: [Double] = [], dotY: [Double] = [], dotR: [Double] = []
     public var color: RGBA
     public var width: Double
-    /// The style's dot radius: the largest a dot is drawn (see `MapLayout.legs`).
+    /// The style's dot radius: the largest a dot is drawn (`dotR`, see `MapLayout.legs`).
     public var dotRadius: Double
     public var dotColor: RGBA
 

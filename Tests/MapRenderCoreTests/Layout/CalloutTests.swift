@@ -84,6 +84,23 @@ import Testing
         #expect(c.pointer[0].0 >= c.box.x + c.cornerRadius && c.pointer[2].0 <= c.box.maxX - c.cornerRadius)
     }
 
+    /// Every side's centred box comes first; then the sides in order, each slid one way and the
+    /// other: with every centred box and above's box slid left blocked, the callout goes above
+    /// slid right, not below slid left (free too).
+    @Test func slidBoxesAreTriedSideBySide() {
+        var index = CollisionIndex(width: 400, height: 400, bounds: image)
+        // Above: centred 54...146, slid left 18...110, slid right 90...182; below likewise.
+        index.insert(contentsOf: [Rect(x: 60, y: 130, width: 10, height: 10), Rect(x: 140, y: 220, width: 10, height: 10),
+                                  Rect(x: 150, y: 185, width: 10, height: 10), pin])
+        for side in Callout.Side.allCases {
+            let c = Callout.geometry(side: side, anchor: top, pin: pin, text: text, bounds: image)
+            #expect(!index.canPlace(c.box) || !index.canPlace(c.pointerBounds), "\(side): the centred box is meant to be blocked")
+        }
+        let c = Callout.place(anchor: top, pin: pin, text: text, index: &index)
+        #expect(c?.side == .above)
+        #expect(c?.box == Callout.geometry(side: .above, anchor: top, pin: pin, text: text, bounds: image, shift: 1).box)
+    }
+
     @Test func slidesAlongTheEdgeButKeepsThePointerOnIt() {
         // A pin near the left edge: the box slides right to stay in the image.
         let edgePin = Rect(x: 5, y: 172, width: 20, height: 28)

@@ -56,6 +56,16 @@ import Testing
             #expect(marks.spreadGroups.count == 2 && legs.count == 1, "\(shape) \(size)")
             #expect(legs.first?.dotR == [dot, dot], "\(shape) \(size)")
         }
+        // A member growing in (an animation's scale 1/16) leaves its group's dot as it was.
+        var style = Style.default
+        style.marker.shape = .circle
+        style.marker.size = 12
+        let data = ProjectedPoints(points: p, style: style, scale: [1, 0.0625, 1, 1])
+        let v = ViewFitter.fit(xs: data.x, ys: data.y, width: 400, height: 300, extent: data.styles.extent,
+                               padding: EdgeInsets(all: 10), maxZoom: 16)
+        let scene = MapLayout.scene(viewport: v, scale: 1, style: style, data: data, plan: plan(v, data), basemaps: [],
+                                    options: LayoutOptions(), measurer: FakeTextMeasurer())
+        #expect(scene.legs.first?.dotR == [2.5, 2.5])
     }
 
     @Test func antimeridianNeighboursLandSideBySide() {

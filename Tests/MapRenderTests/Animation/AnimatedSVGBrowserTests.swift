@@ -47,7 +47,8 @@ import TestSupport
         r.framesPerTransition = 8
         r.fps = 8
         // Keyframes 0 and 1, mid-transition frames, and just before the loop restarts.
-        for (k, fraction) in try Self.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 3, 8, 12, 15], dir: dir) {
+        for (k, fraction) in try Self.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 3, 8, 12, 15], dir: dir,
+                                                           bound: Self.tolerance, name: "browser-frame") {
             #expect(fraction <= Self.tolerance, "frame \(k): \(fraction * 100) % of the pixels differ")
         }
     }
@@ -80,20 +81,24 @@ import TestSupport
         r.fps = 6
         let (svg, frames) = try AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
         #expect(svg.contains("<line") && svg.contains("<circle"))
+        // Every stepwise animation switches at frame times (keyTimes k / (frames - 1)).
+        let discrete = svg.components(separatedBy: "calcMode=\"discrete\"").count - 1
+        let timed = svg.components(separatedBy: "keyTimes=\"0;0.166667;0.333333;0.5;0.666667;0.833333;1\"").count - 1
+        #expect(frames.count == 7 && discrete > 0 && timed == discrete)
         // The first keyframe, with its ring of six, and the frames of the transition (the last
         // keyframe is where the loop restarts).
         for (k, fraction) in try Self.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 2, 3, 4, 5], dir: dir,
-                                                           rendered: (svg, frames)) {
+                                                           bound: 0.001, name: "browser-spread-frame", rendered: (svg, frames)) {
             #expect(fraction <= 0.001, "frame \(k): \(fraction * 100) % of the pixels differ")
         }
     }
 
     /// Renders `r` as SVG and PNG frames, opens the SVG in Chromium paused at each `checked`
     /// frame's time, and returns the share of pixels that differ from that PNG frame, per frame
-    /// (the diff, the browser's and the frame's images are left in the temporary folder when a
-    /// frame differs by more than the tolerance).
-    static func browserAgainstFrames(_ r: AnimationRequest, svgPath: String, checked: [Int], dir: URL,
-                                     rendered: (svg: String, frames: [Int: Data])? = nil) throws -> [(Int, Double)] {
+    /// (the diff, the browser's and the frame's images are left in the temporary folder as
+    /// `name-K.*.png` when frame K differs by more than `bound`).
+    static func browserAgainstFrames(_ r: AnimationRequest, svgPath: String, checked: [Int], dir: URL, bound: Double,
+                                     name: String, rendered: (svg: String, frames: [Int: Data])? = nil) throws -> [(Int, Double)] {
         let browser = try #require(Self.chromium(),
             "Chromium not found at /usr/bin/chromium: install the Debian package chromium (scripts/deps.sh does)")
         let (rendered, frames) = try rendered ?? AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
@@ -120,8 +125,8 @@ import TestSupport
             let expected = try PNGCodec.decode(data: try #require(frames[k]))
             let actual = Self.crop(screenshot, x: n * w, width: w, height: h)
             let diff = try ImageDiff.compare(expected, actual, makeDiffImage: true)
-            if diff.differentFraction > Self.tolerance / 20, let image = diff.diffImage {
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("browser-frame-\(k)")
+            if diff.differentFraction > bound, let image = diff.diffImage {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(k)")
                 try? PNGCodec.encode(image).write(to: file.appendingPathExtension("diff.png"))
                 try? PNGCodec.encode(actual).write(to: file.appendingPathExtension("chromium.png"))
                 try? frames[k]!.write(to: file.appendingPathExtension("frame.png"))

@@ -37,9 +37,8 @@ public struct InputInspection: Encodable, Sendable {
             properties = p.properties.names
             withIds = p.ids.filter { if case .missing = $0 { return false } else { return true } }.count
         }
-        let xs = p.lon.map { WebMercator.x(lon: $0) }
-        if let xr = ViewFitter.shortestXExtent(xs), let s = p.lat.min(), let n = p.lat.max() {
-            bounds = [Longitude.fold(WebMercator.lon(x: xr.min)), s, Longitude.fold(WebMercator.lon(x: xr.max)), n]
+        if let b = GeoBounds.enclosing(x: p.lon.map { WebMercator.x(lon: $0) }, latitudes: p.lat) {
+            bounds = [b.west, b.south, b.east, b.north]
         }
     }
 }

@@ -90,19 +90,14 @@ public enum MapRenderer {
     static func noPointInView(_ view: ViewSpec, data: ProjectedPoints, scene: Scene) -> String? {
         if case .fit = view { return nil }
         let points = data.points
-        guard points.count > 0, scene.markers.allSatisfy({ $0.count == 0 }), scene.bubbles.isEmpty else { return nil }
-        var south = Double.infinity, north = -Double.infinity
-        for lat in points.lat { south = min(south, lat); north = max(north, lat) }
+        guard points.count > 0, scene.markers.allSatisfy({ $0.count == 0 }), scene.bubbles.isEmpty,
+              let b = GeoBounds.enclosing(x: data.x, latitudes: points.lat) else { return nil }
         func f(_ v: Double) -> String { String(format: "%.6g", v) }
-        func range(_ a: String, _ b: String) -> String { a == b ? a : "\(a) to \(b)" }
-        var longitudes = ""
-        if let x = ViewFitter.shortestXExtent(data.x) {
-            let west = f(Longitude.fold(WebMercator.lon(x: x.min))), east = f(Longitude.fold(WebMercator.lon(x: x.max)))
-            longitudes = range(west, east) + (x.max > 1 ? " (across 180°)" : "")
-        }
+        func range(_ a: Double, _ b: Double) -> String { f(a) == f(b) ? f(a) : "\(f(a)) to \(f(b))" }
         let order: String
         if case .bbox = view { order = "--bbox takes WEST,SOUTH,EAST,NORTH" } else { order = "--center takes LAT,LON" }
-        let place = "latitude \(range(f(south), f(north))), longitude \(longitudes) (\(order))"
+        let place = "latitude \(range(b.south, b.north)), longitude \(range(b.west, b.east))"
+            + (b.crossesAntimeridian ? " (across 180°)" : "") + " (\(order))"
         let n = points.count
         return n == 1 ? "the only point is not in the view: it lies at " + place
             : "none of the \(n) points are in the view: they lie at " + place

@@ -36,10 +36,9 @@ struct AnimatedSVG {
 
     private var markers: [Int: Track] = [:]
     private var bubbles: [Int: Track] = [:]
-    /// Spread legs by member key: the group's centre per frame (`legEnds`: the marker's end),
-    /// NaN where the point is in no spread group.
-    private var legs: [Int: Track] = [:]
-    private var legEnds: [Int: Track] = [:]
+    /// Spread legs by member key: from the group's centre to the marker, per frame (NaN where
+    /// the point is in no spread group).
+    private var legs: [Int: (from: Track, to: Track)] = [:]
     /// The dots at the groups' true positions, by the group's smallest member key (size: radius).
     private var legDots: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
@@ -82,12 +81,12 @@ struct AnimatedSVG {
                 if group.layout != .dotGrid {
                     for m in members {
                         let key = plan.keys[marks.markerPoint[m]]
-                        var t = legs[key] ?? Track(frames: frameCount)
-                        var end = legEnds[key] ?? Track(frames: frameCount)
-                        t.x[k] = Float(drawn.x0[segment]); t.y[k] = Float(drawn.y0[segment]); t.size[k] = 1; t.opacity[k] = 1
-                        end.x[k] = Float(drawn.x1[segment]); end.y[k] = Float(drawn.y1[segment]); end.size[k] = 1; end.opacity[k] = 1
-                        legs[key] = t
-                        legEnds[key] = end
+                        var leg = legs[key] ?? (Track(frames: frameCount), Track(frames: frameCount))
+                        leg.from.x[k] = Float(drawn.x0[segment]); leg.from.y[k] = Float(drawn.y0[segment])
+                        leg.to.x[k] = Float(drawn.x1[segment]); leg.to.y[k] = Float(drawn.y1[segment])
+                        leg.from.size[k] = 1; leg.from.opacity[k] = 1
+                        leg.to.size[k] = 1; leg.to.opacity[k] = 1
+                        legs[key] = leg
                         segment += 1
                     }
                 }
@@ -146,13 +145,12 @@ struct AnimatedSVG {
             for key in legs.keys.sorted() {
                 // Absent frames keep the ends of the previous present frame (`filled`); the leg
                 // is hidden there, from that frame's time on (`discrete`).
-                let t = filled(legs[key]!), end = filled(legEnds[key]!)
-                let x1 = end.x, y1 = end.y
+                let t = filled(legs[key]!.from), end = filled(legs[key]!.to)
                 let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
-                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(x1[0]))\" y2=\"\(num(y1[0]))\" opacity=\"\(shown[0])\">"
+                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
                     out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
-                    out += animate("x2", x1.map(num), timing) + animate("y2", y1.map(num), timing)
+                    out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
                     out += discrete("opacity", shown, stepped)
                 }
                 out += "</line>\n"

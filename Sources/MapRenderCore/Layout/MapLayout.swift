@@ -154,7 +154,8 @@ public enum MapLayout {
     /// style's `dot-radius`, but at most half the radius of the group's largest marker (a pin's
     /// head, half a circle's or square's width): beside two 3 px dots a 5 px dark dot read as a
     /// third, darker point. The largest, not the smallest: a member growing in (an animation's
-    /// scale) does not shrink the dot of its group.
+    /// scale) does not shrink the dot of its group. Order: per group in plan order, a leg per
+    /// member (none for groups packed as dots) and one dot (the animated SVG reads them so).
     static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {

@@ -158,6 +158,8 @@ public enum SpreadFallback {
         // Groups of small dots only: no room means a stack, never a bubble.
         let dotsOnly = plan.spreadGroups.map { g in !g.members.contains { head[Int(data.styles.index[$0])] } }
         // A stacked group's boxes: each member's own symbol at its own true position.
+        /// A group's fallback bubble's radius, its stroke included.
+        func bubbleRadius(_ g: MarkPlan.SpreadGroup) -> Double { style.step(for: g.members.count).radius + style.strokeWidth / 2 }
         func stackBoxes(_ g: MarkPlan.SpreadGroup) -> [Rect] {
             g.members.map { i in
                 let p = v.pixel(x: data.x[i], y: data.y[i])
@@ -364,7 +366,7 @@ public enum SpreadFallback {
             }
             for (gi, g) in plan.spreadGroups.enumerated() where chosen[gi] == nil {
                 if stacked[gi] { stackBoxes(g).forEach(add); continue }
-                addBubble(g.x, g.y, style.step(for: g.members.count).radius + style.strokeWidth / 2)
+                addBubble(g.x, g.y, bubbleRadius(g))
             }
             for (gi, g) in plan.spreadGroups.enumerated() where chosen[gi] != nil {
                 let pick = candidates[gi].indices.first { p in
@@ -375,7 +377,7 @@ public enum SpreadFallback {
                     chosen[gi] = p
                 } else {
                     chosen[gi] = nil
-                    let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
+                    let r = bubbleRadius(g)
                     if dotsOnly[gi] || (g.members.count <= stackMaximum && onABubble(g.x, g.y, r)) {
                         stacked[gi] = true
                         stackBoxes(g).forEach(add)
@@ -454,7 +456,7 @@ public enum SpreadFallback {
         func shown(_ gi: Int) -> Bool {
             let g = groups[gi]
             if stacked[gi] { return stackBoxes(g).contains { $0.intersects(image) } }
-            let r = style.step(for: g.members.count).radius + style.strokeWidth / 2
+            let r = bubbleRadius(g)
             return g.x + r >= 0 && g.x - r <= v.width && g.y + r >= 0 && g.y - r <= v.height
         }
         plan.spreadFallbacks += chosen.indices.filter { chosen[$0] == nil && !stacked[$0] && shown($0) }.count

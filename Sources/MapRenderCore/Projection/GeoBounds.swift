@@ -14,6 +14,15 @@ public struct GeoBounds: Sendable, Equatable, Codable {
 
     public var crossesAntimeridian: Bool { west > east }
 
+    /// The box of points given by world x (`WebMercator.x`) and latitude, longitudes the short
+    /// way round (`ViewFitter.shortestXExtent`): west > east when they cross the antimeridian
+    /// (Fiji to Samoa: 177.42 to -171.77). Nil without points.
+    public static func enclosing(x: [Double], latitudes: [Double]) -> GeoBounds? {
+        guard let xr = ViewFitter.shortestXExtent(x), let s = latitudes.min(), let n = latitudes.max() else { return nil }
+        return GeoBounds(west: Longitude.fold(WebMercator.lon(x: xr.min)), south: s,
+                         east: Longitude.fold(WebMercator.lon(x: xr.max)), north: n)
+    }
+
     /// Parses `W,S,E,N` in degrees.
     public static func parse(_ text: String) -> GeoBounds? {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }

@@ -45,4 +45,11 @@ static inline intptr_t mr_select(int condition, intptr_t yes, intptr_t no) {
 void *mr_alloc_large(size_t bytes);
 void mr_free_large(void *p);
 
+/// From now on, `mr_free_large` keeps freed blocks of 2 MiB and more (up to `limit` bytes in all)
+/// and `mr_alloc_large` hands them out again, their pages already mapped, instead of memory the
+/// kernel must fault in and zero. For a process that makes the same large buffers again and
+/// again (`animate`: one clustering per frame). A lower limit than the blocks kept
+/// gives them all back (0: keep none).
+void mr_keep_large_blocks(size_t limit);
+
 #endif

@@ -38,3 +38,12 @@ extension UnsafeMutablePointer {
 
     func freeLarge() { mr_free_large(self) }
 }
+
+/// The large-buffer allocator's process-wide setting (`mr_keep_large_blocks`).
+public enum LargeBlocks {
+    /// Keeps freed buffers of 2 MiB and more, up to `limit` bytes in all, for the next large
+    /// buffers: for a process that builds the same large tables again and again (`animate`
+    /// clusters every frame), whose buffers would otherwise come back as fresh pages, each
+    /// faulted in and zeroed by the kernel.
+    public static func keepFreed(upTo limit: Int) { mr_keep_large_blocks(limit) }
+}

@@ -543,6 +543,21 @@ if sections.contains("scaling") {
         func add(_ name: String, _ v: Double) {
             if let i = table.firstIndex(where: { $0.0 == name }) { table[i].1.append(v) } else { table.append((name, [v])) }
         }
+        // name -> per doubling, the median of the rounds' own ratios (see below).
+        var paired: [String: [Double]] = [:]
+        /// Per doubling, the median over rounds of the ratio of that round's two runs (each
+        /// round's sizes run seconds apart): drift between rounds cancels, where the ratio of two
+        /// sizes' fastest (or median) runs compares runs of different rounds.
+        func pairedRatios(_ perSize: [[Double?]]) -> [Double] {
+            (1..<perSize.count).map { k in
+                let rounds = min(perSize[k].count, perSize[k - 1].count)
+                let r = (0..<rounds).compactMap { i -> Double? in
+                    guard let a = perSize[k - 1][i], let b = perSize[k][i], a > 0 else { return nil }
+                    return b / a
+                }
+                return median(r) ?? .nan
+            }
+        }
         // The inputs of every size first (not timed).
         var inputs: [(csv: String, moved: String, manifest: String)] = []
         for n in sizes {
@@ -611,6 +626,19 @@ if sections.contains("scaling") {
                 let runs = all[c][k]
                 let m = median(runs)
                 add(name, m.ok ? m.cpu : .nan)
+                if k == 0 {
+                    paired[name] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.cpu : nil } })
+                    if name.hasPrefix("render") {
+                        for key in ["read", "cluster", "layout", "render", "write"] {
+                            paired["  \(name): \(key)"] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
+                        }
+                    }
+                    if name.hasPrefix("animate") {
+                        for key in m.stages.keys {
+                            paired["  animate: \(key)"] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
+                        }
+                    }
+                }
                 peaks.append(m.peakMB)
                 // A stage is the fastest of the runs: a stage of tens of milliseconds inside a run
                 // only gains time from the machine (the kernel's page cache took 13-32 ms to write
@@ -630,21 +658,29 @@ if sections.contains("scaling") {
         let peerRow = "pysupercluster index_s (peer)"
         let peerFastest = peerIndex.compactMap { $0.min() }
         let hasPeerRow = peerFastest.count == sizes.count
-        if hasPeerRow { for v in peerFastest { add(peerRow, v) } }
+        if hasPeerRow {
+            for v in peerFastest { add(peerRow, v) }
+            paired[peerRow] = pairedRatios(peerIndex.map { $0.map { Optional($0) } })
+        }
         print("")
         print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")
         print("  per stage wall seconds from --summary, the fastest of the runs; then the ratio of each doubling")
         if hasPeerRow { print("  (last row: the peer's clustering of the same files, fastest of \(min(repeats, 3)), for comparison)") }
-        print(pad("stage", 44) + sizes.map { lpad("\($0 / 1000)k", 9) }.joined() + "   " + (1..<sizes.count).map { lpad("x\($0)", 6) }.joined() + "  worst")
+        print("  x1-x3: each doubling's ratio, the median over rounds of each round's own ratio (the round's")
+        print("  two runs seconds apart); 'of the table' is the worst ratio of the seconds printed, for comparison")
+        print(pad("stage", 44) + sizes.map { lpad("\($0 / 1000)k", 9) }.joined() + "   " + (1..<sizes.count).map { lpad("x\($0)", 6) }.joined()
+              + "  worst         of the table")
         for (name, v) in table {
             guard v.count == sizes.count else { continue }
-            let r = (1..<v.count).map { v[$0] / v[$0 - 1] }
+            let ofTable = (1..<v.count).map { v[$0] / v[$0 - 1] }
+            let r = paired[name] ?? ofTable
             let worst = r.max() ?? .nan
             // Stages under 0.1 s are too small to time on a shared machine: no verdict for them.
             let small = v.last! < 0.1
+            let judged = name == peerRow ? "(peer)" : small ? "(too small)" : verdict(worst, 2.2)
             print(pad(name, 44) + v.map { lpad(String(format: "%.3f", $0), 9) }.joined() + "   "
-                  + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  "
-                  + (name == peerRow ? "(peer, for comparison)" : small ? "(too small)" : verdict(worst, 2.2)))
+                  + r.map { lpad(String(format: "%.2f", $0), 6) }.joined() + "  " + pad(judged, 14)
+                  + String(format: "%.2f", ofTable.max() ?? .nan))
         }
         print(pad("peak memory at \(sizes.last! / 1000)k, largest command", 44) + mb(peaks.suffix(9).max() ?? 0))
     }

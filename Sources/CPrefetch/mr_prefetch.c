@@ -1,20 +1,25 @@
 // The header's inline functions, and the large-buffer allocator below.
 #include "mr_prefetch.h"
-#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#ifdef __linux__
+#include <malloc.h>
+#endif
 
 #define MR_HUGE ((size_t)2 << 20)
 
 // Freed large blocks kept for the next allocations (`mr_keep_large_blocks`). Written by hand:
-// glibc maps a block above its mmap threshold (32 MiB under `animate`'s settings) on its own and
-// unmaps it when freed, and a worker thread's arena holds at most 64 MiB, so a clustering's
-// buffers came back as fresh pages every frame: each huge page zeroed by the kernel. A few dozen
-// blocks at most, so a linear search under one lock.
+// glibc gives a large block back to the kernel when it is freed (a block it mapped on its own, or
+// a worker thread's heap, at most 64 MiB, deleted once empty), so a clustering's buffers came
+// back as fresh pages every frame, each huge page zeroed by the kernel. A few dozen blocks at
+// most, so a linear search under one lock; the oldest go when room is needed. Linux only (it
+// needs `malloc_usable_size`); elsewhere nothing is kept.
 #define MR_KEPT_SLOTS 32
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+// Oldest first.
 static struct { void *p; size_t size; } kept[MR_KEPT_SLOTS];
 static int kept_count;
 static size_t kept_bytes, kept_limit;
@@ -45,7 +50,8 @@ static void *take_kept(size_t size) {
     if (best >= 0) {
         p = kept[best].p;
         kept_bytes -= kept[best].size;
-        kept[best] = kept[--kept_count];
+        memmove(&kept[best], &kept[best + 1], (size_t)(kept_count - best - 1) * sizeof kept[0]);
+        kept_count--;
     }
     pthread_mutex_unlock(&kept_lock);
     return p;
@@ -65,20 +71,33 @@ void *mr_alloc_large(size_t bytes) {
 
 void mr_free_large(void *p) {
     if (!p) return;
-    // Only blocks of `mr_alloc_large`'s own large kind: a malloc'd small block is never 2 MiB long.
+#ifdef __linux__
+    // Only blocks 2 MiB-aligned with 2 MiB or more usable: `mr_alloc_large`'s own large ones (a
+    // small one that happened to qualify would be kept as the 2 MiB it really has).
     size_t usable = malloc_usable_size(p);
     if (usable >= MR_HUGE && ((uintptr_t)p & (MR_HUGE - 1)) == 0) {
         size_t size = usable & ~(MR_HUGE - 1);
+        void *drop[MR_KEPT_SLOTS];
+        int dropped = 0, keep = 0;
         pthread_mutex_lock(&kept_lock);
-        int keep = kept_count < MR_KEPT_SLOTS && kept_bytes + size <= kept_limit;
-        if (keep) {
+        if (size <= kept_limit) {
+            // Room by letting the oldest go.
+            while (kept_count > 0 && (kept_count == MR_KEPT_SLOTS || kept_bytes + size > kept_limit)) {
+                drop[dropped++] = kept[0].p;
+                kept_bytes -= kept[0].size;
+                memmove(&kept[0], &kept[1], (size_t)(kept_count - 1) * sizeof kept[0]);
+                kept_count--;
+            }
             kept[kept_count].p = p;
             kept[kept_count].size = size;
             kept_count++;
             kept_bytes += size;
+            keep = 1;
         }
         pthread_mutex_unlock(&kept_lock);
+        for (int i = 0; i < dropped; i++) free(drop[i]);
         if (keep) return;
     }
+#endif
     free(p);
 }

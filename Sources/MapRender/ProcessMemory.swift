@@ -23,18 +23,22 @@ public enum ProcessMemory {
         #if os(Linux)
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, 512 << 20)
-        // And none mapped on its own: glibc will not take its threshold above 32 MB, so at 2M
-        // points every array of 16 bytes a point (positions, per frame) was mapped and unmapped
-        // each frame. Land, 10 frames, two runs each: page faults 352k at 2M against 175k at 1M
-        // (2.01x; 431k against 194k without this), cluster stage 5974-6103 ms (6198-6229).
+        // And none mapped on its own: glibc will not take its threshold above 32 MB, which some
+        // per-frame arrays reach at 2M points; they were mapped and unmapped every frame (the page
+        // faults of `memset`, `Keyframes.frame` and `pointsByLowestItem` grew 3.7-4.3x from 1M to
+        // 2M on clumps, `perf record -e page-faults`). Land, 10 frames, two runs each: page
+        // faults 352k at 2M against 175k at 1M (2.01x; 431k against 194k without this), cluster
+        // stage 5974-6103 ms (6198-6229), peak 1,635 MB (1,618-1,631). A block larger than a
+        // worker thread's 64 MB heap is still mapped on its own (glibc's fallback).
         _ = mallopt(M_MMAP_MAX, 0)
         #endif
         // The clustering's own large buffers (grid, lists, slots: on huge pages, which a
         // worker thread's arena or glibc's own mapping gave back and took again fresh, each huge
         // page zeroed by the kernel) likewise. `animate` of land points, 2 keyframes, 10 frames,
-        // three runs alternating with the binary before: cluster stage 1209-1263 ms at 500k
-        // (was 1326-1424), 2848-2886 at 1M (2952-3030), 6216 at 2M (6830); peak 441-456 MB at
-        // 500k (498-509), 1690 MB at 2M (1896); 250k unchanged (612-627 ms).
+        // runs alternating with the binary before (with the setting below too, second set): cluster
+        // stage at 1M 2848-2886 ms against 2952-3030, then 2670-2722 against 2844-3045; at 2M
+        // 6216 against 6830, then 5817-5853 against 6246-6533, peak 1642-1665 MB against
+        // 1795-1804; at 500k 1209-1263 against 1326-1424, then no difference; 250k unchanged.
         LargeBlocks.keepFreed(upTo: 512 << 20)
     }
 }

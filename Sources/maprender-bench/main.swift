@@ -608,7 +608,8 @@ if sections.contains("scaling") {
         // The peer's own scaling on the same files: pysupercluster's whole hierarchy (its
         // `index_s`, timed inside the peer, without its CSV read), at most three rounds (its
         // Python CSV reader takes seconds a million rows), in the same rounds as maprender's.
-        var peerIndex = [[Double]](repeating: [], count: sizes.count)
+        // Per size, per round (nil: that run failed), so that rounds stay paired.
+        var peerIndex = [[Double?]](repeating: [], count: sizes.count)
         for round in 0..<repeats {
             for (c, command) in commands.enumerated() {
                 for k in sizes.indices { all[c][k].append(command.1(k)) }
@@ -616,7 +617,7 @@ if sections.contains("scaling") {
             if useCluster && round < 3 {
                 for k in sizes.indices {
                     let m = run([peerPython, peerCluster!, inputs[k].csv, "--zoom", "2"])
-                    if let s = peerJSON(m.stdout)["index_s"] as? Double { peerIndex[k].append(s) }
+                    peerIndex[k].append(peerJSON(m.stdout)["index_s"] as? Double)
                 }
             }
         }
@@ -634,7 +635,7 @@ if sections.contains("scaling") {
                         }
                     }
                     if name.hasPrefix("animate") {
-                        for key in m.stages.keys {
+                        for key in Set(all[c].joined().flatMap { $0.stages.keys }) {
                             paired["  animate: \(key)"] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
                         }
                     }
@@ -656,11 +657,11 @@ if sections.contains("scaling") {
         }
         // The peer's row only when it has a figure for every size (a failed peer run leaves none).
         let peerRow = "pysupercluster index_s (peer)"
-        let peerFastest = peerIndex.compactMap { $0.min() }
+        let peerFastest = peerIndex.compactMap { $0.compactMap { $0 }.min() }
         let hasPeerRow = peerFastest.count == sizes.count
         if hasPeerRow {
             for v in peerFastest { add(peerRow, v) }
-            paired[peerRow] = pairedRatios(peerIndex.map { $0.map { Optional($0) } })
+            paired[peerRow] = pairedRatios(peerIndex)
         }
         print("")
         print("\(d.name): per command CPU seconds (user + system, steadier than wall time on a shared machine),")
@@ -674,7 +675,8 @@ if sections.contains("scaling") {
             guard v.count == sizes.count else { continue }
             let ofTable = (1..<v.count).map { v[$0] / v[$0 - 1] }
             let r = paired[name] ?? ofTable
-            let worst = r.max() ?? .nan
+            // (A step without a figure is a miss, wherever it stands: `max` ignores NaN by position.)
+            let worst = r.contains { $0.isNaN } ? .nan : r.max() ?? .nan
             // Stages under 0.1 s are too small to time on a shared machine: no verdict for them.
             let small = v.last! < 0.1
             let judged = name == peerRow ? "(peer)" : small ? "(too small)" : verdict(worst, 2.2)

@@ -1,10 +1,11 @@
 import Testing
 @testable import MapRenderCore
 
-@Suite struct LargeBufferTests {
+/// Serialized: the cache and its limit are process-wide.
+@Suite(.serialized) struct LargeBufferTests {
     /// Freed large buffers kept (`LargeBlocks.keepFreed`) come back for a buffer of their size or
-    /// a little less, not for a much smaller one, and are given back when the limit drops. (Sizes
-    /// no other test asks for, so that a test running at the same time cannot take the block.)
+    /// up to a quarter less, not for a much smaller one. (Sizes of 50-100 MiB, which no other test
+    /// asks for, so that a test running at the same time cannot take the block.)
     @Test func keptBlocksComeBackForTheirSize() {
         LargeBlocks.keepFreed(upTo: 1 << 30)
         defer { LargeBlocks.keepFreed(upTo: 0) }
@@ -28,9 +29,24 @@ import Testing
         d[(70 << 20) - 1] = 1
         c.freeLarge()
         d.freeLarge()
-        // A small buffer is plain malloc memory, never kept nor handed out as a kept block.
-        let small = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: 1000)
-        #expect(small != a && small != c)
-        small.freeLarge()
+    }
+
+    /// When the limit is reached the oldest kept block goes, and the newest is kept.
+    @Test func theOldestKeptBlockMakesRoom() {
+        LargeBlocks.keepFreed(upTo: 100 << 20)
+        defer { LargeBlocks.keepFreed(upTo: 0) }
+        let older = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: 62 << 20)
+        let newer = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: 58 << 20)
+        older.initialize(repeating: 1, count: 62 << 20)
+        newer.initialize(repeating: 2, count: 58 << 20)
+        older.freeLarge()
+        newer.freeLarge()   // 120 MiB would be over the limit: the older one goes
+        let again = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: 58 << 20)
+        #expect(again == newer && again[0] == 2)
+        // The older one is gone: 62 MiB comes as fresh memory (zeros), not with its bytes.
+        let fresh = UnsafeMutablePointer<UInt8>.allocateLarge(capacity: 62 << 20)
+        #expect(fresh[0] == 0 && fresh[(62 << 20) - 1] == 0)
+        again.freeLarge()
+        fresh.freeLarge()
     }
 }

@@ -35,7 +35,7 @@ public enum ProcessMemory {
         // The clustering's own large buffers (grid, lists, slots: on huge pages, which a
         // worker thread's arena or glibc's own mapping gave back and took again fresh, each huge
         // page zeroed by the kernel) likewise. `animate` of land points, 2 keyframes, 10 frames,
-        // runs alternating with the binary before (with the setting below too, second set): cluster
+        // runs alternating with the binary before (the second set with `M_MMAP_MAX` above too): cluster
         // stage at 1M 2848-2886 ms against 2952-3030, then 2670-2722 against 2844-3045; at 2M
         // 6216 against 6830, then 5817-5853 against 6246-6533, peak 1642-1665 MB against
         // 1795-1804; at 500k 1209-1263 against 1326-1424, then no difference; 250k unchanged.

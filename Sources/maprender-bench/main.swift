@@ -621,25 +621,26 @@ if sections.contains("scaling") {
                 }
             }
         }
+        // The stage rows of a command (row name, stage key): a map's fixed stages, every stage any
+        // of `animate`'s runs reported.
+        func stageRows(_ c: Int) -> [(row: String, key: String)] {
+            let name = commands[c].0
+            if name.hasPrefix("render") { return ["read", "cluster", "layout", "render", "write"].map { ("  \(name): \($0)", $0) } }
+            if name.hasPrefix("animate") { return Set(all[c].joined().flatMap { $0.stages.keys }).sorted().map { ("  animate: \($0)", $0) } }
+            return []
+        }
+        for c in commands.indices {
+            paired[commands[c].0] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.cpu : nil } })
+            for (row, key) in stageRows(c) {
+                paired[row] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
+            }
+        }
         var peaks: [Double] = []
         for k in sizes.indices {
             for (c, (name, _)) in commands.enumerated() {
                 let runs = all[c][k]
                 let m = median(runs)
                 add(name, m.ok ? m.cpu : .nan)
-                if k == 0 {
-                    paired[name] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.cpu : nil } })
-                    if name.hasPrefix("render") {
-                        for key in ["read", "cluster", "layout", "render", "write"] {
-                            paired["  \(name): \(key)"] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
-                        }
-                    }
-                    if name.hasPrefix("animate") {
-                        for key in Set(all[c].joined().flatMap { $0.stages.keys }) {
-                            paired["  animate: \(key)"] = pairedRatios(all[c].map { $0.map { $0.ok ? $0.stages[key] : nil } })
-                        }
-                    }
-                }
                 peaks.append(m.peakMB)
                 // A stage is the fastest of the runs: a stage of tens of milliseconds inside a run
                 // only gains time from the machine (the kernel's page cache took 13-32 ms to write
@@ -647,12 +648,7 @@ if sections.contains("scaling") {
                 func fastest(_ key: String) -> Double {
                     runs.compactMap { $0.ok ? $0.stages[key] : nil }.min() ?? .nan
                 }
-                if name.hasPrefix("render") {
-                    for key in ["read", "cluster", "layout", "render", "write"] { add("  \(name): \(key)", fastest(key) / 1000) }
-                }
-                if name.hasPrefix("animate") {
-                    for key in m.stages.keys.sorted() { add("  animate: \(key)", fastest(key) / 1000) }
-                }
+                for (row, key) in stageRows(c) { add(row, fastest(key) / 1000) }
             }
         }
         // The peer's row only when it has a figure for every size (a failed peer run leaves none).

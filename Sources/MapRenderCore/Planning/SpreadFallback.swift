@@ -157,9 +157,9 @@ public enum SpreadFallback {
         let head = data.styles.symbols.map { $0.shape == .pin || $0.size > 8 }
         // Groups of small dots only: no room means a stack, never a bubble.
         let dotsOnly = plan.spreadGroups.map { g in !g.members.contains { head[Int(data.styles.index[$0])] } }
-        // A stacked group's boxes: each member's own symbol at its own true position.
         /// A group's fallback bubble's radius, its stroke included.
         func bubbleRadius(_ g: MarkPlan.SpreadGroup) -> Double { style.step(for: g.members.count).radius + style.strokeWidth / 2 }
+        // A stacked group's boxes: each member's own symbol at its own true position.
         func stackBoxes(_ g: MarkPlan.SpreadGroup) -> [Rect] {
             g.members.map { i in
                 let p = v.pixel(x: data.x[i], y: data.y[i])

@@ -210,22 +210,19 @@ public final class CairoRenderer {
         }
     }
 
-    /// A rounded box and its pointer as one outline, filled then stroked, text inside.
+    /// A rounded box and its pointer as one outline (`CalloutMark.outline`), stroked then filled, text inside.
     private func drawCallout(_ c: CalloutMark, _ cr: OpaquePointer) {
-        let b = c.box, r = c.cornerRadius
-        cairo_new_path(cr)
-        cairo_arc(cr, b.x + r, b.y + r, r, .pi, 1.5 * .pi)
-        cairo_arc(cr, b.maxX - r, b.y + r, r, 1.5 * .pi, 2 * .pi)
-        cairo_arc(cr, b.maxX - r, b.maxY - r, r, 0, 0.5 * .pi)
-        cairo_arc(cr, b.x + r, b.maxY - r, r, 0.5 * .pi, .pi)
-        cairo_close_path(cr)
-        if c.pointer.count == 3 {
-            // The pointer overlaps the box edge; with the non-zero rule the union is one shape.
-            cairo_move_to(cr, c.pointer[0].0, c.pointer[0].1)
-            cairo_line_to(cr, c.pointer[1].0, c.pointer[1].1)
-            cairo_line_to(cr, c.pointer[2].0, c.pointer[2].1)
-            cairo_close_path(cr)
+        // A fading callout (an animation frame) is drawn whole, then composited at its opacity.
+        let faded = c.opacity < 1
+        if faded { cairo_push_group(cr) }
+        defer {
+            if faded {
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, c.opacity)
+            }
         }
+        cairo_new_path(cr)
+        MarkerPainter.appendPath(c.outline, to: cr, x: 0, y: 0)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         if c.strokeWidth > 0 {
             c.stroke.setSource(cr)

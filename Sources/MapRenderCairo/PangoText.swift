@@ -64,6 +64,33 @@ public final class PangoText: TextMeasuring {
         return Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
     }
 
+    /// The lines Pango breaks `text` into at `maxWidth` (as `measure` and `draw` do), each with
+    /// where it starts and its baseline, CSS px from the top-left of the whole text's logical box
+    /// (where an SVG `<tspan>` must be placed to sit where Pango draws the line). A line's text
+    /// leaves out the spaces and line break it was broken at.
+    public func lines(_ text: String, font: FontSpec, maxWidth: Double?) -> [(text: String, x: Double, baseline: Double)] {
+        let layout = makeLayout(text, font: font, maxWidth: maxWidth)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var whole = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &whole)
+        let bytes = Array(text.utf8), scale = Double(PANGO_SCALE)
+        guard let iter = pango_layout_get_iter(layout) else { return [] }
+        defer { pango_layout_iter_free(iter) }
+        var out: [(text: String, x: Double, baseline: Double)] = []
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            let from = min(max(Int(line.pointee.start_index), 0), bytes.count)
+            let to = min(from + max(Int(line.pointee.length), 0), bytes.count)
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let piece = String(decoding: bytes[from..<to], as: UTF8.self)
+            out.append((String(piece.reversed().drop(while: \.isWhitespace).reversed()),
+                        Double(logical.x - whole.x) / scale,
+                        Double(pango_layout_iter_get_baseline(iter) - whole.y) / scale))
+        } while pango_layout_iter_next_line(iter) != 0
+        return out
+    }
+
     /// Draws `text` with the top-left of its logical box at (x, y), halo first.
     func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
               x: Double, y: Double, maxWidth: Double? = nil, on cr: OpaquePointer) {

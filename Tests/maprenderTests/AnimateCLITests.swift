@@ -108,11 +108,5 @@ import Testing
         r = try cli.run(["animate", cli.shared("tracks.csv"), "--cluster-transition", "soon", "-o", d.path])
         #expect(r.status == 64)
         #expect(r.stderr.contains("--cluster-transition must be a duration of data time"), "\(r.stderr)")
-        // Callouts are not drawn in an animated SVG: refused, nothing written.
-        let svg = d.appendingPathComponent("anim.svg").path
-        r = try cli.run(["animate", places, places, "--animated", "-o", svg, "--label", "name", "--label-style", "callout"])
-        #expect(r.status == 64)
-        #expect(r.stderr.contains("--label-style callout is not drawn in an animated SVG"), "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: svg))
     }
 }

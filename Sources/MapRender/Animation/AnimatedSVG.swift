@@ -12,8 +12,9 @@ import MapRenderCore
 /// legs (one per member, its ends following the group's centre and the marker) and the dot at
 /// the true position, under the markers; bubbles are drawn above every marker, as in the still
 /// map. Bubbles carry their count text (one text per count the bubble takes, shown while it has
-/// that count); plain labels follow their placement in each frame (one text per label string).
-/// Callouts are not drawn here (`AnimationRenderer` refuses them for an animated SVG).
+/// that count); plain labels follow their placement in each frame (one text per label string),
+/// and so do callouts: the outline of box and pointer (`CalloutMark.outline`, as Cairo draws it)
+/// per frame, and the text in the lines Pango breaks it into.
 struct AnimatedSVG {
     let base: RenderRequest
     let fps: Double
@@ -43,6 +44,9 @@ struct AnimatedSVG {
     private var legDots: [Int: Track] = [:]
     /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
     private var labels: [String: (track: Track, mark: LabelMark)] = [:]
+    /// Callouts by text: the text's top-left (x, y) and opacity per frame, the outline's path data
+    /// per frame (nil where absent), and the look from the first frame.
+    private var callouts: [String: (track: Track, outlines: [String?], mark: CalloutMark)] = [:]
     /// Measures text as the layout did, for SVG baselines.
     private let pango = PangoText()
     private var baselines: [String: Double] = [:]
@@ -114,6 +118,14 @@ struct AnimatedSVG {
             entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + baseline(l.text, l.font))
             entry.track.size[k] = 1; entry.track.opacity[k] = Float(l.opacity)
             labels[l.text] = entry
+        }
+        for item in scene.items {
+            guard case .callout(let c) = item else { continue }
+            var entry = callouts[c.text] ?? (Track(frames: frameCount), Array(repeating: nil, count: frameCount), c)
+            entry.track.x[k] = Float(c.textOrigin.x); entry.track.y[k] = Float(c.textOrigin.y)
+            entry.track.size[k] = 1; entry.track.opacity[k] = Float(c.opacity)
+            entry.outlines[k] = PathElement.svgPathData(c.outline, number: num)
+            callouts[c.text] = entry
         }
     }
 
@@ -232,8 +244,45 @@ struct AnimatedSVG {
             }
             out += xml(key) + "</text>\n"
         }
+        for key in callouts.keys.sorted() {
+            out += callout(callouts[key]!, timing: timing)
+        }
         out += "</g>\n</svg>\n"
         return Data(out.utf8)
+    }
+
+    /// One callout: its outline stroked then filled (the fill covers the stroke's inner half, as
+    /// Cairo draws it), its text's lines where Pango puts them, all faded as one.
+    private func callout(_ entry: (track: Track, outlines: [String?], mark: CalloutMark), timing: String) -> String {
+        let t = filled(entry.track), mark = entry.mark
+        // Absent frames keep the outline of the previous present frame (the first present one before it).
+        var outlines = entry.outlines
+        if let first = outlines.firstIndex(where: { $0 != nil }) {
+            for k in outlines.indices where outlines[k] == nil { outlines[k] = k < first ? outlines[first] : outlines[k - 1] }
+        }
+        let d = outlines.map { $0 ?? "" }
+        let (fill, fillAlpha) = svgColor(mark.fill), (stroke, strokeAlpha) = svgColor(mark.stroke)
+        var out = "<g opacity=\"\(num(t.opacity[0]))\">"
+        if frameCount > 1 { out += animate("opacity", t.opacity.map(num), timing) }
+        out += "<path d=\"\(d[0])\" fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\""
+        if mark.strokeWidth > 0 {
+            out += " stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(2 * mark.strokeWidth))\""
+            out += " stroke-linejoin=\"round\" paint-order=\"stroke\""
+        }
+        out += ">"
+        if frameCount > 1 { out += animate("d", d, timing) }
+        out += "</path>"
+        let translate = zip(t.x, t.y).map { "\(num($0)),\(num($1))" }
+        out += "<g transform=\"translate(\(translate[0]))\">"
+        if frameCount > 1 {
+            out += "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"\(translate.joined(separator: ";"))\" \(timing)/>"
+        }
+        out += "<text font-family=\"\(xml(mark.font.family))\" font-size=\"\(num(mark.font.size))\""
+        out += " font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\" fill-opacity=\"\(num(mark.color.a))\">"
+        for line in pango.lines(mark.text, font: mark.font, maxWidth: mark.maxWidth) where !line.text.isEmpty {
+            out += "<tspan x=\"\(num(line.x))\" y=\"\(num(line.baseline))\">\(xml(line.text))</tspan>"
+        }
+        return out + "</text></g></g>\n"
     }
 
     /// Text and attribute values with XML's special characters escaped.

@@ -111,7 +111,7 @@ public enum AnimationRenderer {
         let drawing: FrameDrawing
         let jobs: Int
         var continuity: ClusterContinuity
-        /// Plain labels: the side each key's label took in the previous frame (nil: no plain labels).
+        /// Labels and callouts: the side each key's took in the previous frame (nil: no labels).
         var labelSides: [Int: LabelSide]?
         let labelMeasurer = CachingTextMeasurer(PangoText())
         var timings: [String: Double] = [:]
@@ -125,10 +125,6 @@ public enum AnimationRenderer {
                 throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")
             }
             try AnimationBounds.check(request)
-            if case .animatedSVG = request.output, request.base.layout.labelField != nil, request.base.layout.labelStyle == .callout {
-                throw MapRenderError(.usage, "--label-style callout is not drawn in an animated SVG (its labels are plain); "
-                                     + "write an APNG (-o anim.png) or frames instead")
-            }
             self.request = request
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
@@ -153,7 +149,7 @@ public enum AnimationRenderer {
             drawing = FrameDrawing(base: request.base, basemaps: basemaps)
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
-            if request.base.layout.labelField != nil && request.base.layout.labelStyle == .plain { labelSides = [:] }
+            if request.base.layout.labelField != nil { labelSides = [:] }
         }
 
         /// `validate` wants an input; the animation brings its own.

@@ -18,7 +18,21 @@
 /// callout no longer drop a callout that has room beside them (London among Dublin, Amsterdam,
 /// Brussels and Paris at 700x480 lost its callout on every centred side).
 public enum Callout {
-    public enum Side: UInt8, CaseIterable, Sendable { case above, below, right, left }
+    public enum Side: UInt8, CaseIterable, Sendable {
+        case above, below, right, left
+
+        /// A label's side as a callout's: the four a callout has (an animation frame's callout
+        /// tries the previous frame's side first); nil for a corner.
+        public init?(_ side: LabelSide) {
+            switch side {
+            case .above: self = .above
+            case .below: self = .below
+            case .right: self = .right
+            case .left: self = .left
+            default: return nil
+            }
+        }
+    }
 
     public struct Options: Sendable, Equatable {
         /// Space between the box's edge and the text, CSS px.
@@ -157,5 +171,17 @@ extension CalloutPlacement: Equatable {
         a.side == b.side && a.box == b.box && a.cornerRadius == b.cornerRadius
             && a.textOrigin == b.textOrigin
             && a.pointer.count == b.pointer.count && zip(a.pointer, b.pointer).allSatisfy { $0 == $1 }
+    }
+}
+
+extension LabelSide {
+    /// A callout's side as a label's, kept between animation frames as a label's is.
+    public init(_ side: Callout.Side) {
+        switch side {
+        case .above: self = .above
+        case .below: self = .below
+        case .right: self = .right
+        case .left: self = .left
+        }
     }
 }

@@ -25,7 +25,7 @@ enum LabelLayout {
     struct Output {
         var items: [SceneItem]
         var dropped: Int
-        /// Per point index, the side its plain label took.
+        /// Per point index, the side its label or callout took.
         var sides: [Int: LabelSide] = [:]
     }
 
@@ -107,12 +107,17 @@ enum LabelLayout {
     }
 
     /// Callouts, highest priority first (ties in draw order): each measured wrapped at `maxWidth`
-    /// and placed by `Callout.place` around its pin, or dropped.
+    /// and placed by `Callout.place` around its pin (the side of its hint first), or dropped.
+    /// A callout fades with its marker, as a plain label does (nothing below half a step of the
+    /// marker's quantised opacity).
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, context c: Context, maxWidth: Double,
                               measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        var owners: [Int] = [], alphas: [Double] = []
         for (k, i) in drawn.enumerated() where !skip.contains(i) {
-            guard let text = c.text(i) else { continue }
+            let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+            guard alpha > 0, let text = c.text(i) else { continue }
+            owners.append(i); alphas.append(alpha)
             let markBox = batch.box(at: k)
             let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
             labels.append(.init(markBox: markBox, anchorBox: batch.labelAnchor(at: k), size: size, priority: c.priority(i)))
@@ -129,18 +134,24 @@ enum LabelLayout {
         }
         var items: [SceneItem] = []
         var dropped = 0
+        var sides: [Int: LabelSide] = [:]
         for j in order {
             let a = anchors[j]
-            guard let placed = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: labels[j].size, index: &index, options: opts) else {
+            let previous = c.hints[owners[j]].flatMap(Callout.Side.init(_:))
+            guard let placed = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: labels[j].size, index: &index, options: opts,
+                                             previous: previous) else {
                 dropped += 1
                 continue
             }
-            items.append(.callout(CalloutMark(
+            var mark = CalloutMark(
                 text: texts[j], font: c.font, color: ls.color, fill: ls.calloutFill, stroke: ls.calloutStroke,
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
-                textOrigin: placed.textOrigin, maxWidth: maxWidth)))
+                textOrigin: placed.textOrigin, maxWidth: maxWidth)
+            mark.opacity = alphas[j]
+            items.append(.callout(mark))
+            sides[owners[j]] = LabelSide(placed.side)
         }
-        return Output(items: items, dropped: dropped)
+        return Output(items: items, dropped: dropped, sides: sides)
     }
 
     /// Plain labels with a halo: cluster labels first, largest bubble first (a bubble is named

@@ -109,6 +109,28 @@ public struct CalloutMark: Sendable {
     public var pointer: [(Double, Double)]
     public var textOrigin: (x: Double, y: Double)
     public var maxWidth: Double
+    /// The whole callout's opacity (an animation frame fades a callout with its marker).
+    public var opacity: Double = 1
+
+    /// The box and its pointer as one outline, for every backend (Cairo for PNG, SVG and PDF, the
+    /// animated SVG): the rounded box clockwise from its top-left corner, then the pointer's
+    /// triangle, which overlaps the box's edge, so that filled with the non-zero rule the two are
+    /// one shape. Stroked at twice `strokeWidth` before the fill covers its inner half.
+    public var outline: [PathElement] {
+        let b = box, r = cornerRadius
+        var path: [PathElement] = [
+            .arc(cx: b.x + r, cy: b.y + r, radius: r, from: .pi, to: 1.5 * .pi),
+            .arc(cx: b.maxX - r, cy: b.y + r, radius: r, from: 1.5 * .pi, to: 2 * .pi),
+            .arc(cx: b.maxX - r, cy: b.maxY - r, radius: r, from: 0, to: 0.5 * .pi),
+            .arc(cx: b.x + r, cy: b.maxY - r, radius: r, from: 0.5 * .pi, to: .pi),
+            .close,
+        ]
+        if pointer.count == 3 {
+            path += [.moveTo(x: pointer[0].0, y: pointer[0].1), .lineTo(x: pointer[1].0, y: pointer[1].1),
+                     .lineTo(x: pointer[2].0, y: pointer[2].1), .close]
+        }
+        return path
+    }
 }
 
 /// Cluster bubbles: a filled circle per cluster with its (measured) text centred in it.

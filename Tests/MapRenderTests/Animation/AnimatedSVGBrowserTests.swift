@@ -93,6 +93,38 @@ import TestSupport
         }
     }
 
+    /// Callouts: boxes and pointers following their pins, one side kept from frame to frame, a
+    /// text wrapped onto two lines, right-to-left text, one fading out and one fading in. The
+    /// browser draws the outline from the same `CalloutMark.outline` as Cairo and the text in the
+    /// lines Pango broke it into, so the frames match at the bound for text (0.6 %).
+    @Test func calloutsInChromiumMatchThePNGFrames() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
+        let header = "id,name,lat,lon\n", paris = "1,\"Paris, a city on the Seine with a long name\","
+        try (header + paris + "48.86,2.35\n2,London,51.51,-0.13\n3,Berlin,52.52,13.40\n4,Madrid,40.42,-3.70\n5,القاهرة,30.04,31.24\n")
+            .write(to: a, atomically: true, encoding: .utf8)
+        try (header + paris + "46.0,6.0\n2,London,53.5,-3.0\n3,Berlin,52.52,13.40\n6,Αθήνα,37.98,23.73\n5,القاهرة,30.04,31.24\n")
+            .write(to: b, atomically: true, encoding: .utf8)
+        let svgPath = dir.appendingPathComponent("anim.svg").path
+        var r = AnimationRequest(source: .keyframes([a.path, b.path]), output: .animatedSVG(svgPath))
+        r.base.width = 480
+        r.base.height = 360
+        r.base.view = .center(lat: 44, lon: 13, zoom: 2.6)
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = .callout
+        r.framesPerTransition = 6
+        r.fps = 6
+        let (svg, frames) = try AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
+        // Six callouts, Paris's on two lines.
+        #expect(svg.components(separatedBy: "paint-order=\"stroke\"").count - 1 == 6)
+        #expect(svg.contains(">Paris, a city on the Seine</tspan>") || svg.contains(">Paris, a city on the</tspan>"))
+        for (k, fraction) in try Self.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 2, 3, 5], dir: dir,
+                                                           bound: Self.tolerance, name: "browser-callout-frame",
+                                                           rendered: (svg, frames)) {
+            #expect(fraction <= Self.tolerance, "frame \(k): \(fraction * 100) % of the pixels differ")
+        }
+    }
+
     /// Renders `r` as SVG and PNG frames, opens the SVG in Chromium paused at each `checked`
     /// frame's time, and returns the share of pixels that differ from that PNG frame, per frame
     /// (the diff, the browser's and the frame's images are left in the temporary folder as

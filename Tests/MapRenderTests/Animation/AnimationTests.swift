@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import MapRenderCairo
 @testable import MapRender
 
 /// Animations end to end, on keyframes derived from the shared populated places and on the
@@ -396,6 +397,33 @@ import Testing
         #expect(alphaLabel(12) == scene.labels.first { $0.text == "Alpha" })
     }
 
+    /// Callouts keep their side as labels do: Alpha's callout, pushed below its pin while B's pin
+    /// stands above it, stays below while B leaves, and is above again at the last keyframe (the
+    /// still map's side).
+    @Test func calloutsKeepTheirSideWhileItStaysFree() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let alpha = F(id: 1, lon: 0, lat: 0, name: "Alpha")
+        let far = F(id: 2, lon: 30, lat: 10, name: "B")
+        let near = F(id: 2, lon: 0.3, lat: 1.2, name: "B")
+        let paths = try Data_.write([[alpha, far], [alpha, near], [alpha, far]], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.clustering = nil
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = .callout
+        r.framesPerTransition = 6
+        let frames = try AnimationRenderer.scenes(r)
+        func callout(_ k: Int) -> CalloutMark? {
+            frames[k].scene.items.lazy.compactMap { if case .callout(let c) = $0, c.text == "Alpha" { c } else { nil } }.first
+        }
+        let v = frames[0].plan.viewport
+        let y = v.pixel(x: WebMercator.x(lon: 0), y: WebMercator.y(lat: 0)).y
+        #expect(callout(0)!.box.maxY < y)
+        #expect(callout(6)!.box.y > y)
+        #expect(callout(11)!.box.y > y)
+        #expect(callout(12)!.box.maxY < y)
+    }
+
     /// An inserted point fades its marker and label in together: in every frame its label shows
     /// only with its marker, at the marker's opacity, and neither goes back (no flicker).
     @Test func anInsertedPointFadesItsMarkerAndLabelTogether() throws {
@@ -427,6 +455,63 @@ import Testing
             lastOpacity = plan.opacity[i]
         }
         #expect(lastOpacity == 1)
+    }
+
+    /// An inserted point's callout fades in with its marker, as a label does: in every frame at the
+    /// marker's quantised opacity, only with its marker; the Cairo frame composites it at that
+    /// opacity (its box's fill, white on the basemap, is as pale as the opacity says).
+    @Test func anInsertedPointFadesItsCalloutWithItsMarker() throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let a = [F(id: 1, lon: 0, lat: 0, name: "Old")]
+        let b = a + [F(id: 3, lon: 8, lat: -4, name: "New")]
+        let paths = try Data_.write([a, b], to: dir)
+        var r = Data_.request(.keyframes(paths))
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = .callout
+        r.framesPerTransition = 12
+        let frames = try AnimationRenderer.scenes(r)
+        var seen: Set<Double> = []
+        for (plan, scene) in frames {
+            let callout = scene.items.lazy.compactMap { if case .callout(let c) = $0, c.text == "New" { c } else { nil } }.first
+            guard let i = plan.points.ids.firstIndex(of: .number(3)) else {
+                #expect(callout == nil)
+                continue
+            }
+            let quantised = (plan.opacity[i] * 16).rounded() / 16
+            if let callout {
+                #expect(plan.drawn.contains(i), "frame \(plan.index): the callout shows without its marker")
+                #expect(callout.opacity == quantised, "frame \(plan.index): callout at \(callout.opacity), marker at \(quantised)")
+                seen.insert(callout.opacity)
+            } else {
+                #expect(quantised == 0, "frame \(plan.index): a visible marker without its callout")
+            }
+        }
+        #expect(seen.count >= 5 && seen.contains(1))
+        // A frame near half-faded: in the box's left padding, at mid-height (clear of corners and
+        // text), the pixel is the white fill over the frame drawn without callouts at that opacity.
+        let (plan, scene) = try #require(frames.min { f, g in
+            func off(_ f: (plan: FramePlan, scene: Scene)) -> Double {
+                f.plan.points.ids.firstIndex(of: .number(3)).map { abs(f.plan.opacity[$0] - 0.5) } ?? 1
+            }
+            return off(f) < off(g)
+        })
+        let box = try #require(scene.items.lazy.compactMap { if case .callout(let c) = $0, c.text == "New" { c } else { nil } }.first)
+        #expect(box.opacity > 0.3 && box.opacity < 0.7)
+        var bare = r
+        bare.base.layout.labelField = nil
+        func pixel(_ request: AnimationRequest) throws -> [Double] {
+            var png: Data?
+            try AnimationRenderer.render(request, onFrame: { k, d in if k == plan.index { png = d } })
+            let image = try PNGCodec.decode(data: try #require(png))
+            let at = (Int(box.box.y + box.box.height / 2) * image.width + Int(box.box.x + 3)) * 4
+            return (0..<3).map { Double(image.pixels[at + $0]) }
+        }
+        let drawn = try pixel(r), under = try pixel(bare)
+        for c in 0..<3 {
+            let expected = box.opacity * 255 + (1 - box.opacity) * under[c]
+            #expect(abs(drawn[c] - expected) <= 2, "channel \(c): \(drawn[c]), expected \(expected) (under it \(under[c]))")
+        }
     }
 
     /// In the SMIL SVG a bubble that is gone by the end ends at radius 0 (it shrank away), and the

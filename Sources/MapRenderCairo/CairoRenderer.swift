@@ -212,14 +212,16 @@ public final class CairoRenderer {
 
     /// A rounded box and its pointer as one outline (`CalloutMark.outline`), stroked then filled, text inside.
     private func drawCallout(_ c: CalloutMark, _ cr: OpaquePointer) {
-        // A fading callout (an animation frame) is drawn whole, then composited at its opacity.
-        let faded = c.opacity < 1
-        if faded { cairo_push_group(cr) }
-        defer {
-            if faded {
-                cairo_pop_group_to_source(cr)
-                cairo_paint_with_alpha(cr, c.opacity)
-            }
+        // A fading callout (an animation frame): drawn into a group as large as box, pointer and
+        // stroke (a group of the whole frame per callout took a third of a 1920x1080 frame's
+        // time), then painted with its opacity.
+        if c.opacity < 1 {
+            let xs = c.pointer.map(\.0) + [c.box.x, c.box.maxX], ys = c.pointer.map(\.1) + [c.box.y, c.box.maxY]
+            let m = c.strokeWidth + 1, x0 = xs.min()! - m, y0 = ys.min()! - m
+            cairo_save(cr)
+            cairo_rectangle(cr, x0, y0, xs.max()! + m - x0, ys.max()! + m - y0)
+            cairo_clip(cr)
+            cairo_push_group(cr)
         }
         cairo_new_path(cr)
         MarkerPainter.appendPath(c.outline, to: cr, x: 0, y: 0)
@@ -234,6 +236,11 @@ public final class CairoRenderer {
         cairo_fill(cr)
         text.draw(c.text, font: c.font, color: c.color, halo: nil, haloWidth: 0,
                   x: c.textOrigin.x, y: c.textOrigin.y, maxWidth: c.maxWidth, on: cr)
+        if c.opacity < 1 {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, c.opacity)
+            cairo_restore(cr)
+        }
     }
 
     private func drawScaleBar(_ b: ScaleBarMark, _ cr: OpaquePointer) {

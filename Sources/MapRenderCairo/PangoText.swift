@@ -64,11 +64,26 @@ public final class PangoText: TextMeasuring {
         return Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
     }
 
-    /// The lines Pango breaks `text` into at `maxWidth` (as `measure` and `draw` do), each with
-    /// where it starts and its baseline, CSS px from the top-left of the whole text's logical box
-    /// (where an SVG `<tspan>` must be placed to sit where Pango draws the line). A line's text
-    /// leaves out the spaces and line break it was broken at.
-    public func lines(_ text: String, font: FontSpec, maxWidth: Double?) -> [(text: String, x: Double, baseline: Double)] {
+    /// One line of a laid-out text (`lines`).
+    public struct Line: Sendable, Equatable {
+        public var text: String
+        /// Where the line's logical box starts and where its baseline lies, CSS px from the
+        /// top-left of the whole text's logical box.
+        public var x: Double
+        public var baseline: Double
+        /// Pango laid the line out right to left (its first strong character is, e.g. Arabic or
+        /// Hebrew): its words run from the right, also where a left-to-right word is among them.
+        public var rightToLeft: Bool
+
+        public init(text: String, x: Double, baseline: Double, rightToLeft: Bool) {
+            self.text = text; self.x = x; self.baseline = baseline; self.rightToLeft = rightToLeft
+        }
+    }
+
+    /// The lines Pango breaks `text` into at `maxWidth` (as `measure` and `draw` do), each where
+    /// it starts, its baseline and its direction (where an SVG `<tspan>` must be placed to sit where
+    /// Pango draws the line). A line's text leaves out the spaces and line break it was broken at.
+    public func lines(_ text: String, font: FontSpec, maxWidth: Double?) -> [Line] {
         let layout = makeLayout(text, font: font, maxWidth: maxWidth)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var whole = PangoRectangle()
@@ -76,7 +91,7 @@ public final class PangoText: TextMeasuring {
         let bytes = Array(text.utf8), scale = Double(PANGO_SCALE)
         guard let iter = pango_layout_get_iter(layout) else { return [] }
         defer { pango_layout_iter_free(iter) }
-        var out: [(text: String, x: Double, baseline: Double)] = []
+        var out: [Line] = []
         repeat {
             guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
             let from = min(max(Int(line.pointee.start_index), 0), bytes.count)
@@ -84,9 +99,10 @@ public final class PangoText: TextMeasuring {
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let piece = String(decoding: bytes[from..<to], as: UTF8.self)
-            out.append((String(piece.reversed().drop(while: \.isWhitespace).reversed()),
-                        Double(logical.x - whole.x) / scale,
-                        Double(pango_layout_iter_get_baseline(iter) - whole.y) / scale))
+            out.append(Line(text: String(piece.reversed().drop(while: \.isWhitespace).reversed()),
+                            x: Double(logical.x - whole.x) / scale,
+                            baseline: Double(pango_layout_iter_get_baseline(iter) - whole.y) / scale,
+                            rightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue))
         } while pango_layout_iter_next_line(iter) != 0
         return out
     }

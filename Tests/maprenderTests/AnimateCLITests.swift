@@ -90,6 +90,19 @@ import Testing
         #expect(Int(bytes[44]) == 5)
     }
 
+    /// `--label-style callout` in an animated SVG (refused before): one moving box per point.
+    @Test func animatedSVGWithCallouts() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        let places = cli.shared("populated_places_110m.geojson")
+        let svg = d.appendingPathComponent("anim.svg").path
+        let r = try cli.run(["animate", places, places, "--animated", "-o", svg, "--frames", "2", "--size", "400x300",
+                             "--bbox=-11,35,30,60", "--label", "name", "--label-style", "callout", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        let outlines = text.components(separatedBy: "attributeName=\"d\"").count - 1
+        #expect(outlines >= 2 && outlines == text.components(separatedBy: "<tspan").count - 1, "\(outlines) callouts")
+    }
+
     @Test func usageErrors() throws {
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let places = cli.shared("populated_places_110m.geojson")

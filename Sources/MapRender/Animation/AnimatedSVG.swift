@@ -12,9 +12,10 @@ import MapRenderCore
 /// legs (one per member, its ends following the group's centre and the marker) and the dot at
 /// the true position, under the markers; bubbles are drawn above every marker, as in the still
 /// map. Bubbles carry their count text (one text per count the bubble takes, shown while it has
-/// that count); plain labels follow their placement in each frame (one text per label string),
-/// and so do callouts: the outline of box and pointer (`CalloutMark.outline`, as Cairo draws it)
-/// per frame, and the text in the lines Pango breaks it into.
+/// that count); plain labels follow their placement in each frame (one text per point and label
+/// string, one per string for bubbles' labels), and so do callouts: the outline of box and
+/// pointer (`CalloutMark.outline`, as Cairo draws it) per frame, and the text in the lines Pango
+/// breaks it into, each in Pango's direction.
 struct AnimatedSVG {
     let base: RenderRequest
     let fps: Double
@@ -42,14 +43,18 @@ struct AnimatedSVG {
     private var legs: [Int: (from: Track, to: Track)] = [:]
     /// The dots at the groups' true positions, by the group's smallest member key (size: radius).
     private var legDots: [Int: Track] = [:]
-    /// Labels by text: baseline position and opacity per frame, and the look from the first frame.
+    /// Labels by point and text (`textKey`): baseline position and opacity per frame, and the look
+    /// from the first frame.
     private var labels: [String: (track: Track, mark: LabelMark)] = [:]
-    /// Callouts by text: the text's top-left (x, y) and opacity per frame, the outline's path data
-    /// per frame (nil where absent), and the look from the first frame.
-    private var callouts: [String: (track: Track, outlines: [String?], mark: CalloutMark)] = [:]
-    /// Measures text as the layout did, for SVG baselines.
+    /// A callout through the frames: the text's top-left (x, y) and opacity per frame, the
+    /// outline's path data per frame (nil where absent), and the look from the first frame.
+    private typealias CalloutTrack = (track: Track, outlines: [String?], mark: CalloutMark)
+    /// Callouts by point and text (`textKey`).
+    private var callouts: [String: CalloutTrack] = [:]
+    /// Measures text as the layout did, for SVG baselines and directions.
     private let pango = PangoText()
-    private var baselines: [String: Double] = [:]
+    /// Plain labels' single lines, by text.
+    private var labelLines: [String: PangoText.Line] = [:]
 
     init(base: RenderRequest, fps: Double, frameCount: Int) {
         self.base = base
@@ -113,28 +118,45 @@ struct AnimatedSVG {
             bubbles[track] = t
         }
         for l in scene.labels {
-            var entry = labels[l.text] ?? (Track(frames: frameCount), l)
+            let key = Self.textKey(l.owner.map { plan.keys[$0] }, l.text)
+            var entry = labels[key] ?? (Track(frames: frameCount), l)
             // SVG places text by its baseline: where Pango's layout puts it in the label's box.
-            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + baseline(l.text, l.font))
+            entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + line(l.text, l.font).baseline)
             entry.track.size[k] = 1; entry.track.opacity[k] = Float(l.opacity)
-            labels[l.text] = entry
+            labels[key] = entry
         }
         for item in scene.items {
             guard case .callout(let c) = item else { continue }
-            var entry = callouts[c.text] ?? (Track(frames: frameCount), Array(repeating: nil, count: frameCount), c)
+            let key = Self.textKey(c.owner.map { plan.keys[$0] }, c.text)
+            var entry = callouts[key] ?? (Track(frames: frameCount), Array(repeating: nil, count: frameCount), c)
             entry.track.x[k] = Float(c.textOrigin.x); entry.track.y[k] = Float(c.textOrigin.y)
             entry.track.size[k] = 1; entry.track.opacity[k] = Float(c.opacity)
             entry.outlines[k] = PathElement.svgPathData(c.outline, number: num)
-            callouts[c.text] = entry
+            callouts[key] = entry
         }
     }
 
-    /// Where Pango puts the baseline of a label's text below its box's top (labels share one font).
-    private mutating func baseline(_ text: String, _ font: FontSpec) -> Double {
-        if let b = baselines[text] { return b }
-        let b = pango.baseline(text, font: font)
-        baselines[text] = b
-        return b
+    /// A label's or callout's element: one per point (by its key) and text, so that two points of
+    /// one name keep a text each, and a point whose name changes between keyframes shows each
+    /// name while it has it; a bubble's label (no point) one per text.
+    private static func textKey(_ point: Int?, _ text: String) -> String {
+        point.map { "\($0) \(text)" } ?? " \(text)"
+    }
+
+    /// A plain label's line as Pango lays it out (labels share one font): its baseline below the
+    /// label box's top, and its direction.
+    private mutating func line(_ text: String, _ font: FontSpec) -> PangoText.Line {
+        if let l = labelLines[text] { return l }
+        let l = pango.lines(text, font: font, maxWidth: nil).first ?? PangoText.Line(text: text, x: 0, baseline: 0, rightToLeft: false)
+        labelLines[text] = l
+        return l
+    }
+
+    /// A line's text for SVG: a right-to-left line (Pango's direction) isolated as right to left
+    /// (U+2067 ... U+2069), so that its words come in Pango's order also where a left-to-right
+    /// word is among them (the SVG's own direction is left to right).
+    private static func directed(_ text: String, rightToLeft: Bool) -> String {
+        rightToLeft ? "\u{2067}\(text)\u{2069}" : text
     }
 
     /// The document: `background` (an SVG from Cairo) with the animated marks added on top.
@@ -236,13 +258,13 @@ struct AnimatedSVG {
             out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" font-family=\"\(xml(mark.font.family))\""
             out += " font-size=\"\(num(mark.font.size))\" font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\""
             out += " stroke=\"\(halo)\" stroke-opacity=\"\(num(haloAlpha))\" stroke-width=\"\(num(2 * mark.haloWidth))\""
-            out += " stroke-linejoin=\"round\" paint-order=\"stroke\" opacity=\"\(num(t.opacity[0]))\">"
+            out += " stroke-linejoin=\"round\" paint-order=\"stroke\" opacity=\"\(num(t.opacity[0]))\" xml:space=\"preserve\">"
             if frameCount > 1 {
                 out += animate("x", t.x.map(num), timing)
                 out += animate("y", t.y.map(num), timing)
                 out += animate("opacity", t.opacity.map(num), timing)
             }
-            out += xml(key) + "</text>\n"
+            out += Self.directed(xml(mark.text), rightToLeft: labelLines[mark.text]?.rightToLeft ?? false) + "</text>\n"
         }
         for key in callouts.keys.sorted() {
             out += callout(callouts[key]!, timing: timing)
@@ -253,7 +275,7 @@ struct AnimatedSVG {
 
     /// One callout: its outline stroked then filled (the fill covers the stroke's inner half, as
     /// Cairo draws it), its text's lines where Pango puts them, all faded as one.
-    private func callout(_ entry: (track: Track, outlines: [String?], mark: CalloutMark), timing: String) -> String {
+    private func callout(_ entry: CalloutTrack, timing: String) -> String {
         let t = filled(entry.track), mark = entry.mark
         // Absent frames keep the outline of the previous present frame (the first present one before it).
         var outlines = entry.outlines
@@ -278,23 +300,29 @@ struct AnimatedSVG {
             out += "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"\(translate.joined(separator: ";"))\" \(timing)/>"
         }
         out += "<text font-family=\"\(xml(mark.font.family))\" font-size=\"\(num(mark.font.size))\""
-        out += " font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\" fill-opacity=\"\(num(mark.color.a))\">"
+        out += " font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\" fill-opacity=\"\(num(mark.color.a))\""
+        // Spaces as Pango keeps them (SVG would fold a run of them into one).
+        out += " xml:space=\"preserve\">"
         for line in pango.lines(mark.text, font: mark.font, maxWidth: mark.maxWidth) where !line.text.isEmpty {
-            out += "<tspan x=\"\(num(line.x))\" y=\"\(num(line.baseline))\">\(xml(line.text))</tspan>"
+            out += "<tspan x=\"\(num(line.x))\" y=\"\(num(line.baseline))\">\(Self.directed(xml(line.text), rightToLeft: line.rightToLeft))</tspan>"
         }
         return out + "</text></g></g>\n"
     }
 
-    /// Text and attribute values with XML's special characters escaped.
+    /// Text and attribute values with XML's special characters escaped, and the control
+    /// characters XML 1.0 does not allow (a label of any bytes would make the file unreadable)
+    /// left out; a tab, line feed or carriage return as a space.
     private func xml(_ s: String) -> String {
         var out = ""
-        for c in s {
+        for c in s.unicodeScalars {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(c)
+            case "\t", "\n", "\r": out += " "
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": continue
+            default: out.unicodeScalars.append(c)
             }
         }
         return out

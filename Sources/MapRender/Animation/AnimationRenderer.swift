@@ -111,7 +111,7 @@ public enum AnimationRenderer {
         let drawing: FrameDrawing
         let jobs: Int
         var continuity: ClusterContinuity
-        /// Labels and callouts: the side each key's took in the previous frame (nil: no labels).
+        /// Labels and callouts: the side each key's label or callout took in the previous frame (nil: no labels).
         var labelSides: [Int: LabelSide]?
         let labelMeasurer = CachingTextMeasurer(PangoText())
         var timings: [String: Double] = [:]

@@ -29,7 +29,7 @@ public enum Callout {
             case .below: self = .below
             case .right: self = .right
             case .left: self = .left
-            default: return nil
+            case .topRight, .topLeft, .bottomRight, .bottomLeft: return nil
             }
         }
     }
@@ -98,16 +98,21 @@ public enum Callout {
                                 textOrigin: (box.x + pad, box.y + pad), cornerRadius: radius)
     }
 
-    /// The first side whose box and pointer fit in `index` (the previous side first, if given),
-    /// centred, else slid (see above); inserts them and returns the callout, or returns nil when
-    /// every side is blocked.
+    /// The first side whose box and pointer fit in `index`, centred, else slid (see above); the
+    /// previous side, if given, first, centred and then slid either way (an animation frame's
+    /// callout stays on its side while there is room on it); inserts them and returns the
+    /// callout, or returns nil when every side is blocked.
     /// The pin should already be in the index (as an obstacle for others); it never blocks its own callout.
     public static func place(anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
                              index: inout CollisionIndex, options: Options = Options(),
                              previous: Side? = nil) -> CalloutPlacement? {
         var sides = options.sides
-        if let p = previous { sides.removeAll { $0 == p }; sides.insert(p, at: 0) }
-        let tries = sides.map { ($0, 0.0) } + (options.allowOverlap ? [] : sides.flatMap { [($0, -1.0), ($0, 1.0)] })
+        var first: [(Side, Double)] = []
+        if let p = previous {
+            sides.removeAll { $0 == p }
+            first = options.allowOverlap ? [(p, 0)] : [(p, 0), (p, -1), (p, 1)]
+        }
+        let tries = first + sides.map { ($0, 0.0) } + (options.allowOverlap ? [] : sides.flatMap { [($0, -1.0), ($0, 1.0)] })
         for (side, shift) in tries {
             let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
                              options: options, shift: shift)

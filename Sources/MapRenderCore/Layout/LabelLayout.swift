@@ -46,6 +46,12 @@ enum LabelLayout {
         var hints: [Int: LabelSide] = [:]
         var opacity: [Int: Double] = [:]
 
+        /// The opacity of a point's label or callout: its marker's, quantised as markers are (in
+        /// sixteenths); 0 (nothing to draw) below half a step.
+        func alpha(_ row: Int) -> Double {
+            opacity[row].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+        }
+
         /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.
         func text(_ row: Int) -> String? {
             guard let t = data.points.properties.value(column: column, row: row).displayText.map(LabelText.truncated),
@@ -115,7 +121,7 @@ enum LabelLayout {
         var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         var owners: [Int] = [], alphas: [Double] = []
         for (k, i) in drawn.enumerated() where !skip.contains(i) {
-            let alpha = c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+            let alpha = c.alpha(i)
             guard alpha > 0, let text = c.text(i) else { continue }
             owners.append(i); alphas.append(alpha)
             let markBox = batch.box(at: k)
@@ -148,6 +154,7 @@ enum LabelLayout {
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
                 textOrigin: placed.textOrigin, maxWidth: maxWidth)
             mark.opacity = alphas[j]
+            mark.owner = owners[j]
             items.append(.callout(mark))
             sides[owners[j]] = LabelSide(placed.side)
         }
@@ -198,6 +205,7 @@ enum LabelLayout {
             }
             var mark = placed.mark
             mark.opacity = candidates.alphas[j]
+            if owner >= 0 { mark.owner = owner }
             items.append(.label(mark))
             if owner >= 0 { sides[owner] = placed.side }
         }
@@ -241,8 +249,7 @@ enum LabelLayout {
             labels.reserveCapacity(room); owners.reserveCapacity(room); alphas.reserveCapacity(room)
             let noneSkipped = skip.isEmpty, noneFaded = c.opacity.isEmpty
             for (k, i) in drawn.enumerated() where haveText[k] && (noneSkipped || !skip.contains(i)) {
-                // Nothing to draw below half a step of the marker's quantised opacity.
-                let alpha = noneFaded ? 1 : c.opacity[i].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+                let alpha = noneFaded ? 1 : c.alpha(i)
                 guard alpha > 0 else { continue }
                 owners.append(i); alphas.append(alpha)
                 let priority = c.priority(i)

@@ -111,6 +111,8 @@ public struct CalloutMark: Sendable {
     public var maxWidth: Double
     /// The whole callout's opacity (an animation frame fades a callout with its marker).
     public var opacity: Double = 1
+    /// The point it names (its index in the map's data), as `LabelMark.owner`.
+    public var owner: Int?
 
     /// The box and its pointer as one outline, for every backend (Cairo for PNG, SVG and PDF, the
     /// animated SVG): the rounded box clockwise from its top-left corner, then the pointer's
@@ -273,6 +275,9 @@ public struct LabelMark: Sendable, Equatable {
     public var height: Double
     /// The whole label's opacity (an animation frame fades a label with its marker).
     public var opacity: Double = 1
+    /// The point it names (its index in the map's data); nil for a bubble's label. Not drawn: an
+    /// animated SVG follows one point's label from frame to frame by it.
+    public var owner: Int?
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

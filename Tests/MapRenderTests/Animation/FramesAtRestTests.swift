@@ -79,11 +79,12 @@ import TestSupport
         return b
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    /// Seeds 7 and 8 with callouts, which fade with their markers and keep their side between keyframes.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func keyframesAtRestAreTheStillMap(seed: Int) throws {
         var rng = SeededRandom(seed: UInt64(seed) &* 7919)
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let frames = [Int.random(in: 2...60, using: &rng), 2, 60, 3, 17, 59][seed - 1]
+        let frames = [Int.random(in: 2...60, using: &rng), 2, 60, 3, 17, 59, 5, 9][seed - 1]
         let data = Self.keyframes(&rng, count: Int.random(in: 2...3, using: &rng))
         var paths: [String] = []
         for (j, k) in data.enumerated() {
@@ -93,23 +94,30 @@ import TestSupport
         }
         var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
         r.base = Self.base(&rng)
+        if seed > 6 {
+            r.base.layout.labelStyle = .callout
+            r.base.width = 320
+            r.base.height = 240
+        }
         r.framesPerTransition = frames
         // Effects long enough to run into the next keyframe unless they are cut there.
         r.clusterTransition = Double.random(in: 0.3...1, using: &rng)
         r.jobs = 2
         var rendered: [Int: Data] = [:]
         try AnimationRenderer.render(r, onFrame: { k, d in if k % frames == 0 { rendered[k] = d } })
-        var clustersSeen = 0
+        var clustersSeen = 0, calloutsSeen = 0
         for (j, path) in paths.enumerated() {
             var still = r.base
             still.inputs = [path]
             let expected = try MapRenderer.render(still)
             clustersSeen += expected.scene.bubbles.count
+            calloutsSeen += expected.scene.markCounts["callout", default: 0]
             let frame = try #require(rendered[j * frames])
             #expect(frame == expected.data,
                     "seed \(seed): keyframe \(j) (frame \(j * frames + 1) of \((paths.count - 1) * frames + 1)) differs from the still map")
         }
         if r.base.clustering != nil { #expect(clustersSeen > 0, "seed \(seed): no bubble to test") }
+        if seed > 6 { #expect(calloutsSeen > 0, "seed \(seed): no callout to test") }
     }
 
     /// A colocated group too large to spread is a bubble without a cluster id (clustering off):

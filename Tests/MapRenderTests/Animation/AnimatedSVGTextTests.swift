@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import MapRenderCore
+@testable import MapRender
+
+/// Labels' and callouts' text in the animated SVG: one element per point, words in Pango's
+/// order, spaces as Pango keeps them, and a file XML can read whatever the names hold.
+@Suite struct AnimatedSVGTextTests {
+    @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
+    func textsAreThePointsOwnInPangosOrder(style: LayoutOptions.LabelStyle) throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
+        // Two points of one name; an Arabic name with Latin after it; a run of spaces; a control character.
+        let rows = ["1,Springfield,40.0,-10.0", "2,Springfield,44.0,0.0", "3,القاهرة Cairo 2,36.0,8.0",
+                    "4,Wide    spaced   name,48.0,10.0", "5,Bell\u{1}e,38.0,-4.0"]
+        try ("id,name,lat,lon\n" + rows.joined(separator: "\n") + "\n").write(to: a, atomically: true, encoding: .utf8)
+        try ("id,name,lat,lon\n" + rows.map { $0.replacingOccurrences(of: ".0,", with: ".5,") }.joined(separator: "\n") + "\n")
+            .write(to: b, atomically: true, encoding: .utf8)
+        let svgPath = dir.appendingPathComponent("anim.svg").path
+        var r = AnimationRequest(source: .keyframes([a.path, b.path]), output: .animatedSVG(svgPath))
+        r.base.width = 640
+        r.base.height = 480
+        r.base.view = .center(lat: 42, lon: 0, zoom: 3.5)
+        r.base.clustering = nil
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = style
+        r.framesPerTransition = 4
+        try AnimationRenderer.render(r)
+        let data = try Data(contentsOf: URL(fileURLWithPath: svgPath))
+        // XML reads it (the control character left out).
+        let document = try XMLDocument(data: data)
+        let svg = String(decoding: data, as: UTF8.self)
+        let texts = try document.nodes(forXPath: "//*[local-name()='g'][@id='maprender-animation']//*[local-name()='text']")
+            .map { $0.stringValue ?? "" }
+        #expect(texts.filter { $0 == "Springfield" }.count == 2, "\(texts)")
+        #expect(texts.contains("\u{2067}القاهرة Cairo 2\u{2069}"), "\(texts)")
+        #expect(texts.contains("Wide    spaced   name") && svg.contains("xml:space=\"preserve\""), "\(texts)")
+        #expect(texts.contains("Belle"), "\(texts)")
+        if style == .callout {
+            // Every frame's outline has the same commands, so that a browser can run between them.
+            let outlines = try document.nodes(forXPath: "//*[local-name()='animate'][@attributeName='d']/@values")
+            #expect(outlines.count == 5)
+            for values in outlines.compactMap(\.stringValue) {
+                let commands = Set(values.split(separator: ";").map { String($0.filter(\.isLetter)) })
+                #expect(commands.count == 1, "\(commands)")
+            }
+        }
+    }
+}

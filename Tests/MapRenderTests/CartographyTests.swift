@@ -111,6 +111,43 @@ import Testing
         try Snapshot.assertMatches(result.data, named: "callouts", format: .png, maxDifferentPixels: 40)
     }
 
+    /// Callouts on a clustered map name the bubbles too, as plain labels do ("London +381", or the
+    /// name alone where that finds no room), largest first, each pointer's tip on its bubble's
+    /// edge; only isolated points named (remote islands) was what a clustered callout map showed.
+    /// No callout covers another, a bubble's square or a pin, or leaves the image.
+    @Test func calloutsNameBubblesOnAClusteredMap() throws {
+        var r = try europe()
+        r.layout.labelStyle = .callout
+        r.layout.scaleBar = false
+        let result = try MapRenderer.render(r)
+        let scene = result.scene
+        let callouts = scene.items.compactMap { if case .callout(let c) = $0 { return c } else { return nil } }
+        let names = Set(callouts.map { $0.text.components(separatedBy: " +")[0] })
+        #expect(names.isSuperset(of: ["London", "Madrid", "Moscow"]), "\(names.sorted())")
+        let named = callouts.filter { $0.owner == nil }
+        // (Boxes take more room than plain labels: fewer fit; 21 of 66 here, 0 before.)
+        #expect(named.count >= scene.bubbles.count / 4, "\(named.count) of \(scene.bubbles.count) bubbles named")
+        // The largest bubble is named, and named first.
+        let largest = try #require(scene.bubbles.max { $0.count < $1.count })
+        let first = try #require(callouts.first)
+        #expect(first.owner == nil && hypot(first.pointer[1].0 - largest.x, first.pointer[1].1 - largest.y) - largest.radius < 0.01)
+        for c in named {
+            let tip = c.pointer[1]
+            #expect(scene.bubbles.contains { abs(hypot(tip.0 - $0.x, tip.1 - $0.y) - $0.radius) < 0.01 }, "\(c.text): tip off every bubble's edge")
+        }
+        let image = Rect(x: 0, y: 0, width: scene.width, height: scene.height)
+        var pins: [Rect] = []
+        for m in scene.markers {
+            for k in 0..<m.count { pins.append(m.box(at: k)) }
+        }
+        for (i, c) in callouts.enumerated() {
+            #expect(image.contains(c.box))
+            for d in callouts[(i + 1)...] { #expect(!c.box.intersects(d.box), "\(c.text) covers \(d.text)") }
+            for b in scene.bubbles { #expect(!c.box.intersects(b.box), "\(c.text) covers a bubble") }
+            for p in pins { #expect(!c.box.intersects(p), "\(c.text) covers a pin") }
+        }
+    }
+
     @Test func categoricalStyleLegendGolden() throws {
         let style = """
         {"marker": {"shape": "circle", "size": 6, "stroke-width": 0.5,

@@ -104,7 +104,7 @@ enum LabelLayout {
         case .callout:
             // Callouts keep clear of each bubble's bounding square.
             context.obstacles += bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
-            return placeCallouts(drawn: drawn, batch: batch, context: context,
+            return placeCallouts(drawn: drawn, batch: batch, bubbles: bubbles, context: context,
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
             return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, outline: style.cluster.strokeWidth,
@@ -112,51 +112,70 @@ enum LabelLayout {
         }
     }
 
-    /// Callouts, highest priority first (ties in draw order): each measured wrapped at `maxWidth`
-    /// and placed by `Callout.place` around its pin (the side of its hint first), or dropped.
+    /// Callouts: bubbles' first, largest bubble first, named as plain labels name them ("Paris +41",
+    /// or "Paris" where that finds no room), pointing at the bubble's edge; then points', highest
+    /// priority first (ties in draw order). Each is measured wrapped at `maxWidth` and placed by
+    /// `Callout.place` around its pin or bubble (a point's the side of its hint first), or dropped.
     /// A callout fades with its marker, as a plain label does (nothing below half a step of the
     /// marker's quantised opacity).
-    static func placeCallouts(drawn: [Int], batch: MarkerBatch, context c: Context, maxWidth: Double,
-                              measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
-        var texts: [String] = [], labels: [LabelPlacer.Label] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+    static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
+                              maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
+        // Per candidate: the texts it tries, in order, measured; its priority; where its pointer
+        // reaches for and what it must not cover; the point it names (-1 for a bubble) and its opacity.
+        var texts: [[(String, TextSize)]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         var owners: [Int] = [], alphas: [Double] = []
+        for b in bubbles.sorted(by: { $0.count > $1.count }) {
+            guard let rep = b.representative, let name = c.text(rep) else { continue }
+            let tried = b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
+            texts.append(tried.map { ($0, measurer.measure($0, font: c.font, maxWidth: maxWidth)) })
+            priorities.append(.infinity)
+            anchors.append((b.x, b.y, Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)))
+            owners.append(-1); alphas.append(1)
+        }
+        let bubbleCallouts = texts.count
         for (k, i) in drawn.enumerated() where !skip.contains(i) {
             let alpha = c.alpha(i)
             guard alpha > 0, let text = c.text(i) else { continue }
             owners.append(i); alphas.append(alpha)
             let markBox = batch.box(at: k)
-            let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
-            labels.append(.init(markBox: markBox, anchorBox: batch.labelAnchor(at: k), size: size, priority: c.priority(i)))
+            texts.append([(text, measurer.measure(text, font: c.font, maxWidth: maxWidth))])
+            priorities.append(c.priority(i))
             anchors.append((batch.x[k], markBox.y, markBox))
-            texts.append(text)
         }
         let v = c.viewport, ls = c.style
         var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         index.insert(contentsOf: c.obstacles)
         var opts = Callout.Options()
         opts.allowOverlap = c.allowOverlap
-        let order = labels.indices.sorted {
-            labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
+        // Bubbles' in their order (largest first), then points' by priority, ties in draw order.
+        let order = Array(0..<bubbleCallouts) + (bubbleCallouts..<texts.count).sorted {
+            priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
         }
         var items: [SceneItem] = []
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
         for j in order {
-            let a = anchors[j]
-            let previous = c.hints[owners[j]].flatMap(Callout.Side.init(_:))
-            guard let placed = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: labels[j].size, index: &index, options: opts,
-                                             previous: previous) else {
+            let a = anchors[j], owner = owners[j]
+            let previous = owner >= 0 ? c.hints[owner].flatMap(Callout.Side.init(_:)) : nil
+            var placement: (text: String, placed: CalloutPlacement)?
+            for (text, size) in texts[j] where placement == nil {
+                placement = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: size, index: &index, options: opts,
+                                          previous: previous).map { (text, $0) }
+            }
+            guard let (text, placed) = placement else {
                 dropped += 1
                 continue
             }
             var mark = CalloutMark(
-                text: texts[j], font: c.font, color: ls.color, fill: ls.calloutFill, stroke: ls.calloutStroke,
+                text: text, font: c.font, color: ls.color, fill: ls.calloutFill, stroke: ls.calloutStroke,
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
                 textOrigin: placed.textOrigin, maxWidth: maxWidth)
             mark.opacity = alphas[j]
-            mark.owner = owners[j]
+            if owner >= 0 {
+                mark.owner = owner
+                sides[owner] = LabelSide(placed.side)
+            }
             items.append(.callout(mark))
-            sides[owners[j]] = LabelSide(placed.side)
         }
         return Output(items: items, dropped: dropped, sides: sides)
     }

@@ -242,7 +242,7 @@ struct AnimatedSVG {
                 let ys = t.y.map { $0 + drop }
                 let shown = zip(t.count, t.text).map { $0 == c && $1 ? "1" : "0" }
                 out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(ys[0]))\" text-anchor=\"middle\" \(font)"
-                out += " fill=\"\(svgColor(cs.textColor).0)\" opacity=\"\(shown[0])\">"
+                out += " fill=\"\(svgColor(cs.textColor).0)\" fill-opacity=\"\(num(cs.textColor.a))\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
                     out += animate("x", t.x.map(num), timing)
                     out += animate("y", ys.map(num), timing)
@@ -256,7 +256,7 @@ struct AnimatedSVG {
             let t = filled(track)
             let (halo, haloAlpha) = svgColor(mark.halo)
             out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(t.y[0]))\" font-family=\"\(xml(mark.font.family))\""
-            out += " font-size=\"\(num(mark.font.size))\" font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\""
+            out += " font-size=\"\(num(mark.font.size))\" font-weight=\"\(mark.font.weight.rawValue)\" fill=\"\(svgColor(mark.color).0)\" fill-opacity=\"\(num(mark.color.a))\""
             out += " stroke=\"\(halo)\" stroke-opacity=\"\(num(haloAlpha))\" stroke-width=\"\(num(2 * mark.haloWidth))\""
             out += " stroke-linejoin=\"round\" paint-order=\"stroke\" opacity=\"\(num(t.opacity[0]))\" xml:space=\"preserve\">"
             if frameCount > 1 {

@@ -124,7 +124,11 @@ enum LabelLayout {
         // reaches for and what it must not cover; the point it names (-1 for a bubble) and its opacity.
         var texts: [[(String, TextSize)]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         var owners: [Int] = [], alphas: [Double] = []
-        for b in bubbles.sorted(by: { $0.count > $1.count }) {
+        // Largest first, equal counts in the plan's order (as plain labels take them).
+        let largestFirst = bubbles.indices.sorted {
+            bubbles[$0].count != bubbles[$1].count ? bubbles[$0].count > bubbles[$1].count : $0 < $1
+        }
+        for b in largestFirst.map({ bubbles[$0] }) {
             guard let rep = b.representative, let name = c.text(rep) else { continue }
             let tried = b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
             texts.append(tried.map { ($0, measurer.measure($0, font: c.font, maxWidth: maxWidth)) })

@@ -99,14 +99,13 @@ import TestSupport
     /// lines Pango broke it into, so the frames match at the bound for text (0.6 %).
     @Test func calloutsInChromiumMatchThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
-        let header = "id,name,lat,lon\n", paris = "1,\"Paris, a city on the Seine with a long name\","
-        try (header + paris + "48.86,2.35\n2,London,51.51,-0.13\n3,Berlin,52.52,13.40\n4,Madrid,40.42,-3.70\n5,القاهرة,30.04,31.24\n")
-            .write(to: a, atomically: true, encoding: .utf8)
-        try (header + paris + "46.0,6.0\n2,London,53.5,-3.0\n3,Berlin,52.52,13.40\n6,Αθήνα,37.98,23.73\n5,القاهرة,30.04,31.24\n")
-            .write(to: b, atomically: true, encoding: .utf8)
+        let paris = "1,\"Paris, a city on the Seine with a long name\","
+        let paths = try AnimationTestData.writeCSV([
+            [paris + "48.86,2.35", "2,London,51.51,-0.13", "3,Berlin,52.52,13.40", "4,Madrid,40.42,-3.70", "5,القاهرة,30.04,31.24"],
+            [paris + "46.0,6.0", "2,London,53.5,-3.0", "3,Berlin,52.52,13.40", "6,Αθήνα,37.98,23.73", "5,القاهرة,30.04,31.24"],
+        ], to: dir)
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = AnimationRequest(source: .keyframes([a.path, b.path]), output: .animatedSVG(svgPath))
+        var r = AnimationRequest(source: .keyframes(paths), output: .animatedSVG(svgPath))
         r.base.width = 480
         r.base.height = 360
         r.base.view = .center(lat: 44, lon: 13, zoom: 2.6)

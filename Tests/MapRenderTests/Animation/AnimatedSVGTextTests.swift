@@ -12,15 +12,12 @@ import MapRenderCore
     @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
     func textsAreThePointsOwnInPangosOrder(style: LayoutOptions.LabelStyle) throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
         // Two points of one name; an Arabic name with Latin after it; a run of spaces; a control character.
         let rows = ["1,Springfield,40.0,-10.0", "2,Springfield,44.0,0.0", "3,القاهرة Cairo 2,36.0,8.0",
                     "4,Wide    spaced   name,48.0,10.0", "5,Bell\u{1}e,38.0,-4.0"]
-        try ("id,name,lat,lon\n" + rows.joined(separator: "\n") + "\n").write(to: a, atomically: true, encoding: .utf8)
-        try ("id,name,lat,lon\n" + rows.map { $0.replacingOccurrences(of: ".0,", with: ".5,") }.joined(separator: "\n") + "\n")
-            .write(to: b, atomically: true, encoding: .utf8)
+        let paths = try AnimationTestData.writeCSV([rows, rows.map { $0.replacingOccurrences(of: ".0,", with: ".5,") }], to: dir)
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = AnimationRequest(source: .keyframes([a.path, b.path]), output: .animatedSVG(svgPath))
+        var r = AnimationRequest(source: .keyframes(paths), output: .animatedSVG(svgPath))
         r.base.width = 640
         r.base.height = 480
         r.base.view = .center(lat: 42, lon: 0, zoom: 3.5)

@@ -81,6 +81,15 @@ enum AnimationTestData {
         }
     }
 
+    /// Keyframes as CSV files (`id,name,lat,lon` and `rows` each) in `dir`, in order.
+    static func writeCSV(_ frames: [[String]], to dir: URL) throws -> [String] {
+        try frames.enumerated().map { (k, rows) in
+            let url = dir.appendingPathComponent("key\(k).csv")
+            try ("id,name,lat,lon\n" + rows.map { $0 + "\n" }.joined()).write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+    }
+
     /// The A → B keyframes of the shared places, written to `dir`.
     static func placesKeyframes(in dir: URL) throws -> [String] {
         let a = try loadPlaces()

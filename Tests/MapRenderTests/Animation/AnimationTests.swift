@@ -364,22 +364,27 @@ import MapRenderCairo
         }
     }
 
+    /// Alpha at (0, 0) stays; B comes from `far` to `near` (lon, lat) and goes back, over three
+    /// keyframes of 6 frames each; unclustered, labelled by name.
+    static func bPassesAlpha(far: (Double, Double), near: (Double, Double), in dir: URL) throws -> AnimationRequest {
+        typealias F = AnimationTestData.Feature
+        let alpha = F(id: 1, lon: 0, lat: 0, name: "Alpha")
+        let away = F(id: 2, lon: far.0, lat: far.1, name: "B"), close = F(id: 2, lon: near.0, lat: near.1, name: "B")
+        var r = Data_.request(.keyframes(try Data_.write([[alpha, away], [alpha, close], [alpha, away]], to: dir)))
+        r.base.clustering = nil
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 6
+        return r
+    }
+
     /// A label pushed to the other side by a passing marker stays there once the marker has gone
     /// (its place is still free): no flicker back and forth between keyframes. At the next
     /// keyframe the frame is the still map, which puts it back on the right.
     @Test func labelsKeepTheirPlaceWhileItStaysFree() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        typealias F = AnimationTestData.Feature
-        let alpha = F(id: 1, lon: 0, lat: 0, name: "Alpha")
-        let far = F(id: 2, lon: 30, lat: 0, name: "B")
-        let near = F(id: 2, lon: 3, lat: 0, name: "B")
-        let paths = try Data_.write([[alpha, far], [alpha, near], [alpha, far]], to: dir)
-        var r = Data_.request(.keyframes(paths))
-        r.base.clustering = nil
-        r.base.layout.labelField = "name"
+        var r = try Self.bPassesAlpha(far: (30, 0), near: (3, 0), in: dir)
         // Markers above 8 px are hard label obstacles (smaller dots are soft: a label may cover them).
         r.base.style.marker.size = 12
-        r.framesPerTransition = 6
         let frames = try AnimationRenderer.scenes(r)
         func alphaLabel(_ k: Int) -> LabelMark? { frames[k].scene.labels.first { $0.text == "Alpha" } }
         let v = frames[0].plan.viewport
@@ -402,16 +407,8 @@ import MapRenderCairo
     /// still map's side).
     @Test func calloutsKeepTheirSideWhileItStaysFree() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        typealias F = AnimationTestData.Feature
-        let alpha = F(id: 1, lon: 0, lat: 0, name: "Alpha")
-        let far = F(id: 2, lon: 30, lat: 10, name: "B")
-        let near = F(id: 2, lon: 0.3, lat: 1.2, name: "B")
-        let paths = try Data_.write([[alpha, far], [alpha, near], [alpha, far]], to: dir)
-        var r = Data_.request(.keyframes(paths))
-        r.base.clustering = nil
-        r.base.layout.labelField = "name"
+        var r = try Self.bPassesAlpha(far: (30, 10), near: (0.3, 1.2), in: dir)
         r.base.layout.labelStyle = .callout
-        r.framesPerTransition = 6
         let frames = try AnimationRenderer.scenes(r)
         func callout(_ k: Int) -> CalloutMark? {
             frames[k].scene.items.lazy.compactMap { if case .callout(let c) = $0, c.text == "Alpha" { c } else { nil } }.first

@@ -102,9 +102,11 @@ public enum Callout {
     /// previous side, if given, first, centred and then slid either way (an animation frame's
     /// callout stays on its side while there is room on it); inserts them and returns the
     /// callout, or returns nil when every side is blocked.
-    /// The pin should already be in the index (as an obstacle for others); it never blocks its own callout.
+    /// The pin should already be in the index (as an obstacle for others), or in `obstacles`, which
+    /// holds the fixed ones when given (the index then only the callouts placed); it never blocks
+    /// its own callout.
     public static func place(anchor: (x: Double, y: Double), pin: Rect?, text: TextSize,
-                             index: inout CollisionIndex, options: Options = Options(),
+                             index: inout CollisionIndex, obstacles: FixedObstacles? = nil, options: Options = Options(),
                              previous: Side? = nil) -> CalloutPlacement? {
         var sides = options.sides
         var first: [(Side, Double)] = []
@@ -117,13 +119,30 @@ public enum Callout {
             let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
                              options: options, shift: shift)
             let pointerBox = c.pointerBounds
-            if options.allowOverlap || (index.canPlace(c.box) && index.canPlace(pointerBox)) {
+            let clear = obstacles.map { $0.isFree(c.box) && $0.isFree(pointerBox) } ?? true
+            if options.allowOverlap || (clear && index.canPlace(c.box) && index.canPlace(pointerBox)) {
                 index.insert(c.box)
                 index.insert(pointerBox)
                 return c
             }
         }
         return nil
+    }
+
+    /// Whether a callout for the pin could be placed at all, before its text is measured: whether
+    /// the pointer of the smallest callout (no text) fits on some side. On each side every
+    /// callout's pointer reaches from the same tip to the same base line, at least as wide as that
+    /// one, wherever its box slides, and every try asks for its pointer's room: where this says
+    /// no, `place` finds nothing. (Measuring the text of each of 100k pins first took most of the
+    /// callouts' layout, most of them in a crowd where no callout fits.)
+    public static func mightPlace(anchor: (x: Double, y: Double), pin: Rect?, index: CollisionIndex,
+                                  obstacles: FixedObstacles? = nil, options: Options = Options()) -> Bool {
+        guard !options.allowOverlap else { return true }
+        return options.sides.contains { side in
+            let pointer = geometry(side: side, anchor: anchor, pin: pin, text: TextSize(width: 0, height: 0),
+                                   options: options).pointerBounds
+            return (obstacles?.isFree(pointer) ?? true) && index.canPlace(pointer)
+        }
     }
 
     /// The start of a span of `length` centred at `c` (`shift` 0; -1 and 1: as far towards its

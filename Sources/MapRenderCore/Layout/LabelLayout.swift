@@ -114,15 +114,16 @@ enum LabelLayout {
 
     /// Callouts: bubbles' first, largest bubble first, named as plain labels name them ("Paris +41",
     /// or "Paris" where that finds no room), pointing at the bubble's edge; then points', highest
-    /// priority first (ties in draw order). Each is measured wrapped at `maxWidth` and placed by
-    /// `Callout.place` around its pin or bubble (a point's the side of its hint first), or dropped.
+    /// priority first (ties in draw order). Each is measured wrapped at `maxWidth`, when its turn
+    /// comes and it might fit (`Callout.mightPlace`), and placed by `Callout.place` around its pin
+    /// or bubble (a point's the side of its hint first), or dropped.
     /// A callout fades with its marker, as a plain label does (nothing below half a step of the
     /// marker's quantised opacity).
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
                               maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
-        // Per candidate: the texts it tries, in order, measured; its priority; where its pointer
-        // reaches for and what it must not cover; the point it names (-1 for a bubble) and its opacity.
-        var texts: [[(String, TextSize)]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        // Per candidate: the texts it tries, in order; its priority; where its pointer reaches for
+        // and what it must not cover; the point it names (-1 for a bubble) and its opacity.
+        var texts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         var owners: [Int] = [], alphas: [Double] = []
         // Largest first, equal counts in the plan's order (as plain labels take them).
         let largestFirst = bubbles.indices.sorted {
@@ -130,8 +131,7 @@ enum LabelLayout {
         }
         for b in largestFirst.map({ bubbles[$0] }) {
             guard let rep = b.representative, let name = c.text(rep) else { continue }
-            let tried = b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
-            texts.append(tried.map { ($0, measurer.measure($0, font: c.font, maxWidth: maxWidth)) })
+            texts.append(b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name])
             priorities.append(.infinity)
             anchors.append((b.x, b.y, Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)))
             owners.append(-1); alphas.append(1)
@@ -142,13 +142,15 @@ enum LabelLayout {
             guard alpha > 0, let text = c.text(i) else { continue }
             owners.append(i); alphas.append(alpha)
             let markBox = batch.box(at: k)
-            texts.append([(text, measurer.measure(text, font: c.font, maxWidth: maxWidth))])
+            texts.append([text])
             priorities.append(c.priority(i))
             anchors.append((batch.x[k], markBox.y, markBox))
         }
         let v = c.viewport, ls = c.style
+        // The fixed obstacles apart (`FixedObstacles`: exact answers, mostly from a raster), the
+        // callouts placed in the index.
+        let obstacles = FixedObstacles(width: v.width, height: v.height, obstacles: c.obstacles)
         var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
-        index.insert(contentsOf: c.obstacles)
         var opts = Callout.Options()
         opts.allowOverlap = c.allowOverlap
         // Bubbles' in their order (largest first), then points' by priority, ties in draw order.
@@ -162,9 +164,12 @@ enum LabelLayout {
             let a = anchors[j], owner = owners[j]
             let previous = owner >= 0 ? c.hints[owner].flatMap(Callout.Side.init(_:)) : nil
             var placement: (text: String, placed: CalloutPlacement)?
-            for (text, size) in texts[j] where placement == nil {
-                placement = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: size, index: &index, options: opts,
-                                          previous: previous).map { (text, $0) }
+            if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts) {
+                for text in texts[j] where placement == nil {
+                    let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
+                    placement = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: size, index: &index, obstacles: obstacles,
+                                              options: opts, previous: previous).map { (text, $0) }
+                }
             }
             guard let (text, placed) = placement else {
                 dropped += 1

@@ -118,7 +118,7 @@ struct AnimatedSVG {
             bubbles[track] = t
         }
         for l in scene.labels {
-            let key = Self.textKey(l.owner.map { plan.keys[$0] }, l.text)
+            let key = Self.textKey(point: l.owner.map { plan.keys[$0] }, bubble: l.bubble.map { plan.bubbles[$0].track }, l.text)
             var entry = labels[key] ?? (Track(frames: frameCount), l)
             // SVG places text by its baseline: where Pango's layout puts it in the label's box.
             entry.track.x[k] = Float(l.x); entry.track.y[k] = Float(l.y + line(l.text, l.font).baseline)
@@ -127,7 +127,7 @@ struct AnimatedSVG {
         }
         for item in scene.items {
             guard case .callout(let c) = item else { continue }
-            let key = Self.textKey(c.owner.map { plan.keys[$0] }, c.text)
+            let key = Self.textKey(point: c.owner.map { plan.keys[$0] }, bubble: c.bubble.map { plan.bubbles[$0].track }, c.text)
             var entry = callouts[key] ?? (Track(frames: frameCount), Array(repeating: nil, count: frameCount), c)
             entry.track.x[k] = Float(c.textOrigin.x); entry.track.y[k] = Float(c.textOrigin.y)
             entry.track.size[k] = 1; entry.track.opacity[k] = Float(c.opacity)
@@ -136,11 +136,13 @@ struct AnimatedSVG {
         }
     }
 
-    /// A label's or callout's element: one per point (by its key) and text, so that two points of
-    /// one name keep a text each, and a point whose name changes between keyframes shows each
-    /// name while it has it; a bubble's label (no point) one per text.
-    private static func textKey(_ point: Int?, _ text: String) -> String {
-        point.map { "\($0) \(text)" } ?? " \(text)"
+    /// A label's or callout's element: one per point (by its key) or bubble (by its track) and
+    /// text, so that two points or bubbles of one name keep a text each, and one whose name
+    /// changes (a bubble's count) shows each name while it has it.
+    private static func textKey(point: Int?, bubble: Int?, _ text: String) -> String {
+        if let point { return "p\(point) \(text)" }
+        if let bubble { return "b\(bubble) \(text)" }
+        return " \(text)"
     }
 
     /// A plain label's line as Pango lays it out (labels share one font): its baseline below the

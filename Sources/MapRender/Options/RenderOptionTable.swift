@@ -146,7 +146,7 @@ public enum RenderOptionTable {
             s.base.layout.labelPriority = try v.string()
         },
         RenderOption("label-style", .value(valueName: "style"), default: "plain",
-                     "plain (text with a halo) or callout (a box with a pointer to its pin, wrapped text).") { v, s, _ in
+                     "plain (text with a halo) or callout (a box with a pointer to its pin or bubble, wrapped text).") { v, s, _ in
             s.base.layout.labelStyle = try v.choice(["plain", "callout"]) { LayoutOptions.LabelStyle(rawValue: $0) }
         },
         RenderOption("allow-overlap", .flag,

@@ -52,6 +52,15 @@ enum LabelLayout {
             opacity[row].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
         }
 
+        /// The name of a bubble's label or callout: its representative's text; nil when the bubble
+        /// shows no count (a bubble growing in or shrinking away in an animation frame) or its
+        /// centre is off the image (as a marker is named only when its head's centre is in it).
+        func bubbleName(_ b: MarkPlan.Bubble) -> String? {
+            guard b.showsText, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
+                  let rep = b.representative else { return nil }
+            return text(rep)
+        }
+
         /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.
         func text(_ row: Int) -> String? {
             guard let t = data.points.properties.value(column: column, row: row).displayText.map(LabelText.truncated),
@@ -122,28 +131,31 @@ enum LabelLayout {
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
                               maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
         // Per candidate: the texts it tries, in order; its priority; where its pointer reaches for
-        // and what it must not cover; the point it names (-1 for a bubble) and its opacity.
+        // and what it must not cover; the point it names (-1 for a bubble) or the bubble, and its opacity.
         var texts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        var owners: [Int] = [], alphas: [Double] = []
+        var owners: [Int] = [], named: [Int] = [], alphas: [Double] = []
         // Largest first, equal counts in the plan's order (as plain labels take them).
         let largestFirst = bubbles.indices.sorted {
             bubbles[$0].count != bubbles[$1].count ? bubbles[$0].count > bubbles[$1].count : $0 < $1
         }
-        for b in largestFirst.map({ bubbles[$0] }) {
-            guard let rep = b.representative, let name = c.text(rep) else { continue }
+        for k in largestFirst {
+            let b = bubbles[k]
+            guard let name = c.bubbleName(b) else { continue }
             texts.append(b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name])
             priorities.append(.infinity)
             anchors.append((b.x, b.y, Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)))
-            owners.append(-1); alphas.append(1)
+            owners.append(-1); named.append(k); alphas.append(1)
         }
         let bubbleCallouts = texts.count
         for (k, i) in drawn.enumerated() where !skip.contains(i) {
             let alpha = c.alpha(i)
             guard alpha > 0, let text = c.text(i) else { continue }
-            owners.append(i); alphas.append(alpha)
+            owners.append(i); named.append(-1); alphas.append(alpha)
             let markBox = batch.box(at: k)
             texts.append([text])
-            priorities.append(c.priority(i))
+            // (A point without a number ranks last, as for plain labels: NaN would scramble the order.)
+            let priority = c.priority(i)
+            priorities.append(priority.isNaN ? -.infinity : priority)
             anchors.append((batch.x[k], markBox.y, markBox))
         }
         let v = c.viewport, ls = c.style
@@ -183,6 +195,8 @@ enum LabelLayout {
             if owner >= 0 {
                 mark.owner = owner
                 sides[owner] = LabelSide(placed.side)
+            } else {
+                mark.bubble = named[j]
             }
             items.append(.callout(mark))
         }
@@ -234,6 +248,7 @@ enum LabelLayout {
             var mark = placed.mark
             mark.opacity = candidates.alphas[j]
             if owner >= 0 { mark.owner = owner }
+            mark.bubble = disc
             items.append(.label(mark))
             if owner >= 0 { sides[owner] = placed.side }
         }
@@ -263,7 +278,7 @@ enum LabelLayout {
             context = c
             let unmeasured = TextSize(width: 0, height: 0)
             for (k, b) in bubbles.enumerated() {
-                guard let rep = b.representative, let name = c.text(rep) else { continue }
+                guard let name = c.bubbleName(b) else { continue }
                 discs.append(k)
                 let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
                 labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))

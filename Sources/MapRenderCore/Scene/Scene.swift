@@ -62,7 +62,7 @@ public enum SceneItem: Sendable {
     case textBox(TextBoxMark)
     /// Cluster bubbles with their count text.
     case bubbles(BubbleBatch)
-    /// A rounded box with a pointer to its pin and wrapped text inside.
+    /// A rounded box with a pointer to its pin or bubble and wrapped text inside.
     case callout(CalloutMark)
     case scaleBar(ScaleBarMark)
     case legend(LegendMark)
@@ -111,8 +111,9 @@ public struct CalloutMark: Sendable {
     public var maxWidth: Double
     /// The whole callout's opacity (an animation frame fades a callout with its marker).
     public var opacity: Double = 1
-    /// The point it names (its index in the map's data), as `LabelMark.owner`.
+    /// The point or the bubble it names, as `LabelMark.owner` and `LabelMark.bubble`.
     public var owner: Int?
+    public var bubble: Int?
 
     /// The box and its pointer as one outline, for every backend (Cairo for PNG, SVG and PDF, the
     /// animated SVG): the rounded box clockwise from its top-left corner, then the pointer's
@@ -278,6 +279,9 @@ public struct LabelMark: Sendable, Equatable {
     /// The point it names (its index in the map's data); nil for a bubble's label. Not drawn: an
     /// animated SVG follows one point's label from frame to frame by it.
     public var owner: Int?
+    /// The bubble it names (its index in the plan's bubbles); nil for a point's label. Not drawn,
+    /// as `owner`.
+    public var bubble: Int?
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

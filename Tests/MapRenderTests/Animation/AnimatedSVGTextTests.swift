@@ -46,4 +46,29 @@ import MapRenderCore
             }
         }
     }
+
+    /// Two bubbles of one name ("Springfield +19" each, twenty points around two places) keep an
+    /// element each: bubbles' texts are followed by the bubble's track, not by their text alone.
+    @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
+    func twoBubblesOfOneNameKeepATextEach(style: LayoutOptions.LabelStyle) throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        var rows: [String] = []
+        for (g, (lat, lon)) in [(40.0, -5.0), (50.0, 15.0)].enumerated() {
+            for k in 0..<20 { rows.append("\(g * 100 + k),Springfield,\(lat + Double(k % 5) * 0.01),\(lon + Double(k / 5) * 0.01)") }
+        }
+        let paths = try AnimationTestData.writeCSV([rows, rows], to: dir)
+        let svgPath = dir.appendingPathComponent("anim.svg").path
+        var r = AnimationRequest(source: .keyframes(paths), output: .animatedSVG(svgPath))
+        r.base.width = 640
+        r.base.height = 480
+        r.base.view = .center(lat: 45, lon: 5, zoom: 3.5)
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = style
+        r.framesPerTransition = 2
+        try AnimationRenderer.render(r)
+        let document = try XMLDocument(data: try Data(contentsOf: URL(fileURLWithPath: svgPath)))
+        let texts = try document.nodes(forXPath: "//*[local-name()='g'][@id='maprender-animation']//*[local-name()='text']")
+            .compactMap(\.stringValue)
+        #expect(texts.filter { $0 == "Springfield +19" }.count == 2, "\(texts)")
+    }
 }

@@ -511,6 +511,33 @@ import MapRenderCairo
         }
     }
 
+    /// A bubble is named while it shows its count: a bubble growing in or shrinking away between
+    /// keyframes (no count yet) gets no label and no callout.
+    @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
+    func bubblesAreNamedOnlyWhileTheyShowTheirCount(style: LayoutOptions.LabelStyle) throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir)))
+        r.base.width = 640
+        r.base.height = 400
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = style
+        r.framesPerTransition = 8
+        var countless = 0, named = 0
+        for (plan, scene) in try AnimationRenderer.scenes(r) {
+            countless += plan.marks.bubbles.filter { !$0.showsText }.count
+            let bubbles = scene.items.compactMap { item -> Int? in
+                switch item {
+                case .label(let l): return l.bubble
+                case .callout(let c): return c.bubble
+                default: return nil
+                }
+            }
+            named += bubbles.count
+            for b in bubbles { #expect(plan.marks.bubbles[b].showsText, "frame \(plan.index): a bubble without its count is named") }
+        }
+        #expect(countless > 0 && named > 0, "\(countless) bubbles without their count, \(named) named")
+    }
+
     /// In the SMIL SVG a bubble that is gone by the end ends at radius 0 (it shrank away), and the
     /// bubbles left with a radius are exactly the last frame's.
     @Test func animatedSVGBubblesThatVanishEndAtRadiusZero() throws {

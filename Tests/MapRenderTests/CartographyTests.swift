@@ -157,6 +157,28 @@ import Testing
         }
     }
 
+    /// Callouts go by priority, a point without a number (here "nan") last: five pins in a row,
+    /// room for three callouts; a NaN in the sort let "Ten" go first.
+    @Test func calloutsGoByPriorityANaNLast() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("nan.csv")
+        try "name,pop,lat,lon\nTen,10,45,10\nNaN,nan,45,10.02\nThousand,1000,45,10.04\nFive,5,45,10.06\nTwoThousand,2000,45,10.08\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        var r = RenderRequest()
+        r.inputs = [csv.path]
+        r.clustering = nil
+        r.view = .center(lat: 45, lon: 10.04, zoom: 9)
+        r.width = 300; r.height = 200
+        r.layout.labelField = "name"
+        r.layout.labelPriority = "pop"
+        r.layout.labelStyle = .callout
+        let scene = try MapRenderer.render(r).scene
+        let texts = scene.items.compactMap { if case .callout(let c) = $0 { return c.text } else { return nil } }
+        #expect(texts == ["TwoThousand", "Thousand", "Ten"])
+    }
+
     @Test func categoricalStyleLegendGolden() throws {
         let style = """
         {"marker": {"shape": "circle", "size": 6, "stroke-width": 0.5,

@@ -65,15 +65,7 @@ public enum Callout {
         let w = max(text.width, 0) + 2 * pad, h = max(text.height, 0) + 2 * pad
         let radius = min(max(options.cornerRadius, 0), w / 2, h / 2)
         let length = max(options.pointerLength, 0)
-        var tip = anchor
-        if let p = pin {
-            switch side {
-            case .above: tip.y = min(anchor.y, p.y)
-            case .below: tip.y = max(anchor.y, p.maxY)
-            case .right: tip.x = max(anchor.x, p.maxX)
-            case .left: tip.x = min(anchor.x, p.x)
-            }
-        }
+        let tip = self.tip(side: side, anchor: anchor, pin: pin)
         let box: Rect
         let pointer: [(Double, Double)]
         switch side {
@@ -129,19 +121,54 @@ public enum Callout {
         return nil
     }
 
+    /// The tip of the pointer on `side`: the anchor moved out to the pin box's edge on that side
+    /// (the anchor itself when it already lies there, or without a pin box).
+    private static func tip(side: Side, anchor: (x: Double, y: Double), pin: Rect?) -> (x: Double, y: Double) {
+        var tip = anchor
+        if let p = pin {
+            switch side {
+            case .above: tip.y = min(anchor.y, p.y)
+            case .below: tip.y = max(anchor.y, p.maxY)
+            case .right: tip.x = max(anchor.x, p.maxX)
+            case .left: tip.x = min(anchor.x, p.x)
+            }
+        }
+        return tip
+    }
+
     /// Whether a callout for the pin could be placed at all, before its text is measured: whether
-    /// the pointer of the smallest callout (no text) fits on some side. On each side every
-    /// callout's pointer reaches from the same tip to the same base line, at least as wide as that
-    /// one, wherever its box slides, and every try asks for its pointer's room: where this says
-    /// no, `place` finds nothing. (Measuring the text of each of 100k pins first took most of the
-    /// callouts' layout, most of them in a crowd where no callout fits.)
+    /// some side has room for `probe`, a rect within the pointer of every callout on that side.
+    /// Every try asks for its pointer's room, so where this says no, `place` finds nothing.
+    /// (Measuring the text of each of 100k pins first took most of the callouts' layout, most of
+    /// them in a crowd where no callout fits.)
     public static func mightPlace(anchor: (x: Double, y: Double), pin: Rect?, index: CollisionIndex,
                                   obstacles: FixedObstacles? = nil, options: Options = Options()) -> Bool {
         guard !options.allowOverlap else { return true }
         return options.sides.contains { side in
-            let pointer = geometry(side: side, anchor: anchor, pin: pin, text: TextSize(width: 0, height: 0),
-                                   options: options).pointerBounds
-            return (obstacles?.isFree(pointer) ?? true) && index.canPlace(pointer)
+            guard let p = probe(side: side, anchor: anchor, pin: pin, options: options) else { return true }
+            return (obstacles?.isFree(p) ?? true) && index.canPlace(p)
+        }
+    }
+
+    /// Within every callout's pointer on `side`: each reaches from the same tip to its box's edge,
+    /// `pointerLength` away, and is at least as wide as the smallest callout's (no text: its box
+    /// the padding alone, the corners rounded at most to half of it). A millionth of a pixel inside
+    /// it at each end and side, so that rounding cannot leave it outside.
+    /// Computed without making the pointer's points (an array each: for a million pins, four
+    /// sides each, most of `mightPlace`'s time).
+    /// nil for a pointer too short to hold such a rect (`pointerLength` below 1e-5).
+    static func probe(side: Side, anchor: (x: Double, y: Double), pin: Rect?, options: Options) -> Rect? {
+        let pad = max(options.padding, 0), radius = min(max(options.cornerRadius, 0), pad)
+        let half = max(0, min(max(options.pointerWidth, 0), 2 * pad - 2 * radius) / 2 - 1e-6)
+        // From a millionth past the tip to a millionth short of the base.
+        let length = max(options.pointerLength, 0), reach = length - 2e-6
+        guard length >= 1e-5 else { return nil }
+        let t = tip(side: side, anchor: anchor, pin: pin)
+        switch side {
+        case .above: return Rect(x: t.x - half, y: t.y - length + 1e-6, width: 2 * half, height: reach)
+        case .below: return Rect(x: t.x - half, y: t.y + 1e-6, width: 2 * half, height: reach)
+        case .right: return Rect(x: t.x + 1e-6, y: t.y - half, width: reach, height: 2 * half)
+        case .left: return Rect(x: t.x - length + 1e-6, y: t.y - half, width: reach, height: 2 * half)
         }
     }
 

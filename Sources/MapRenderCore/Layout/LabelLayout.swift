@@ -130,9 +130,11 @@ enum LabelLayout {
     /// marker's quantised opacity).
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
                               maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
-        // Per candidate: the texts it tries, in order; its priority; where its pointer reaches for
-        // and what it must not cover; the point it names (-1 for a bubble) or the bubble, and its opacity.
-        var texts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
+        // Per candidate: its priority; where its pointer reaches for and what it must not cover;
+        // the point it names (-1 for a bubble) or the bubble, and its opacity. Bubbles' texts
+        // (the name with the count, then alone) here; a point's is read when its turn comes (most
+        // of a dense map's find no room: reading a million up front took a string each).
+        var bubbleTexts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
         var owners: [Int] = [], named: [Int] = [], alphas: [Double] = []
         // Largest first, equal counts in the plan's order (as plain labels take them).
         let largestFirst = bubbles.indices.sorted {
@@ -141,18 +143,18 @@ enum LabelLayout {
         for k in largestFirst {
             let b = bubbles[k]
             guard let name = c.bubbleName(b) else { continue }
-            texts.append(b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name])
+            bubbleTexts.append(b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name])
             priorities.append(.infinity)
             anchors.append((b.x, b.y, Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)))
             owners.append(-1); named.append(k); alphas.append(1)
         }
-        let bubbleCallouts = texts.count
-        for (k, i) in drawn.enumerated() where !skip.contains(i) {
+        let bubbleCallouts = bubbleTexts.count
+        let haveText = c.haveText(drawn)
+        for (k, i) in drawn.enumerated() where haveText[k] && !skip.contains(i) {
             let alpha = c.alpha(i)
-            guard alpha > 0, let text = c.text(i) else { continue }
+            guard alpha > 0 else { continue }
             owners.append(i); named.append(-1); alphas.append(alpha)
             let markBox = batch.box(at: k)
-            texts.append([text])
             // (A point without a number ranks last, as for plain labels: NaN would scramble the order.)
             let priority = c.priority(i)
             priorities.append(priority.isNaN ? -.infinity : priority)
@@ -166,7 +168,7 @@ enum LabelLayout {
         var opts = Callout.Options()
         opts.allowOverlap = c.allowOverlap
         // Bubbles' in their order (largest first), then points' by priority, ties in draw order.
-        let order = Array(0..<bubbleCallouts) + (bubbleCallouts..<texts.count).sorted {
+        let order = Array(0..<bubbleCallouts) + (bubbleCallouts..<owners.count).sorted {
             priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
         }
         var items: [SceneItem] = []
@@ -177,7 +179,8 @@ enum LabelLayout {
             let previous = owner >= 0 ? c.hints[owner].flatMap(Callout.Side.init(_:)) : nil
             var placement: (text: String, placed: CalloutPlacement)?
             if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts) {
-                for text in texts[j] where placement == nil {
+                let texts = j < bubbleCallouts ? bubbleTexts[j] : c.text(owner).map { [$0] } ?? []
+                for text in texts where placement == nil {
                     let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
                     placement = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: size, index: &index, obstacles: obstacles,
                                               options: opts, previous: previous).map { (text, $0) }

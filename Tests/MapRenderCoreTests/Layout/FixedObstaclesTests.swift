@@ -80,4 +80,32 @@ import TestSupport
         #expect(refused > 1000, "\(refused) refused")
         #expect(sparseAllowed > 250, "\(sparseAllowed) of the sparse pins might take a callout")
     }
+
+    /// The probe lies within the pointer of every callout on its side: any text, any slide, any
+    /// options (corners rounder than the padding, pointers wider than the box), pin or none.
+    @Test func theProbeLiesWithinEveryPointer() {
+        var rng = SeededRandom(seed: 6)
+        for _ in 0..<5000 {
+            var o = Callout.Options()
+            o.padding = Double.random(in: 0...10, using: &rng)
+            o.cornerRadius = Double.random(in: 0...12, using: &rng)
+            o.pointerLength = [0, 1e-5, 1e-3, Double.random(in: 0...12, using: &rng)].randomElement(using: &rng)!
+            o.pointerWidth = Double.random(in: 0...30, using: &rng)
+            let anchor = (x: Double.random(in: 0...1000, using: &rng), y: Double.random(in: 0...1000, using: &rng))
+            let pin: Rect? = Bool.random(using: &rng) ? nil : Rect(x: anchor.x - 6, y: anchor.y, width: 12, height: 20)
+            let text = TextSize(width: Double.random(in: 0...200, using: &rng), height: Double.random(in: 0...60, using: &rng))
+            let bounds = Rect(x: 0, y: 0, width: 1000, height: 1000)
+            for side in Callout.Side.allCases {
+                guard let probe = Callout.probe(side: side, anchor: anchor, pin: pin, options: o) else {
+                    #expect(o.pointerLength < 1e-5)
+                    continue
+                }
+                for shift in [-1.0, 0, 1] {
+                    let pointer = Callout.geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: bounds,
+                                                   options: o, shift: shift).pointerBounds
+                    #expect(pointer.contains(probe), "\(side) \(shift): \(probe) outside \(pointer)")
+                }
+            }
+        }
+    }
 }

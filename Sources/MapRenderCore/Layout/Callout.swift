@@ -111,8 +111,7 @@ public enum Callout {
             let c = geometry(side: side, anchor: anchor, pin: pin, text: text, bounds: index.bounds,
                              options: options, shift: shift)
             let pointerBox = c.pointerBounds
-            let clear = obstacles.map { $0.isFree(c.box) && $0.isFree(pointerBox) } ?? true
-            if options.allowOverlap || (clear && index.canPlace(c.box) && index.canPlace(pointerBox)) {
+            if options.allowOverlap || fits(c.box, pointerBox, index: index, obstacles: obstacles) {
                 index.insert(c.box)
                 index.insert(pointerBox)
                 return c
@@ -137,23 +136,46 @@ public enum Callout {
     }
 
     /// Whether a callout for the pin could be placed at all, before its text is measured: whether
-    /// some side has room for `probe`, a rect within the pointer of every callout on that side.
-    /// Every try asks for its pointer's room, so where this says no, `place` finds nothing.
+    /// some side `place` would try (`previous` too) has room for `probe`, a rect within the
+    /// pointer's bounds of every callout on that side. Every try asks for its pointer's bounds,
+    /// so where this says no, `place` finds nothing.
     /// (Measuring the text of each of 100k pins first took most of the callouts' layout, most of
     /// them in a crowd where no callout fits.)
     public static func mightPlace(anchor: (x: Double, y: Double), pin: Rect?, index: CollisionIndex,
-                                  obstacles: FixedObstacles? = nil, options: Options = Options()) -> Bool {
+                                  obstacles: FixedObstacles? = nil, options: Options = Options(),
+                                  previous: Side? = nil) -> Bool {
         guard !options.allowOverlap else { return true }
-        return options.sides.contains { side in
-            guard let p = probe(side: side, anchor: anchor, pin: pin, options: options) else { return true }
-            return (obstacles?.isFree(p) ?? true) && index.canPlace(p)
+        for side in options.sides where hasRoom(for: side, anchor: anchor, pin: pin, index: index, obstacles: obstacles, options: options) {
+            return true
         }
+        if let previous { return hasRoom(for: previous, anchor: anchor, pin: pin, index: index, obstacles: obstacles, options: options) }
+        return false
     }
 
-    /// Within every callout's pointer on `side`: each reaches from the same tip to its box's edge,
+    /// Whether a callout's box and pointer bounds are inside the index's bounds, clear of the
+    /// obstacles and of the callouts placed: the bounds first, which refuse a box beyond the image
+    /// at once, where the obstacles would ask their exact index; then the obstacles' raster, which
+    /// refuses most boxes on a dense map in a few reads; then the callouts placed.
+    private static func fits(_ box: Rect, _ pointer: Rect, index: CollisionIndex, obstacles: FixedObstacles?) -> Bool {
+        if let b = index.bounds, !(b.contains(box) && b.contains(pointer)) { return false }
+        if let obstacles, !(obstacles.isFree(box) && obstacles.isFree(pointer)) { return false }
+        return index.canPlace(box) && index.canPlace(pointer)
+    }
+
+    /// Whether `side` has room for its `probe`.
+    private static func hasRoom(for side: Side, anchor: (x: Double, y: Double), pin: Rect?, index: CollisionIndex,
+                                obstacles: FixedObstacles?, options: Options) -> Bool {
+        guard let p = probe(side: side, anchor: anchor, pin: pin, options: options) else { return true }
+        if let b = index.bounds, !b.contains(p) { return false }
+        if let obstacles, !obstacles.isFree(p) { return false }
+        return index.canPlace(p)
+    }
+
+    /// Within the bounds of every callout's pointer on `side`: each reaches from the same tip to its box's edge,
     /// `pointerLength` away, and is at least as wide as the smallest callout's (no text: its box
     /// the padding alone, the corners rounded at most to half of it). A millionth of a pixel inside
-    /// it at each end and side, so that rounding cannot leave it outside.
+    /// it at each end and side, so that rounding cannot leave it outside (coordinates below 1e9 px,
+    /// where a Double's step is far below a millionth).
     /// Computed without making the pointer's points (an array each: for a million pins, four
     /// sides each, most of `mightPlace`'s time).
     /// nil for a pointer too short to hold such a rect (`pointerLength` below 1e-5).

@@ -178,7 +178,8 @@ enum LabelLayout {
             let a = anchors[j], owner = owners[j]
             let previous = owner >= 0 ? c.hints[owner].flatMap(Callout.Side.init(_:)) : nil
             var placement: (text: String, placed: CalloutPlacement)?
-            if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts) {
+            if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts,
+                                  previous: previous) {
                 let texts = j < bubbleCallouts ? bubbleTexts[j] : c.text(owner).map { [$0] } ?? []
                 for text in texts where placement == nil {
                     let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)

@@ -24,8 +24,10 @@ public struct ObstacleRaster: Sendable {
     public mutating func add(_ r: Rect) {
         precondition(!finished, "add obstacles before querying")
         guard r.width > 0, r.height > 0, r.x.isFinite, r.y.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return }
-        let x0 = max(0, Int(r.x.rounded(.down))), y0 = max(0, Int(r.y.rounded(.down)))
-        let x1 = min(width, Int(r.maxX.rounded(.up))), y1 = min(height, Int(r.maxY.rounded(.up)))
+        // Clamped to the image as Doubles before converting (a coordinate beyond Int's range traps).
+        let fw = Double(width), fh = Double(height)
+        let x0 = Int(min(max(r.x, 0), fw).rounded(.down)), y0 = Int(min(max(r.y, 0), fh).rounded(.down))
+        let x1 = Int(min(max(r.maxX, 0), fw).rounded(.up)), y1 = Int(min(max(r.maxY, 0), fh).rounded(.up))
         guard x0 < x1, y0 < y1 else { return }
         let w = width + 1
         table[y0 * w + x0] += 1

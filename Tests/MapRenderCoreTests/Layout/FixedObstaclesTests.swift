@@ -42,6 +42,46 @@ import TestSupport
         #expect(free > 2000 && free < 18_000, "\(free) of 20000 free")
     }
 
+    /// The cases random boxes hardly ever make: boxes without area on whole pixels inside an
+    /// obstacle, boxes of negative size, obstacles whose width vanishes against their x, obstacles
+    /// reaching to infinity, a box not finite. (A helper's review found each answered wrongly.)
+    @Test func answersAsTheExactIndexAtTheEdgesOfRects() {
+        let obstacles = [Rect(x: 10, y: 10, width: 20, height: 20), Rect(x: 256, y: 40, width: 1e-14, height: 10),
+                         Rect(x: 100, y: 100, width: .infinity, height: 5), Rect(x: 60, y: 60, width: 0, height: 8),
+                         Rect(x: 150, y: 10, width: 5, height: 5)]
+        let fixed = FixedObstacles(width: 300, height: 200, obstacles: obstacles)
+        var exact = CollisionIndex(width: 300, height: 200, bounds: nil)
+        exact.insert(contentsOf: obstacles)
+        var queries = [Rect(x: 20, y: 12, width: 0, height: 6), Rect(x: 12, y: 20, width: 6, height: 0),
+                       Rect(x: 20, y: 20, width: 0, height: 0), Rect(x: 25, y: 25, width: -4, height: -4),
+                       Rect(x: 250, y: 42, width: 10, height: 4), Rect(x: 150, y: 101, width: 10, height: 2),
+                       Rect(x: 58, y: 62, width: 4, height: 2), Rect(x: .infinity, y: 0, width: 1, height: 1),
+                       Rect(x: 152, y: 12, width: .nan, height: 1)]
+        for x in stride(from: 0.0, through: 290, by: 5) {
+            for y in stride(from: 0.0, through: 190, by: 5) {
+                queries.append(Rect(x: x, y: y, width: 0, height: 7))
+                queries.append(Rect(x: x, y: y, width: 7, height: 0))
+                queries.append(Rect(x: x + 0.5, y: y, width: -3, height: 3))
+            }
+        }
+        for q in queries { #expect(fixed.isFree(q) == exact.canPlace(q), "\(q)") }
+    }
+
+    /// A previous side outside `options.sides`, which `place` tries first: `mightPlace` asks it too.
+    @Test func mightPlaceAsksThePreviousSideToo() {
+        var options = Callout.Options()
+        options.sides = [.above]
+        let pin = Rect(x: 94, y: 80, width: 12, height: 20)
+        // A wall just above the pin: only below is free.
+        let fixed = FixedObstacles(width: 200, height: 200, obstacles: [pin, Rect(x: 0, y: 60, width: 200, height: 19.5)])
+        var index = CollisionIndex(width: 200, height: 200, bounds: Rect(x: 0, y: 0, width: 200, height: 200))
+        let anchor = (x: 100.0, y: 80.0)
+        #expect(!Callout.mightPlace(anchor: anchor, pin: pin, index: index, obstacles: fixed, options: options))
+        #expect(Callout.mightPlace(anchor: anchor, pin: pin, index: index, obstacles: fixed, options: options, previous: .below))
+        #expect(Callout.place(anchor: anchor, pin: pin, text: TextSize(width: 30, height: 14), index: &index, obstacles: fixed,
+                              options: options, previous: .below)?.side == .below)
+    }
+
     /// Pins in a dense field and a sparse one: where `mightPlace` says no, `place` finds no side
     /// for any text, with or without a previous side; it says yes for most pins of the sparse one.
     @Test(arguments: [4, 5])

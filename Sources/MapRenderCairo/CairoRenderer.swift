@@ -216,10 +216,9 @@ public final class CairoRenderer {
         // stroke (a group of the whole frame per callout took a third of a 1920x1080 frame's
         // time), then painted with its opacity.
         if c.opacity < 1 {
-            let xs = c.pointer.map(\.0) + [c.box.x, c.box.maxX], ys = c.pointer.map(\.1) + [c.box.y, c.box.maxY]
-            let m = c.strokeWidth + 1, x0 = xs.min()! - m, y0 = ys.min()! - m
+            let b = c.bounds, m = c.strokeWidth + 1
             cairo_save(cr)
-            cairo_rectangle(cr, x0, y0, xs.max()! + m - x0, ys.max()! + m - y0)
+            cairo_rectangle(cr, b.x - m, b.y - m, b.width + 2 * m, b.height + 2 * m)
             cairo_clip(cr)
             cairo_push_group(cr)
         }

@@ -52,13 +52,15 @@ enum LabelLayout {
             opacity[row].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
         }
 
-        /// The name of a bubble's label or callout: its representative's text; nil when the bubble
-        /// shows no count (a bubble growing in or shrinking away in an animation frame) or its
-        /// centre is off the image (as a marker is named only when its head's centre is in it).
-        func bubbleName(_ b: MarkPlan.Bubble) -> String? {
+        /// The texts a bubble's label or callout tries, in order: its representative's text with
+        /// the count of the others ("Paris +41"), then the name alone (one member: the name).
+        /// nil when the bubble shows no count (a bubble growing in or shrinking away in an
+        /// animation frame) or its centre is off the image (as a marker is named only when its
+        /// head's centre is in it).
+        func bubbleTexts(_ b: MarkPlan.Bubble) -> [String]? {
             guard b.showsText, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
-                  let rep = b.representative else { return nil }
-            return text(rep)
+                  let rep = b.representative, let name = text(rep) else { return nil }
+            return b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
         }
 
         /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.
@@ -112,7 +114,7 @@ enum LabelLayout {
         switch options.labelStyle {
         case .callout:
             // Callouts keep clear of each bubble's bounding square.
-            context.obstacles += bubbles.map { b in Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius) }
+            context.obstacles += bubbles.map(\.box)
             return placeCallouts(drawn: drawn, batch: batch, bubbles: bubbles, context: context,
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
@@ -142,10 +144,10 @@ enum LabelLayout {
         }
         for k in largestFirst {
             let b = bubbles[k]
-            guard let name = c.bubbleName(b) else { continue }
-            bubbleTexts.append(b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name])
+            guard let texts = c.bubbleTexts(b) else { continue }
+            bubbleTexts.append(texts)
             priorities.append(.infinity)
-            anchors.append((b.x, b.y, Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)))
+            anchors.append((b.x, b.y, b.box))
             owners.append(-1); named.append(k); alphas.append(1)
         }
         let bubbleCallouts = bubbleTexts.count
@@ -264,11 +266,10 @@ enum LabelLayout {
     /// Texts are not measured here: most labels of a dense map are blocked anyway.
     struct PlainCandidates {
         var labels: [LabelPlacer.Label] = []
-        /// The bubble labels' full texts; a point's text is read when its label is tried
-        /// (`texts`): most labels of a dense map are blocked before that.
-        var bubbleTexts: [String] = []
-        /// The shorter text tried when the full one finds no room (a bubble's name without its count).
-        var shortTexts: [Int: String] = [:]
+        /// The bubble labels' texts (`Context.bubbleTexts`: with the count, then the name alone);
+        /// a point's text is read when its label is tried (`texts`): most labels of a dense map
+        /// are blocked before that.
+        var bubbleTexts: [[String]] = []
         /// Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
         var owners: [Int] = []
         var alphas: [Double] = []
@@ -282,12 +283,10 @@ enum LabelLayout {
             context = c
             let unmeasured = TextSize(width: 0, height: 0)
             for (k, b) in bubbles.enumerated() {
-                guard let name = c.bubbleName(b) else { continue }
+                guard let texts = c.bubbleTexts(b) else { continue }
                 discs.append(k)
-                let box = Rect(x: b.x - b.radius, y: b.y - b.radius, width: 2 * b.radius, height: 2 * b.radius)
-                labels.append(.init(markBox: box, anchorBox: box, size: unmeasured, priority: Double(b.count)))
-                if b.count > 1 { shortTexts[bubbleTexts.count] = name }
-                bubbleTexts.append(b.count > 1 ? "\(name) +\(b.count - 1)" : name)
+                labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: Double(b.count)))
+                bubbleTexts.append(texts)
                 owners.append(-1); alphas.append(1)
             }
             bubbleLabels = labels.count
@@ -307,7 +306,7 @@ enum LabelLayout {
 
         /// The texts candidate `j` tries, in order.
         func texts(_ j: Int) -> [String] {
-            guard j >= bubbleLabels else { return [bubbleTexts[j], shortTexts[j]].compactMap { $0 } }
+            guard j >= bubbleLabels else { return bubbleTexts[j] }
             return context.text(owners[j]).map { [$0] } ?? []
         }
 

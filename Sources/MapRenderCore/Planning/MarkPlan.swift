@@ -31,6 +31,9 @@ public struct MarkPlan: Sendable {
             self.representative = representative; self.radius = radius; self.text = text; self.showsText = showsText
         }
 
+        /// The square the bubble's disc fills.
+        public var box: Rect { Rect(x: x - radius, y: y - radius, width: 2 * radius, height: 2 * radius) }
+
         /// A bubble as a still map draws it: radius and text from the style.
         public init(x: Double, y: Double, count: Int, clusterID: Int?, aggregates: [String: Double],
                     representative: Int?, style: Style.Cluster) {

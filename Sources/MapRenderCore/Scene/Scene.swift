@@ -115,6 +115,15 @@ public struct CalloutMark: Sendable {
     public var owner: Int?
     public var bubble: Int?
 
+    /// What box and pointer cover (before the stroke).
+    public var bounds: Rect {
+        var x0 = box.x, y0 = box.y, x1 = box.maxX, y1 = box.maxY
+        for (x, y) in pointer {
+            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+        }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The box and its pointer as one outline, for every backend (Cairo for PNG, SVG and PDF, the
     /// animated SVG): the rounded box clockwise from its top-left corner, then the pointer's
     /// triangle, which overlaps the box's edge, so that filled with the non-zero rule the two are

@@ -149,20 +149,20 @@ extension SeededRandom {
         let options = ClusterOptions(radius: radius)
         // The grid of the zoom after the thaw holds the items in the same order either way (the
         // order in which a centroid's members are summed; ties in y decide it as often as not).
-        let after = options.maxZoom - ClusterIndex.Freeze.depth
+        let after = options.maxZoom - 5
         let wholeOrder = ClusterIndex.Freeze.GridOrder(zoom: after), frozenOrder = ClusterIndex.Freeze.GridOrder(zoom: after)
         let whole = ClusterIndex.Freeze.$gridOrder.withValue(wholeOrder) {
             ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points, options: options, aggregates: aggregates) }
         }
         let frozen = ClusterIndex.Freeze.$gridOrder.withValue(frozenOrder) {
             ClusterIndex.Freeze.$from.withValue(2) {
-                ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points, options: options, aggregates: aggregates) }
+                ClusterIndex.Freeze.$forcedDepth.withValue(5) { ClusterIndex(points: points, options: options, aggregates: aggregates) }
             }
         }
         #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs,
                 "the grids' orders differ first at \(wholeOrder.refs.indices.first { $0 < frozenOrder.refs.count && wholeOrder.refs[$0] != frozenOrder.refs[$0] } ?? -1)")
         #expect(whole.frozenZooms == 0)
-        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        #expect(frozen.frozenZooms == 5, "the freeze did not happen")
         #expect(frozen.thawStep == step)
         var clustersSeen = 0
         for zoom in 0...17 {
@@ -191,7 +191,8 @@ extension SeededRandom {
         }
         let whole = ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points) }
         let frozen = ClusterIndex.Freeze.$from.withValue(2) { ClusterIndex(points: points) }
-        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        // Nobody crowded at any depth: the cost falls with every zoom frozen, down to the deepest.
+        #expect(frozen.frozenZooms == ClusterIndex.Freeze.deepest, "the freeze did not happen")
         var clusters = 0
         for zoom in 0...17 {
             let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
@@ -210,7 +211,7 @@ extension SeededRandom {
         let options = ClusterOptions(maxZoom: maxZoom, radius: radius)
         let whole = ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points, options: options) }
         let frozen = ClusterIndex.Freeze.$from.withValue(2) {
-            ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points, options: options) }
+            ClusterIndex.Freeze.$forcedDepth.withValue(5) { ClusterIndex(points: points, options: options) }
         }
         let r = 3 * options.radius(atZoom: maxZoom - 4) * (1 + 1e-9) + 0x1p-20
         #expect((frozen.frozenZooms > 0) == (r <= 2 * ClusterIndex.cell(options, zoom: maxZoom - 5)))
@@ -237,22 +238,95 @@ extension SeededRandom {
                 }
             }
         }
-        let after = ClusterOptions().maxZoom - ClusterIndex.Freeze.depth
+        let after = ClusterOptions().maxZoom - 5
         let wholeOrder = ClusterIndex.Freeze.GridOrder(zoom: after), frozenOrder = ClusterIndex.Freeze.GridOrder(zoom: after)
         let whole = ClusterIndex.Freeze.$gridOrder.withValue(wholeOrder) {
             ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points) }
         }
         let frozen = ClusterIndex.Freeze.$gridOrder.withValue(frozenOrder) {
             ClusterIndex.Freeze.$from.withValue(2) {
-                ClusterIndex.Freeze.$crowdedShareAtMost.withValue(1) { ClusterIndex(points: points) }
+                ClusterIndex.Freeze.$forcedDepth.withValue(5) { ClusterIndex(points: points) }
             }
         }
-        #expect(frozen.frozenZooms == ClusterIndex.Freeze.depth, "the freeze did not happen")
+        #expect(frozen.frozenZooms == 5, "the freeze did not happen")
         #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs,
                 "the grids' orders differ first at \(wholeOrder.refs.indices.first { $0 < frozenOrder.refs.count && wholeOrder.refs[$0] != frozenOrder.refs[$0] } ?? -1)")
         for zoom in 0...17 {
             #expect(whole.clusters(zoom: Double(zoom)) == frozen.clusters(zoom: Double(zoom)), "zoom \(zoom)")
         }
+    }
+
+    /// A freeze of any depth the radii allow clusters as the grid of every point does: the same
+    /// items at every zoom, the same members, and the grid after the thaw in the same order.
+    /// (Sparser data for deeper freezes, which need at least half the points isolated.)
+    @Test(arguments: [(1, 8, 30.0), (2, 8, 30), (3, 8, 30), (4, 4, 60), (5, 0, 120), (6, 0, 200), (7, 0, 300), (8, 0, 300)])
+    func aFreezeOfAnyDepthClustersAsTheWholeGridDoes(depth: Int, clumps: Int, span: Double) {
+        let points = ClusterSidesTests.points(seed: 30 + UInt64(depth), count: 12_000, clumps: clumps, span: span)
+        let options = ClusterOptions()
+        let after = options.maxZoom - depth
+        let wholeOrder = ClusterIndex.Freeze.GridOrder(zoom: after), frozenOrder = ClusterIndex.Freeze.GridOrder(zoom: after)
+        let whole = ClusterIndex.Freeze.$gridOrder.withValue(wholeOrder) {
+            ClusterIndex.Freeze.$from.withValue(.max) { ClusterIndex(points: points) }
+        }
+        let frozen = ClusterIndex.Freeze.$gridOrder.withValue(frozenOrder) {
+            ClusterIndex.Freeze.$from.withValue(2) {
+                ClusterIndex.Freeze.$forcedDepth.withValue(depth) { ClusterIndex(points: points) }
+            }
+        }
+        #expect(frozen.frozenZooms == depth, "the freeze did not happen")
+        #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs)
+        var clustersSeen = 0
+        for zoom in 0...17 {
+            let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
+            #expect(a == b, "zoom \(zoom): \(a.count) and \(b.count) items")
+            guard a == b else { break }
+            for item in a where item.isCluster {
+                clustersSeen += 1
+                #expect(whole.members(of: item.id) == frozen.members(of: item.id), "members of cluster \(item.id)")
+            }
+        }
+        #expect(clustersSeen > 100)
+    }
+
+    /// The depth a freeze takes follows the data: on points spread evenly over a region, the
+    /// cheapest depth by `Freeze.cost` among every depth the radii allow (the search stops at
+    /// the first rise), no deeper for four times the points on the same region (their crowded
+    /// share at each radius is larger), and no freeze for clumps where most points are crowded.
+    @Test func aFreezeTakesTheCheapestDepthForTheData() throws {
+        let options = ClusterOptions()
+        func plan(_ points: PointSet) -> ClusterIndex.Freeze? {
+            let xy = zip(points.lon, points.lat).flatMap { [Float(WebMercator.x(lon: $0)), Float(WebMercator.y(lat: $1))] }
+            return ClusterIndex.Freeze.$from.withValue(2) {
+                xy.withUnsafeBufferPointer { ClusterIndex.Freeze.plan(points: points.count, xy: $0.baseAddress!, options: options, lowest: 0) }
+            }
+        }
+        func depth(_ f: ClusterIndex.Freeze?) -> Int { f.map { options.maxZoom + 1 - $0.end } ?? 0 }
+        /// Every depth's cost, from a sample as `plan` takes it.
+        func costs(_ points: PointSet) -> [Int: Double] {
+            let xy = zip(points.lon, points.lat).flatMap { [Float(WebMercator.x(lon: $0)), Float(WebMercator.y(lat: $1))] }
+            let finest = NeighbourGrid.shift(cell: ClusterIndex.cell(options, zoom: options.maxZoom), count: points.count)
+            var result: [Int: Double] = [:]
+            xy.withUnsafeBufferPointer { xy in
+                for d in 1...ClusterIndex.Freeze.deepest {
+                    guard let f = ClusterIndex.Freeze.at(depth: d, options: options, lowest: 0, finest: finest) else { continue }
+                    var sample = ClusterIndex.Freeze.CrowdSample(xy: xy.baseAddress!, count: points.count)
+                    result[d] = ClusterIndex.Freeze.cost(depth: d, share: sample.crowdedShare(radius: f.radius))
+                }
+            }
+            return result
+        }
+        var depths: [Int] = []
+        for count in [20_000, 80_000] {
+            let points = ClusterSidesTests.points(seed: 77, count: count, clumps: 0, span: 24)
+            let chosen = depth(plan(points))
+            let all = costs(points), cheapest = try #require(all.values.min())
+            #expect(chosen > 0 && all[chosen] == cheapest, "\(count) points: depth \(chosen), costs \(all.sorted { $0.key < $1.key })")
+            depths.append(chosen)
+        }
+        #expect(depths[1] <= depths[0], "four times the points froze deeper: \(depths)")
+        #expect(depths[0] >= 3, "evenly spread points froze only \(depths[0]) zooms")
+        let clumped = ClusterSidesTests.points(seed: 78, count: 40_000, clumps: 3, span: 2)
+        #expect(plan(clumped) == nil, "clumps froze \(depth(plan(clumped))) zooms; costs \(costs(clumped).sorted { $0.key < $1.key })")
     }
 }
 

@@ -42,7 +42,8 @@ enum LabelLayout {
         var obstacles: [Rect]
         var allowOverlap: Bool
         /// Per point index: the side its label tries first (an animation frame keeps the previous
-        /// frame's side) and its opacity when below 1 (it fades with its marker).
+        /// frame's side; a bubble's label or callout is found under its representative, the point
+        /// it is named after) and its opacity when below 1 (it fades with its marker).
         var hints: [Int: LabelSide] = [:]
         var opacity: [Int: Double] = [:]
 
@@ -127,17 +128,19 @@ enum LabelLayout {
     /// or "Paris" where that finds no room), pointing at the bubble's edge; then points', highest
     /// priority first (ties in draw order). Each is measured wrapped at `maxWidth`, when its turn
     /// comes and it might fit (`Callout.mightPlace`), and placed by `Callout.place` around its pin
-    /// or bubble (a point's the side of its hint first), or dropped.
+    /// or bubble (the side of its hint first), or dropped.
     /// A callout fades with its marker, as a plain label does (nothing below half a step of the
     /// marker's quantised opacity).
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
                               maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
         // Per candidate: its priority; where its pointer reaches for and what it must not cover;
-        // the point it names (-1 for a bubble) or the bubble, and its opacity. Bubbles' texts
-        // (the name with the count, then alone) here; a point's is read when its turn comes (most
-        // of a dense map's find no room: reading a million up front took a string each).
+        // the point it names (-1 for a bubble) or the bubble, and its opacity. A bubble's side is
+        // kept from frame to frame under its representative (-1: none), a point's under its own
+        // index. Bubbles' texts (the name with the count, then alone) here; a point's is read when
+        // its turn comes (most of a dense map's find no room: reading a million up front took a
+        // string each).
         var bubbleTexts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        var owners: [Int] = [], named: [Int] = [], alphas: [Double] = []
+        var owners: [Int] = [], named: [Int] = [], alphas: [Double] = [], bubbleSideKeys: [Int] = []
         // Largest first, equal counts in the plan's order (as plain labels take them).
         let largestFirst = bubbles.indices.sorted {
             bubbles[$0].count != bubbles[$1].count ? bubbles[$0].count > bubbles[$1].count : $0 < $1
@@ -148,7 +151,7 @@ enum LabelLayout {
             bubbleTexts.append(texts)
             priorities.append(.infinity)
             anchors.append((b.x, b.y, b.box))
-            owners.append(-1); named.append(k); alphas.append(1)
+            owners.append(-1); named.append(k); alphas.append(1); bubbleSideKeys.append(b.representative ?? -1)
         }
         let bubbleCallouts = bubbleTexts.count
         let haveText = c.haveText(drawn)
@@ -177,8 +180,8 @@ enum LabelLayout {
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
         for j in order {
-            let a = anchors[j], owner = owners[j]
-            let previous = owner >= 0 ? c.hints[owner].flatMap(Callout.Side.init(_:)) : nil
+            let a = anchors[j], owner = owners[j], key = j < bubbleCallouts ? bubbleSideKeys[j] : owner
+            let previous = key >= 0 ? c.hints[key].flatMap(Callout.Side.init(_:)) : nil
             var placement: (text: String, placed: CalloutPlacement)?
             if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts,
                                   previous: previous) {
@@ -198,12 +201,8 @@ enum LabelLayout {
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
                 textOrigin: placed.textOrigin, maxWidth: maxWidth)
             mark.opacity = alphas[j]
-            if owner >= 0 {
-                mark.owner = owner
-                sides[owner] = LabelSide(placed.side)
-            } else {
-                mark.bubble = named[j]
-            }
+            if owner >= 0 { mark.owner = owner } else { mark.bubble = named[j] }
+            if key >= 0 { sides[key] = LabelSide(placed.side) }
             items.append(.callout(mark))
         }
         return Output(items: items, dropped: dropped, sides: sides)
@@ -241,8 +240,8 @@ enum LabelLayout {
         var dropped = 0
         var sides: [Int: LabelSide] = [:]
         for j in candidates.order() {
-            let owner = candidates.owners[j]
-            let hint = owner >= 0 ? c.hints[owner] : nil
+            let owner = candidates.owners[j], key = candidates.sideKey(j)
+            let hint = key >= 0 ? c.hints[key] : nil
             let isBubble = j < candidates.bubbleLabels
             let disc = isBubble ? candidates.discs[j] : nil
             guard placer.mightFit(candidates.labels[j], disc: disc) else { dropped += 1; continue }
@@ -256,7 +255,7 @@ enum LabelLayout {
             if owner >= 0 { mark.owner = owner }
             mark.bubble = disc
             items.append(.label(mark))
-            if owner >= 0 { sides[owner] = placed.side }
+            if key >= 0 { sides[key] = placed.side }
         }
         return Output(items: items, dropped: dropped, sides: sides)
     }
@@ -272,6 +271,9 @@ enum LabelLayout {
         var bubbleTexts: [[String]] = []
         /// Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
         var owners: [Int] = []
+        /// Per bubble label: the point its side is kept under from frame to frame, its bubble's
+        /// representative (-1: none; a point's label keeps its side under its own index).
+        var bubbleSideKeys: [Int] = []
         var alphas: [Double] = []
         /// Candidates before this index are bubble labels.
         var bubbleLabels = 0
@@ -287,7 +289,7 @@ enum LabelLayout {
                 discs.append(k)
                 labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: Double(b.count)))
                 bubbleTexts.append(texts)
-                owners.append(-1); alphas.append(1)
+                owners.append(-1); alphas.append(1); bubbleSideKeys.append(b.representative ?? -1)
             }
             bubbleLabels = labels.count
             let haveText = c.haveText(drawn)
@@ -303,6 +305,9 @@ enum LabelLayout {
                                     priority: priority.isNaN ? -.infinity : priority))
             }
         }
+
+        /// The point candidate `j`'s side is kept under (`bubbleSideKeys`; a point's own), or -1.
+        func sideKey(_ j: Int) -> Int { j < bubbleLabels ? bubbleSideKeys[j] : owners[j] }
 
         /// The texts candidate `j` tries, in order.
         func texts(_ j: Int) -> [String] {

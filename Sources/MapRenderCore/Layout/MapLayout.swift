@@ -10,8 +10,8 @@ public enum MapLayout {
                options: options, measurer: measurer).scene
     }
 
-    /// The scene, and per point index the side its label or callout took (an animation hands these to
-    /// the next frame as `MarkPlan.labelHints`).
+    /// The scene, and per point index the side its label or callout took, a bubble's under its
+    /// representative (an animation hands these to the next frame as `MarkPlan.labelHints`).
     public static func layout(viewport v: Viewport, scale: Double, style: Style,
                               data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                               options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {

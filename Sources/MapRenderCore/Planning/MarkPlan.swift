@@ -71,7 +71,8 @@ public struct MarkPlan: Sendable {
     public var spreadStacked = 0
 
     /// Per point index, the side its label should try first (an animation frame keeps the side of
-    /// the frame before); empty for a still map.
+    /// the frame before; a bubble's label or callout is found under its representative, the point
+    /// it is named after); empty for a still map.
     public var labelHints: [Int: LabelSide] = [:]
     /// Per point index, its label's opacity when below 1 (an animation frame fades a label with its
     /// marker); empty for a still map.

@@ -421,6 +421,43 @@ import MapRenderCairo
         #expect(callout(12)!.box.maxY < y)
     }
 
+    /// A bubble's label or callout keeps its side as a point's does, under the point it is named
+    /// after: "Alpha +2", pushed off its first side while B's pin stands there, stays where it went
+    /// while B leaves, and is back at the last keyframe (the still map's side).
+    @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
+    func bubbleNamesKeepTheirSideWhileItStaysFree(style: LayoutOptions.LabelStyle) throws {
+        let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        typealias F = AnimationTestData.Feature
+        let bubble = [F(id: 1, lon: 0, lat: 0, name: "Alpha"), F(id: 3, lon: 0.3, lat: 0.2, name: "Beta"),
+                      F(id: 4, lon: -0.2, lat: 0.3, name: "Gamma")]
+        // At zoom 3 (11.4 px a degree), B's pin 51 px right of the bubble or 46 px above it, where
+        // its name goes first, yet beyond the cluster radius.
+        let near = style == .plain ? (4.5, 0.0) : (0.0, 4.0)
+        let away = F(id: 2, lon: 18, lat: -6, name: "B"), close = F(id: 2, lon: near.0, lat: near.1, name: "B")
+        var r = Data_.request(.keyframes(try Data_.write([bubble + [away], bubble + [close], bubble + [away]], to: dir)))
+        r.base.layout.labelField = "name"
+        r.base.layout.labelStyle = style
+        r.base.style.marker.size = 12
+        r.base.view = .center(lat: 0, lon: 10, zoom: 3)
+        let frames = try AnimationRenderer.scenes(r)
+        /// The box of the bubble's name in frame k.
+        func name(_ k: Int) -> Rect? {
+            for item in frames[k].scene.items {
+                if case .label(let l) = item, l.text == "Alpha +2" { return Rect(x: l.x, y: l.y, width: l.width, height: l.height) }
+                if case .callout(let c) = item, c.text == "Alpha +2" { return c.box }
+            }
+            return nil
+        }
+        let b = try #require(frames[0].plan.marks.bubbles.first { $0.count == 3 })
+        /// The side of the bubble's centre a box is on: plain labels start right of it, callouts above.
+        func onFirstSide(_ box: Rect) -> Bool { style == .plain ? box.x > b.x : box.maxY < b.y }
+        let first = try #require(name(0)), pushed = try #require(name(6))
+        #expect(onFirstSide(first), "\(first) around the bubble at \(b.x), \(b.y)")
+        #expect(!onFirstSide(pushed), "B's pin did not push the name: \(pushed)")
+        #expect(name(11) == pushed, "the name went back while B left: \(String(describing: name(11)))")
+        #expect(name(12) == first, "the last keyframe's name is not the still map's: \(String(describing: name(12)))")
+    }
+
     /// An inserted point fades its marker and label in together: in every frame its label shows
     /// only with its marker, at the marker's opacity, and neither goes back (no flicker).
     @Test func anInsertedPointFadesItsMarkerAndLabelTogether() throws {

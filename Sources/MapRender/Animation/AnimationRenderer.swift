@@ -111,8 +111,9 @@ public enum AnimationRenderer {
         let drawing: FrameDrawing
         let jobs: Int
         var continuity: ClusterContinuity
-        /// Labels and callouts: the side each key's label or callout took in the previous frame (nil: no labels).
-        var labelSides: [Int: LabelSide]?
+        /// Labels and callouts: the side each one took in the previous frame, by the key of its point
+        /// (a bubble's: of the point it is named after) (nil: no labels).
+        var labelSides: LabelSides?
         let labelMeasurer = CachingTextMeasurer(PangoText())
         var timings: [String: Double] = [:]
         private var clock = DispatchTime.now().uptimeNanoseconds
@@ -149,7 +150,7 @@ public enum AnimationRenderer {
             drawing = FrameDrawing(base: request.base, basemaps: basemaps)
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
-            if request.base.layout.labelField != nil { labelSides = [:] }
+            if request.base.layout.labelField != nil { labelSides = LabelSides() }
         }
 
         /// `validate` wants an input; the animation brings its own.
@@ -191,14 +192,16 @@ public enum AnimationRenderer {
                     for k in plans.indices {
                         // Between rest times a label tries the side it had first; at rest it is
                         // placed as on a still map.
-                        if !plans[k].atRest {
+                        if !plans[k].atRest, let last = labelSides, !last.isEmpty {
                             for (point, key) in plans[k].keys.enumerated() {
-                                if let side = labelSides![key] { plans[k].marks.labelHints[point] = side }
+                                if let side = last.points[key] { plans[k].marks.labelHints.points[point] = side }
+                                if let side = last.bubbles[key] { plans[k].marks.labelHints.bubbles[point] = side }
                             }
                         }
                         let (scene, sides) = drawing.layout(plans[k], measurer: labelMeasurer)
-                        labelSides = [:]
-                        for (point, side) in sides { labelSides![plans[k].keys[point]] = side }
+                        let keys = plans[k].keys
+                        labelSides = LabelSides(points: Dictionary(uniqueKeysWithValues: sides.points.map { (keys[$0.key], $0.value) }),
+                                                bubbles: Dictionary(uniqueKeysWithValues: sides.bubbles.map { (keys[$0.key], $0.value) }))
                         scenes!.append(scene)
                     }
                     lap("layout")

@@ -17,8 +17,8 @@ struct FrameDrawing {
                         scale: plan.scale.contains { $0 < 1 } ? plan.scale : nil)
     }
 
-    /// The frame's scene, and the side each point's label took (hints for the next frame).
-    func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {
+    /// The frame's scene, and the side each label or callout took (hints for the next frame).
+    func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         let tiles = self.tiles(plan.viewport)
         var out = MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
                                    plan: plan.marks, basemaps: basemaps, options: TileStage.layout(base.layout, tiles: tiles),

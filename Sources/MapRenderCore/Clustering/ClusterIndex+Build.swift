@@ -177,7 +177,8 @@ extension ClusterIndex {
         @TaskLocal static var gridOrder: GridOrder?
         /// Points at least (below, the zooms cost little). Tests set it lower.
         @TaskLocal static var from = NeighbourGrid.parallelCount
-        /// Tests set it to freeze this many zooms whatever the data (when the radii allow it).
+        /// Tests set it to freeze this many zooms whatever the crowding (when the radii allow it;
+        /// `build` still freezes only with at most half the points crowded).
         @TaskLocal static var forcedDepth: Int?
 
         /// What a crowded point costs a frozen zoom, in isolated points of a zoom of every point:
@@ -195,8 +196,9 @@ extension ClusterIndex {
         /// share), so a fixed depth froze 10 % of land 1M but 19 % of land 2M, and its work grew
         /// 3.8x from 1M to 2M. In zooms of every point, a freeze of depth d costs d x share x
         /// `crowdedCost` for its frozen zooms, plus about one for filling the grid of every point
-        /// and the thaw, and saves d zooms: the deepest depth before that cost stops falling is
-        /// kept, when it saves anything.
+        /// and the thaw, and saves d zooms: the cheapest depth is kept, when it saves anything.
+        /// Depths are tried from 1 down until none deeper can be cheaper: the share only grows
+        /// with the radius, so a deeper depth costs at least what it would at this depth's share.
         static func plan(points n: Int, xy: UnsafePointer<Float>, options: ClusterOptions, lowest: Int) -> Freeze? {
             guard n >= from, n >= 2 else { return nil }
             let finest = NeighbourGrid.shift(cell: cell(options, zoom: options.maxZoom), count: n)
@@ -205,9 +207,13 @@ extension ClusterIndex {
             var best: (freeze: Freeze, cost: Double)?
             for depth in 1...deepest {
                 guard let f = at(depth: depth, options: options, lowest: lowest, finest: finest) else { continue }
-                let c = cost(depth: depth, share: sample.crowdedShare(radius: f.radius))
-                if let b = best, c >= b.cost { break }
-                best = (f, c)
+                let share = sample.crowdedShare(radius: f.radius)
+                let c = cost(depth: depth, share: share)
+                if c < best?.cost ?? .infinity { best = (f, c) }
+                // A deeper depth costs at least `cost` at this share, which is linear in the depth:
+                // least at the next depth or the deepest.
+                let floor = depth < deepest ? Swift.min(cost(depth: depth + 1, share: share), cost(depth: deepest, share: share)) : 0
+                if depth == deepest || floor >= Swift.min(best?.cost ?? 0, 0) { break }
             }
             guard let best, best.cost < 0 else { return nil }
             return best.freeze
@@ -230,10 +236,11 @@ extension ClusterIndex {
             return Freeze(end: end, radius: radius, finest: finest)
         }
 
-        /// Every kth point (about 4k), to estimate the share of points with another within a
-        /// radius along both axes at several radii: one grid, loaded again for each. (Each load
-        /// of 16k points took ~0.5 ms, and `plan` loads up to six; with 4k, ~0.14 ms, and the
-        /// shares of land 250k and 2M and of clumps 1M within 0.01 of those of 16k.)
+        /// Every kth point (all of them below 8192 points, else about 4k), to estimate the share of
+        /// points with another within a radius along both axes at several radii: one grid, loaded
+        /// again for each. (Each load of 16k points took ~0.5 ms, and `plan` loads up to
+        /// `deepest`; with 4k, ~0.14 ms, and the shares of land 250k and 2M and of clumps 1M
+        /// within 0.01 of those of 16k.)
         struct CrowdSample {
             private let step: Int
             private var xy: [Float]
@@ -259,7 +266,7 @@ extension ClusterIndex {
             /// they crowd).
             mutating func crowdedShare(radius: Double) -> Double {
                 let m = slot.count, tag = loads
-                precondition(tag < 32, "a slot's tag holds 5 bits")
+                precondition(tag < 31, "a sweep's zoom tag is below 31")
                 loads += 1
                 let grid = self.grid, cell = radius * Double(step).squareRoot()
                 xy.withUnsafeBufferPointer { xy in

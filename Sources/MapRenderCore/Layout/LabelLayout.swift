@@ -25,8 +25,8 @@ enum LabelLayout {
     struct Output {
         var items: [SceneItem]
         var dropped: Int
-        /// Per point index, the side its label or callout took.
-        var sides: [Int: LabelSide] = [:]
+        /// The side each label or callout took.
+        var sides = LabelSides()
     }
 
     /// What both placements read: the label column, its ranking and the label style.
@@ -41,10 +41,9 @@ enum LabelLayout {
         var viewport: Viewport
         var obstacles: [Rect]
         var allowOverlap: Bool
-        /// Per point index: the side its label tries first (an animation frame keeps the previous
-        /// frame's side; a bubble's label or callout is found under its representative, the point
-        /// it is named after) and its opacity when below 1 (it fades with its marker).
-        var hints: [Int: LabelSide] = [:]
+        /// The side each label or callout tries first (an animation frame keeps the previous
+        /// frame's), and per point index its label's opacity when below 1 (it fades with its marker).
+        var hints = LabelSides()
         var opacity: [Int: Double] = [:]
 
         /// The opacity of a point's label or callout: its marker's, quantised as markers are (in
@@ -92,7 +91,7 @@ enum LabelLayout {
     static func place(field: String, drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [],
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
-                      measurer: TextMeasuring, hints: [Int: LabelSide] = [:],
+                      measurer: TextMeasuring, hints: LabelSides = LabelSides(),
                       opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = [],
                       land: @autoclosure () -> LandMask? = nil) -> Output {
         guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
@@ -134,13 +133,12 @@ enum LabelLayout {
     static func placeCallouts(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble] = [], context c: Context,
                               maxWidth: Double, measurer: TextMeasuring, skip: Set<Int> = []) -> Output {
         // Per candidate: its priority; where its pointer reaches for and what it must not cover;
-        // the point it names (-1 for a bubble) or the bubble, and its opacity. A bubble's side is
-        // kept from frame to frame under its representative (-1: none), a point's under its own
-        // index. Bubbles' texts (the name with the count, then alone) here; a point's is read when
-        // its turn comes (most of a dense map's find no room: reading a million up front took a
-        // string each).
+        // the point it names (-1 for a bubble) or the bubble and its representative (-1: none; its
+        // side is kept under it), and its opacity. Bubbles' texts (the name with the count, then
+        // alone) here; a point's is read when its turn comes (most of a dense map's find no room:
+        // reading a million up front took a string each).
         var bubbleTexts: [[String]] = [], priorities: [Double] = [], anchors: [(x: Double, y: Double, pin: Rect)] = []
-        var owners: [Int] = [], named: [Int] = [], alphas: [Double] = [], bubbleSideKeys: [Int] = []
+        var owners: [Int] = [], named: [Int] = [], alphas: [Double] = [], representatives: [Int] = []
         // Largest first, equal counts in the plan's order (as plain labels take them).
         let largestFirst = bubbles.indices.sorted {
             bubbles[$0].count != bubbles[$1].count ? bubbles[$0].count > bubbles[$1].count : $0 < $1
@@ -151,7 +149,7 @@ enum LabelLayout {
             bubbleTexts.append(texts)
             priorities.append(.infinity)
             anchors.append((b.x, b.y, b.box))
-            owners.append(-1); named.append(k); alphas.append(1); bubbleSideKeys.append(b.representative ?? -1)
+            owners.append(-1); named.append(k); alphas.append(1); representatives.append(b.representative ?? -1)
         }
         let bubbleCallouts = bubbleTexts.count
         let haveText = c.haveText(drawn)
@@ -178,10 +176,11 @@ enum LabelLayout {
         }
         var items: [SceneItem] = []
         var dropped = 0
-        var sides: [Int: LabelSide] = [:]
+        var sides = LabelSides()
         for j in order {
-            let a = anchors[j], owner = owners[j], key = j < bubbleCallouts ? bubbleSideKeys[j] : owner
-            let previous = key >= 0 ? c.hints[key].flatMap(Callout.Side.init(_:)) : nil
+            let a = anchors[j], owner = owners[j], representative = j < bubbleCallouts ? representatives[j] : -1
+            let previous = (owner >= 0 ? c.hints.points[owner] : representative >= 0 ? c.hints.bubbles[representative] : nil)
+                .flatMap(Callout.Side.init(_:))
             var placement: (text: String, placed: CalloutPlacement)?
             if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts,
                                   previous: previous) {
@@ -201,8 +200,13 @@ enum LabelLayout {
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
                 textOrigin: placed.textOrigin, maxWidth: maxWidth)
             mark.opacity = alphas[j]
-            if owner >= 0 { mark.owner = owner } else { mark.bubble = named[j] }
-            if key >= 0 { sides[key] = LabelSide(placed.side) }
+            if owner >= 0 {
+                mark.owner = owner
+                sides.points[owner] = LabelSide(placed.side)
+            } else {
+                mark.bubble = named[j]
+                if representative >= 0 { sides.bubbles[representative] = LabelSide(placed.side) }
+            }
             items.append(.callout(mark))
         }
         return Output(items: items, dropped: dropped, sides: sides)
@@ -238,10 +242,10 @@ enum LabelLayout {
         var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land, discs: discs)
         var items: [SceneItem] = []
         var dropped = 0
-        var sides: [Int: LabelSide] = [:]
+        var sides = LabelSides()
         for j in candidates.order() {
-            let owner = candidates.owners[j], key = candidates.sideKey(j)
-            let hint = key >= 0 ? c.hints[key] : nil
+            let owner = candidates.owners[j], representative = candidates.representative(j)
+            let hint = owner >= 0 ? c.hints.points[owner] : representative >= 0 ? c.hints.bubbles[representative] : nil
             let isBubble = j < candidates.bubbleLabels
             let disc = isBubble ? candidates.discs[j] : nil
             guard placer.mightFit(candidates.labels[j], disc: disc) else { dropped += 1; continue }
@@ -255,7 +259,8 @@ enum LabelLayout {
             if owner >= 0 { mark.owner = owner }
             mark.bubble = disc
             items.append(.label(mark))
-            if key >= 0 { sides[key] = placed.side }
+            if owner >= 0 { sides.points[owner] = placed.side }
+            if representative >= 0 { sides.bubbles[representative] = placed.side }
         }
         return Output(items: items, dropped: dropped, sides: sides)
     }
@@ -271,9 +276,9 @@ enum LabelLayout {
         var bubbleTexts: [[String]] = []
         /// Per candidate: its point (-1 for a bubble's label) and opacity (quantised as its marker's).
         var owners: [Int] = []
-        /// Per bubble label: the point its side is kept under from frame to frame, its bubble's
-        /// representative (-1: none; a point's label keeps its side under its own index).
-        var bubbleSideKeys: [Int] = []
+        /// Per bubble label: its bubble's representative, which its side is kept under from frame
+        /// to frame (-1: none).
+        var representatives: [Int] = []
         var alphas: [Double] = []
         /// Candidates before this index are bubble labels.
         var bubbleLabels = 0
@@ -289,7 +294,7 @@ enum LabelLayout {
                 discs.append(k)
                 labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: Double(b.count)))
                 bubbleTexts.append(texts)
-                owners.append(-1); alphas.append(1); bubbleSideKeys.append(b.representative ?? -1)
+                owners.append(-1); alphas.append(1); representatives.append(b.representative ?? -1)
             }
             bubbleLabels = labels.count
             let haveText = c.haveText(drawn)
@@ -306,8 +311,8 @@ enum LabelLayout {
             }
         }
 
-        /// The point candidate `j`'s side is kept under (`bubbleSideKeys`; a point's own), or -1.
-        func sideKey(_ j: Int) -> Int { j < bubbleLabels ? bubbleSideKeys[j] : owners[j] }
+        /// The representative of candidate `j`'s bubble; -1 for a point's label or a bubble without one.
+        func representative(_ j: Int) -> Int { j < bubbleLabels ? representatives[j] : -1 }
 
         /// The texts candidate `j` tries, in order.
         func texts(_ j: Int) -> [String] {

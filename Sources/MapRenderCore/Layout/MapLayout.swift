@@ -10,16 +10,16 @@ public enum MapLayout {
                options: options, measurer: measurer).scene
     }
 
-    /// The scene, and per point index the side its label or callout took, a bubble's under its
-    /// representative (an animation hands these to the next frame as `MarkPlan.labelHints`).
+    /// The scene, and the side each label or callout took (an animation hands these to the next
+    /// frame as `MarkPlan.labelHints`).
     public static func layout(viewport v: Viewport, scale: Double, style: Style,
                               data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
-                              options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: [Int: LabelSide]) {
+                              options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         var plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions(), bubbles: style.cluster)
         BubbleSpacing.apply(to: &plan, style: style.cluster)  // bubbles never hide each other's counts
         var scene = Scene(width: v.width, height: v.height, scale: scale, background: style.background)
-        var sides: [Int: LabelSide] = [:]
+        var sides = LabelSides()
         scene.world = WorldFrame.rect(viewport: v)
         scene.letterbox = style.letterbox
         for shapes in basemaps {

@@ -17,3 +17,19 @@ public enum LabelSide: UInt8, CaseIterable, Sendable {
     /// Left of the mark, its top on the anchor box's bottom.
     case bottomLeft
 }
+
+/// The sides labels and callouts took in a frame, or should try first in the next (an animation
+/// keeps each one's side while it stays free): points' by point index, bubbles' by the index of
+/// the point a bubble is named after (its representative). Kept apart: a point travelling into
+/// a bubble is drawn, and labelled, beside the bubble named after it.
+public struct LabelSides: Equatable, Sendable {
+    public var points: [Int: LabelSide] = [:]
+    public var bubbles: [Int: LabelSide] = [:]
+
+    public init(points: [Int: LabelSide] = [:], bubbles: [Int: LabelSide] = [:]) {
+        self.points = points
+        self.bubbles = bubbles
+    }
+
+    public var isEmpty: Bool { points.isEmpty && bubbles.isEmpty }
+}

@@ -70,10 +70,9 @@ public struct MarkPlan: Sendable {
     /// when one of their markers touches the image.
     public var spreadStacked = 0
 
-    /// Per point index, the side its label should try first (an animation frame keeps the side of
-    /// the frame before; a bubble's label or callout is found under its representative, the point
-    /// it is named after); empty for a still map.
-    public var labelHints: [Int: LabelSide] = [:]
+    /// The side each label or callout should try first (an animation frame keeps the sides of the
+    /// frame before); empty for a still map.
+    public var labelHints = LabelSides()
     /// Per point index, its label's opacity when below 1 (an animation frame fades a label with its
     /// marker); empty for a still map.
     public var labelOpacity: [Int: Double] = [:]

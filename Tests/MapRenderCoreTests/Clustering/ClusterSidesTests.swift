@@ -289,9 +289,10 @@ extension SeededRandom {
     }
 
     /// The depth a freeze takes follows the data: on points spread evenly over a region, the
-    /// cheapest depth by `Freeze.cost` among every depth the radii allow (the search stops at
-    /// the first rise), no deeper for four times the points on the same region (their crowded
-    /// share at each radius is larger), and no freeze for clumps where most points are crowded.
+    /// cheapest depth by `Freeze.cost` among every depth the radii allow (the search stops once no
+    /// deeper depth can be cheaper), no deeper for four times the points on the same region (their
+    /// crowded share at each radius is larger), and no freeze for clumps where most points are
+    /// crowded.
     @Test func aFreezeTakesTheCheapestDepthForTheData() throws {
         let options = ClusterOptions()
         func plan(_ points: PointSet) -> ClusterIndex.Freeze? {
@@ -301,16 +302,20 @@ extension SeededRandom {
             }
         }
         func depth(_ f: ClusterIndex.Freeze?) -> Int { f.map { options.maxZoom + 1 - $0.end } ?? 0 }
-        /// Every depth's cost, from a sample as `plan` takes it.
+        /// Every depth's cost, each from a fresh sample as `plan` takes it; and the shares of one
+        /// sample reloaded at every radius (as `plan` does) against those of the fresh samples.
         func costs(_ points: PointSet) -> [Int: Double] {
             let xy = zip(points.lon, points.lat).flatMap { [Float(WebMercator.x(lon: $0)), Float(WebMercator.y(lat: $1))] }
             let finest = NeighbourGrid.shift(cell: ClusterIndex.cell(options, zoom: options.maxZoom), count: points.count)
             var result: [Int: Double] = [:]
             xy.withUnsafeBufferPointer { xy in
+                var reloaded = ClusterIndex.Freeze.CrowdSample(xy: xy.baseAddress!, count: points.count)
                 for d in 1...ClusterIndex.Freeze.deepest {
                     guard let f = ClusterIndex.Freeze.at(depth: d, options: options, lowest: 0, finest: finest) else { continue }
                     var sample = ClusterIndex.Freeze.CrowdSample(xy: xy.baseAddress!, count: points.count)
-                    result[d] = ClusterIndex.Freeze.cost(depth: d, share: sample.crowdedShare(radius: f.radius))
+                    let share = sample.crowdedShare(radius: f.radius)
+                    #expect(reloaded.crowdedShare(radius: f.radius) == share, "depth \(d): a reloaded sample's share differs")
+                    result[d] = ClusterIndex.Freeze.cost(depth: d, share: share)
                 }
             }
             return result

@@ -156,4 +156,36 @@ import Testing
         #expect(drawn[1].textBox.width > 0 && drawn[0].textBox.width == 0)
         #expect(drawn[1].fill == Style.default.cluster.step(for: 12).fill)
     }
+
+    /// A bubble's name and the label of the point it is named after keep their sides apart: in an
+    /// animation frame the point may be drawn, travelling into the bubble, beside the bubble named
+    /// after it. Each tries its own hint first and reports its own side.
+    @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
+    func aBubbleAndItsRepresentativeKeepTheirOwnSides(style: LayoutOptions.LabelStyle) {
+        let p = points([(0, 0)], names: ["Alpha"])
+        var markerStyle = Style.default
+        markerStyle.marker.shape = .circle
+        markerStyle.marker.size = 12
+        let data = ProjectedPoints(points: p, style: markerStyle)
+        let v = ViewFitter.center(lat: 0, lon: -6, zoom: 3, width: 300, height: 200)
+        var marks = plan(v, data)
+        let point = v.pixel(x: data.x[0], y: data.y[0])
+        marks.bubbles = [.init(x: point.x - 130, y: point.y, count: 3, clusterID: 1, aggregates: [:], representative: 0,
+                               radius: 14, text: "3")]
+        marks.labelHints = LabelSides(points: [0: .left], bubbles: [0: .below])
+        var options = LayoutOptions()
+        options.labelField = "name"
+        options.labelStyle = style
+        let (scene, sides) = MapLayout.layout(viewport: v, scale: 1, style: markerStyle, data: data, plan: marks,
+                                              basemaps: [], options: options, measurer: FakeTextMeasurer())
+        #expect(sides == LabelSides(points: [0: .left], bubbles: [0: .below]))
+        var boxes: [String: Rect] = [:]
+        for item in scene.items {
+            if case .label(let l) = item { boxes[l.text] = Rect(x: l.x, y: l.y, width: l.width, height: l.height) }
+            if case .callout(let c) = item { boxes[c.text] = c.box }
+        }
+        let named = boxes["Alpha +2"], own = boxes["Alpha"]
+        #expect(named.map { $0.y > point.y } == true, "the bubble's name is not below it: \(String(describing: named))")
+        #expect(own.map { $0.maxX < point.x } == true, "the point's label is not left of it: \(String(describing: own))")
+    }
 }

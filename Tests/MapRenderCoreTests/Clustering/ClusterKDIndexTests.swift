@@ -217,25 +217,33 @@ import TestSupport
         // Few distinct high digits, so that some passes are skipped, and many equal keys; keys that
         // differ only from part to part of a large sort (each part's own keys all equal: a digit
         // is skipped only when every part shares it too); keys all equal (nothing moves).
+        // Keys over many bits, for the top digit first (`sortTopDigitFirst`): its runs hold one
+        // pair, many, or none; and keys differing only in the low 11 bits, which it leaves to `sort`.
         let cases: [(Int) -> [UInt64]] = [
             { n in (0..<n).map { _ in (rng.next() % 7) << 40 | (rng.next() % 50) } },
             { n in (0..<n).map { UInt64(7 - 8 * $0 / Swift.max(n, 1)) << 24 | 5 } },
             { n in [UInt64](repeating: 3 << 50, count: n) },
+            { n in (0..<n).map { _ in rng.next() >> UInt64(rng.next() % 40) } },
+            { n in (0..<n).map { _ in (rng.next() % 300) << 33 | (rng.next() % 3) << 17 | rng.next() % 1000 } },
+            { n in (0..<n).map { _ in rng.next() % 2000 } },
         ]
-        for (n, keysFor) in [0, 1, 2, 17, 5000, 200_000].flatMap({ n in cases.map { (n, $0) } }) {   // 200k: in parts (`inParts`)
+        let sizes = [0, 1, 2, 17, 5000, 200_000]   // 200k: in parts (`inParts`)
+        for (topFirstFrom, (n, keysFor)) in [Int.max, 2].flatMap({ t in sizes.flatMap { n in cases.map { (t, (n, $0)) } } }) {
             let keys = keysFor(n)
             var k = keys + keys, v = (0..<Int32(n)).map { $0 } + (0..<Int32(n)).map { $0 }
             let sorted = k.withUnsafeMutableBufferPointer { kp in
                 v.withUnsafeMutableBufferPointer { vp in
-                    let r = RadixSort.sort(keys: kp.baseAddress!, values: vp.baseAddress!, scratchKeys: kp.baseAddress! + n,
-                                           scratchValues: vp.baseAddress! + n, count: n)
+                    let r = RadixSort.$topDigitFirstFrom.withValue(topFirstFrom) {
+                        RadixSort.sort(keys: kp.baseAddress!, values: vp.baseAddress!, scratchKeys: kp.baseAddress! + n,
+                                       scratchValues: vp.baseAddress! + n, count: n)
+                    }
                     return (0..<n).map { (r.keys[$0], r.values[$0]) }
                 }
             }
             let expected = keys.enumerated().sorted { $0.element != $1.element ? $0.element < $1.element : $0.offset < $1.offset }
             // The first pair out of place (comparing whole arrays would print a diff of 200k values).
             let wrong = sorted.indices.first { sorted[$0].0 != expected[$0].element || sorted[$0].1 != Int32(expected[$0].offset) }
-            #expect(wrong == nil, "n \(n): pair \(wrong ?? 0) is \(wrong.map { sorted[$0] } as Any)")
+            #expect(wrong == nil, "n \(n), top digit first from \(topFirstFrom): pair \(wrong ?? 0) is \(wrong.map { sorted[$0] } as Any)")
         }
     }
 

@@ -976,41 +976,56 @@ enum RadixSort {
             return sortTopDigitFirst(keys: keys, values: values, scratchKeys: scratchKeys, scratchValues: scratchValues,
                                      count: n, parts: parts, differing: differing)
         }
-        // Per part, its counts of a digit's values, then where its keys of each value go.
         let offsets = UnsafeMutablePointer<Int>.allocate(capacity: parts.count * buckets)
         defer { offsets.deallocate() }
         for d in 0..<digits {
             let shift = UInt64(d * bits)
             if (differing >> shift) & mask == 0 { continue }   // a digit all keys share moves nothing
-            let (sk, sv, dk, dv) = (srcK, srcV, dstK, dstV)
-            eachPart(parts) { h in
-                let c = offsets + h * buckets
-                c.initialize(repeating: 0, count: buckets)
-                for i in parts[h] { c[Int((sk[i] >> shift) & mask)] &+= 1 }
-            }
-            var sum = 0
-            for b in 0..<buckets {
-                for h in 0..<parts.count {
-                    let c = offsets[h * buckets + b]
-                    offsets[h * buckets + b] = sum
-                    sum &+= c
-                }
-            }
-            eachPart(parts) { h in
-                let next = offsets + h * buckets
-                for i in parts[h] {
-                    let k = sk[i]
-                    let b = Int((k >> shift) & mask)
-                    let to = next[b]
-                    next[b] = to &+ 1
-                    dk[to] = k
-                    dv[to] = sv[i]
-                }
-            }
+            digitPass(from: (srcK, srcV), to: (dstK, dstV), shift: shift, parts: parts, offsets: offsets)
             swap(&srcK, &dstK)
             swap(&srcV, &dstV)
         }
         return (srcK, srcV)
+    }
+
+    /// One stable pass by the 11-bit digit at `shift`: per part (`parts`), its counts of each
+    /// digit value, then its pairs moved after the earlier parts' of the same value. Returns
+    /// where each value's pairs start in `to` (and the count at the end). `offsets`: room for
+    /// 2048 per part.
+    @discardableResult
+    static func digitPass(from: (keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>),
+                       to: (keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>),
+                       shift: UInt64, parts: [Range<Int>], offsets: UnsafeMutablePointer<Int>) -> [Int] {
+        let buckets = 2048, mask = UInt64(buckets - 1)
+        let (sk, sv, dk, dv) = (from.keys, from.values, to.keys, to.values)
+        eachPart(parts) { h in
+            let c = offsets + h * buckets
+            c.initialize(repeating: 0, count: buckets)
+            for i in parts[h] { c[Int((sk[i] >> shift) & mask)] &+= 1 }
+        }
+        var starts = [Int](repeating: 0, count: buckets + 1)
+        var sum = 0
+        for b in 0..<buckets {
+            starts[b] = sum
+            for h in 0..<parts.count {
+                let c = offsets[h * buckets + b]
+                offsets[h * buckets + b] = sum
+                sum &+= c
+            }
+        }
+        starts[buckets] = sum
+        eachPart(parts) { h in
+            let next = offsets + h * buckets
+            for i in parts[h] {
+                let k = sk[i]
+                let b = Int((k >> shift) & mask)
+                let to = next[b]
+                next[b] = to &+ 1
+                dk[to] = k
+                dv[to] = sv[i]
+            }
+        }
+        return starts
     }
 
     /// Pairs at least, for `sortTopDigitFirst`. Below, the keys, values and their scratch (24
@@ -1028,39 +1043,14 @@ enum RadixSort {
                                   count n: Int, parts: [Range<Int>], differing: UInt64)
         -> (keys: UnsafeMutablePointer<UInt64>, values: UnsafeMutablePointer<Int32>) {
         precondition(n < Int(Int32.max), "a run's positions are counted in Int32")
-        let topBits = 11, runs = 1 << topBits, runMask = UInt64(runs - 1)
+        let topBits = 11, runs = 1 << topBits
         let highest = 63 - differing.leadingZeroBitCount
         let topShift = UInt64(Swift.max(0, highest - topBits + 1))
-        // The first pass, as one of `sort`'s: per part, its counts of each run, then where its pairs go.
+        // The first pass, as one of `sort`'s.
         let offsets = UnsafeMutablePointer<Int>.allocate(capacity: parts.count * runs)
         defer { offsets.deallocate() }
-        eachPart(parts) { h in
-            let c = offsets + h * runs
-            c.initialize(repeating: 0, count: runs)
-            for i in parts[h] { c[Int((keys[i] >> topShift) & runMask)] &+= 1 }
-        }
-        var runStart = [Int](repeating: 0, count: runs + 1)
-        var sum = 0
-        for b in 0..<runs {
-            runStart[b] = sum
-            for h in 0..<parts.count {
-                let c = offsets[h * runs + b]
-                offsets[h * runs + b] = sum
-                sum &+= c
-            }
-        }
-        runStart[runs] = n
-        eachPart(parts) { h in
-            let next = offsets + h * runs
-            for i in parts[h] {
-                let k = keys[i]
-                let b = Int((k >> topShift) & runMask)
-                let to = next[b]
-                next[b] = to &+ 1
-                scratchKeys[to] = k
-                scratchValues[to] = values[i]
-            }
-        }
+        let runStart = digitPass(from: (keys, values), to: (scratchKeys, scratchValues), shift: topShift, parts: parts,
+                                 offsets: offsets)
         // The lower digits any two keys differ in, 8 bits each.
         let lowDigits = (0..<(Int(topShift) + 7) / 8).filter { (differing >> UInt64(8 * $0)) & 0xFF != 0 }
         guard !lowDigits.isEmpty else { return (scratchKeys, scratchValues) }

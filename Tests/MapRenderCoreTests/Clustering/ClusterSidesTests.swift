@@ -30,6 +30,28 @@ import TestSupport
         return set
     }
 
+    /// Expects `a` and `b` to hold the same items at zooms 0 to 17 (naming the first that differs)
+    /// and the same members in every cluster; returns how many clusters it compared.
+    @discardableResult
+    static func expectSameHierarchy(_ a: ClusterIndex, _ b: ClusterIndex,
+                                    sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        var clustersSeen = 0
+        for zoom in 0...17 {
+            let x = a.clusters(zoom: Double(zoom)), y = b.clusters(zoom: Double(zoom))
+            let differing = x.indices.first { $0 < y.count && x[$0] != y[$0] }
+            #expect(x.count == y.count && differing == nil,
+                    "zoom \(zoom): \(x.count) and \(y.count) items; first differing: \(differing.map { "\(x[$0]) / \(y[$0])" } ?? "none")",
+                    sourceLocation: sourceLocation)
+            guard x == y else { break }
+            for item in x where item.isCluster {
+                clustersSeen += 1
+                #expect(a.members(of: item.id) == b.members(of: item.id), "members of cluster \(item.id)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        return clustersSeen
+    }
+
     @Test(arguments: [(UInt64(1), 3000, 6, 40.0), (2, 6000, 1, 2.0), (3, 5000, 0, 300.0), (4, 8000, 20, 120.0)])
     func twoSidesDecideAsOne(seed: UInt64, count: Int, clumps: Int, span: Double) {
         let points = Self.points(seed: seed, count: count, clumps: clumps, span: span)
@@ -77,17 +99,7 @@ import TestSupport
         let aggregates: [ClusterAggregate] = [.sum(field: "v"), .min(field: "v"), .max(field: "v")]
         let one = ClusterIndex.Pass.$commitPartsFrom.withValue(.max) { ClusterIndex(points: points, aggregates: aggregates) }
         let parts = ClusterIndex.Pass.$commitPartsFrom.withValue(1) { ClusterIndex(points: points, aggregates: aggregates) }
-        var clustersSeen = 0
-        for zoom in 0...17 {
-            let a = one.clusters(zoom: Double(zoom)), b = parts.clusters(zoom: Double(zoom))
-            #expect(a == b, "zoom \(zoom): \(a.count) and \(b.count) items")
-            guard a == b else { break }
-            for item in a where item.isCluster {
-                clustersSeen += 1
-                #expect(one.members(of: item.id) == parts.members(of: item.id), "members of cluster \(item.id)")
-            }
-        }
-        #expect(clustersSeen > 100)
+        #expect(ClusterSidesTests.expectSameHierarchy(one, parts) > 100)
     }
 }
 
@@ -164,19 +176,7 @@ extension SeededRandom {
         #expect(whole.frozenZooms == 0)
         #expect(frozen.frozenZooms == 5, "the freeze did not happen")
         #expect(frozen.thawStep == step)
-        var clustersSeen = 0
-        for zoom in 0...17 {
-            let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
-            let differing = a.indices.first { $0 < b.count && a[$0] != b[$0] }
-            #expect(a.count == b.count && differing == nil,
-                    "zoom \(zoom): \(a.count) and \(b.count) items; first differing: \(differing.map { "\(a[$0]) / \(b[$0])" } ?? "none")")
-            guard a == b else { break }
-            for item in a where item.isCluster {
-                clustersSeen += 1
-                #expect(whole.members(of: item.id) == frozen.members(of: item.id), "members of cluster \(item.id)")
-            }
-        }
-        #expect(clustersSeen > 100)
+        #expect(ClusterSidesTests.expectSameHierarchy(whole, frozen) > 100)
     }
 
     /// Points on a regular lattice a degree apart: none is crowded, the small grid is empty, and
@@ -275,17 +275,7 @@ extension SeededRandom {
         }
         #expect(frozen.frozenZooms == depth, "the freeze did not happen")
         #expect(!wholeOrder.refs.isEmpty && wholeOrder.refs == frozenOrder.refs)
-        var clustersSeen = 0
-        for zoom in 0...17 {
-            let a = whole.clusters(zoom: Double(zoom)), b = frozen.clusters(zoom: Double(zoom))
-            #expect(a == b, "zoom \(zoom): \(a.count) and \(b.count) items")
-            guard a == b else { break }
-            for item in a where item.isCluster {
-                clustersSeen += 1
-                #expect(whole.members(of: item.id) == frozen.members(of: item.id), "members of cluster \(item.id)")
-            }
-        }
-        #expect(clustersSeen > 100)
+        #expect(ClusterSidesTests.expectSameHierarchy(whole, frozen) > 100)
     }
 
     /// The depth a freeze takes follows the data: on points spread evenly over a region, the

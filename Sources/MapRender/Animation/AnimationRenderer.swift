@@ -192,16 +192,16 @@ public enum AnimationRenderer {
                     for k in plans.indices {
                         // Between rest times a label tries the side it had first; at rest it is
                         // placed as on a still map.
+                        // (By point: the frame has no index of its points by key.)
                         if !plans[k].atRest, let last = labelSides, !last.isEmpty {
                             for (point, key) in plans[k].keys.enumerated() {
                                 if let side = last.points[key] { plans[k].marks.labelHints.points[point] = side }
-                                if let side = last.bubbles[key] { plans[k].marks.labelHints.bubbles[point] = side }
+                                if !last.bubbles.isEmpty, let side = last.bubbles[key] { plans[k].marks.labelHints.bubbles[point] = side }
                             }
                         }
                         let (scene, sides) = drawing.layout(plans[k], measurer: labelMeasurer)
                         let keys = plans[k].keys
-                        labelSides = LabelSides(points: Dictionary(uniqueKeysWithValues: sides.points.map { (keys[$0.key], $0.value) }),
-                                                bubbles: Dictionary(uniqueKeysWithValues: sides.bubbles.map { (keys[$0.key], $0.value) }))
+                        labelSides = sides.rekeyed { keys[$0] }
                         scenes!.append(scene)
                     }
                     lap("layout")

@@ -179,8 +179,7 @@ enum LabelLayout {
         var sides = LabelSides()
         for j in order {
             let a = anchors[j], owner = owners[j], representative = j < bubbleCallouts ? representatives[j] : -1
-            let previous = (owner >= 0 ? c.hints.points[owner] : representative >= 0 ? c.hints.bubbles[representative] : nil)
-                .flatMap(Callout.Side.init(_:))
+            let previous = c.hints.side(point: owner, representative: representative).flatMap(Callout.Side.init(_:))
             var placement: (text: String, placed: CalloutPlacement)?
             if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts,
                                   previous: previous) {
@@ -200,13 +199,8 @@ enum LabelLayout {
                 strokeWidth: 1, box: placed.box, cornerRadius: placed.cornerRadius, pointer: placed.pointer,
                 textOrigin: placed.textOrigin, maxWidth: maxWidth)
             mark.opacity = alphas[j]
-            if owner >= 0 {
-                mark.owner = owner
-                sides.points[owner] = LabelSide(placed.side)
-            } else {
-                mark.bubble = named[j]
-                if representative >= 0 { sides.bubbles[representative] = LabelSide(placed.side) }
-            }
+            if owner >= 0 { mark.owner = owner } else { mark.bubble = named[j] }
+            sides.set(LabelSide(placed.side), point: owner, representative: representative)
             items.append(.callout(mark))
         }
         return Output(items: items, dropped: dropped, sides: sides)
@@ -245,7 +239,7 @@ enum LabelLayout {
         var sides = LabelSides()
         for j in candidates.order() {
             let owner = candidates.owners[j], representative = candidates.representative(j)
-            let hint = owner >= 0 ? c.hints.points[owner] : representative >= 0 ? c.hints.bubbles[representative] : nil
+            let hint = c.hints.side(point: owner, representative: representative)
             let isBubble = j < candidates.bubbleLabels
             let disc = isBubble ? candidates.discs[j] : nil
             guard placer.mightFit(candidates.labels[j], disc: disc) else { dropped += 1; continue }
@@ -259,8 +253,7 @@ enum LabelLayout {
             if owner >= 0 { mark.owner = owner }
             mark.bubble = disc
             items.append(.label(mark))
-            if owner >= 0 { sides.points[owner] = placed.side }
-            if representative >= 0 { sides.bubbles[representative] = placed.side }
+            sides.set(placed.side, point: owner, representative: representative)
         }
         return Output(items: items, dropped: dropped, sides: sides)
     }

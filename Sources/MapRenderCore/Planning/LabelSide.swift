@@ -32,4 +32,23 @@ public struct LabelSides: Equatable, Sendable {
     }
 
     public var isEmpty: Bool { points.isEmpty && bubbles.isEmpty }
+
+    /// The side of the label of point `point`, or (`point` < 0) of the name of the bubble named
+    /// after `representative`; nil when none is kept (or both are negative).
+    public func side(point: Int, representative: Int) -> LabelSide? {
+        point >= 0 ? points[point] : representative >= 0 ? bubbles[representative] : nil
+    }
+
+    /// Keeps `side` for the label of point `point`, or (`point` < 0) for the name of the bubble
+    /// named after `representative` (nothing when both are negative).
+    public mutating func set(_ side: LabelSide, point: Int, representative: Int) {
+        if point >= 0 { points[point] = side } else if representative >= 0 { bubbles[representative] = side }
+    }
+
+    /// The same sides under other keys: `key(k)` for each key k (an animation's track keys for
+    /// a frame's point indexes); `key` must not map two keys of one kind to one.
+    public func rekeyed(_ key: (Int) -> Int) -> LabelSides {
+        LabelSides(points: Dictionary(uniqueKeysWithValues: points.map { (key($0.key), $0.value) }),
+                   bubbles: Dictionary(uniqueKeysWithValues: bubbles.map { (key($0.key), $0.value) }))
+    }
 }

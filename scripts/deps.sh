@@ -6,6 +6,8 @@ MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-de
   librsvg2-bin poppler-utils libjpeg62-turbo-dev libwebp-dev libsqlite3-dev zlib1g-dev python3)
 # The tests open the animated SVG in a real browser (headless Chromium) and compare it with the PNG frames.
 MAPRENDER_PACKAGES+=(chromium)
+# Mapnik draws the same lines and polygons as the fill and line layers' independent oracle.
+MAPRENDER_PACKAGES+=(python3-mapnik)
 
 install_missing_packages() {
   local missing=()

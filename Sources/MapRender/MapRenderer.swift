@@ -29,7 +29,7 @@ public enum MapRenderer {
         TileStage.warmUp(request)
 
         let input = try readPoints(request)
-        if input.points.count == 0 && request.points == nil && !request.allowEmpty {
+        if input.points.count == 0 && input.shapes.isEmpty && request.points == nil && !request.allowEmpty {
             throw emptyResult(request, report: input.report)
         }
         // The built-in land is the fallback when the map has no basemap of its own: no
@@ -39,17 +39,18 @@ public enum MapRenderer {
         var warnings = input.warnings
         lap("read")
 
-        var plan = MapPlanner.plan(points: input.points, style: request.style, options: request.planOptions,
+        var planOptions = request.planOptions
+        planOptions.shapes = FitSamples(shapes: input.shapes)
+        let plan = MapPlanner.plan(points: input.points, style: request.style, options: planOptions,
                                    opacity: request.filter == nil ? request.pointOpacity : nil,
                                    scale: request.filter == nil ? request.pointScale : nil, lap: lap)
-        plan = TileStage.snap(plan, request, style: request.style)
         if let issue = plan.data.styles.strictIssues.first, request.strict {
             throw MapRenderError(.style, "\(issue) (--strict)")
         }
         warnings += plan.data.styles.issues
         switch request.view {
         case .fit, .fitAround:
-            if input.points.count == 0 { warnings.append("no points to draw; showing the whole world") }
+            if input.points.count == 0 && input.shapes.isEmpty { warnings.append("no points to draw; showing the whole world") }
         default: break
         }
 
@@ -61,10 +62,11 @@ public enum MapRenderer {
         lap("tiles")
 
         let text = PangoText()
-        var scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
-                                    data: plan.data, plan: plan.marks, basemaps: basemaps,
+        let layers = MapLayer.standard(style: request.style, rasters: tiles?.marks ?? [], basemaps: basemaps,
+                                       shapes: input.shapes)
+        let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
+                                    data: plan.data, plan: plan.marks, layers: layers,
                                     options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
-        scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         lap("layout")
         warnings += scene.warnings
         if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
@@ -75,7 +77,7 @@ public enum MapRenderer {
         let data = try CairoRenderer(text: text).render(scene, format: request.format)
         lap("render")
 
-        var summary = RenderSummary(request: request, report: input.report, plan: plan, scene: scene,
+        var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,
                                     timings: timings, bytes: data.count)
         summary.tiles = tiles?.stats
         return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
@@ -104,10 +106,11 @@ public enum MapRenderer {
     }
 
     /// The request's points (given, or read from its files) after its filter, with what reading saw.
-    static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, report: InputReport, warnings: [String]) {
+    static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, shapes: ShapeSet, report: InputReport, warnings: [String]) {
         var report = InputReport(source: request.inputs.joined(separator: ", "))
         var warnings: [String] = []
         var points: PointSet
+        var shapes = ShapeSet()
         if let given = request.points {
             points = given
             report.pointsRead = given.count
@@ -116,6 +119,7 @@ public enum MapRenderer {
             var opts = request.inputOptions
             opts.keepProperties = (opts.keepProperties ?? []).union(request.neededProperties)
             opts.keepIDs = false   // a still map draws no id
+            opts.keepShapes = true  // and every geometry
             var all: PointSet? = nil
             for (n, path) in request.inputs.enumerated() {
                 opts.memoryLimit = RenderBounds.readingLimit(request, pointsSoFar: all?.count ?? 0)
@@ -124,6 +128,7 @@ public enum MapRenderer {
                 warnings += loaded.report.warnings()
                 if n == 0 { report = loaded.report; report.source = request.inputs.joined(separator: ", ") } else { report.merge(loaded.report) }
                 if all == nil { all = loaded.points } else { all!.append(contentsOf: loaded.points) }
+                if shapes.isEmpty { shapes = loaded.shapes } else { shapes.append(contentsOf: loaded.shapes) }
             }
             points = all ?? PointSet()
         }
@@ -149,8 +154,14 @@ public enum MapRenderer {
             }
             report.filteredOut = points.count - keep.count
             if keep.count != points.count { points = points.selecting(keep) }
+            if !shapes.isEmpty {
+                let bound = f.bind(to: shapes.properties)
+                let kept = (0..<shapes.shapeCount).filter { bound.evaluate(row: shapes.propertyRow(of: $0)).truthy }
+                report.filteredOut += shapes.shapeCount - kept.count
+                if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
+            }
         }
-        return (points, report, warnings)
+        return (points, shapes, report, warnings)
     }
 
     /// Renders and writes the file atomically; the summary's timings include the write.
@@ -174,7 +185,7 @@ public enum MapRenderer {
     /// No point left to draw from the input files: an error, so a good map is not replaced by an empty one.
     static func emptyResult(_ r: RenderRequest, report: InputReport) -> MapRenderError {
         let files = r.inputs.joined(separator: ", ")
-        let why = report.filteredOut > 0 ? "--filter kept none of \(report.filteredOut) points"
+        let why = report.filteredOut > 0 ? "--filter kept none of \(report.filteredOut) \(report.shapesRead > 0 ? "features" : "points")"
             : report.pointsRead == 0 && report.recordsRead > 0 ? "none of \(report.recordsRead) records has valid coordinates"
             : "the input holds no points"
         return MapRenderError(.inputMalformed,

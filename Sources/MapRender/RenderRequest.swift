@@ -62,6 +62,8 @@ public struct RenderRequest: Sendable {
         o.spread = spread
         o.labelField = layout.labelField
         o.labelPriority = layout.labelPriority
+        // Tiles drawn pixel-crisp: every view snapped before its marks are planned.
+        o.integerZoomScale = tiles.integerZoom && !tiles.sources.isEmpty ? scale : nil
         return o
     }
 
@@ -73,6 +75,7 @@ public struct RenderRequest: Sendable {
         if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
         for a in aggregates { s.insert(a.field) }
+        for l in style.shapeLayers where l.source == .data { s.formUnion(l.propertyNames) }
         return s
     }
 }

@@ -12,6 +12,9 @@ public struct RenderSummary: Sendable, Codable {
         public var skippedGeometries: [String: Int]
         /// Points removed by `--filter`.
         public var filteredOut: Int
+        /// Features drawn by geometry type: "Point" (points read), "LineString" (lines and
+        /// MultiLineStrings), "Polygon" (one per polygon of a MultiPolygon).
+        public var geometries: [String: Int]? = nil
     }
 
     public struct View: Sendable, Codable {
@@ -79,7 +82,8 @@ public struct RenderSummary: Sendable, Codable {
 
 extension RenderSummary {
     /// The summary of one single-map render: where the plan put the points and what the scene drew.
-    init(request: RenderRequest, report: InputReport, plan: MapPlan, scene: Scene, timings: [String: Double], bytes: Int) {
+    init(request: RenderRequest, report: InputReport, plan: MapPlan, shapes: ShapeSet = ShapeSet(), scene: Scene,
+         timings: [String: Double], bytes: Int) {
         let v = plan.viewport, b = v.bounds
         let markersDrawn = scene.markers.reduce(0) { $0 + $1.count }
         let bubbles = scene.bubbles
@@ -96,6 +100,9 @@ extension RenderSummary {
                         bounds: [b.west, b.south, b.east, b.north], size: [v.width, v.height], scale: request.scale),
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: bytes)
         labelsDropped = scene.labelsDropped
+        var geometries = shapes.countsByKind
+        if plan.data.points.count > 0 || geometries.isEmpty { geometries["Point"] = plan.data.points.count }
+        input.geometries = geometries
         clusters.spreadFallbacks = plan.marks.spreadFallbacks
         clusters.spreadStacked = plan.marks.spreadStacked
         let image = Rect(x: -0.5, y: -0.5, width: v.width + 1, height: v.height + 1)

@@ -1,20 +1,10 @@
 import MapRenderCore
 import MapRenderTiles
 
-/// The pipeline's hook for raster tile basemaps (`--tiles`): after the view, before drawing.
+/// The pipeline's hook for raster tile basemaps (`--tiles`): after the view, before layout, which
+/// draws them as the map's raster layer. (`--integer-zoom` is a constraint of the view choice:
+/// `PlanOptions.integerZoomScale`.)
 enum TileStage {
-    /// `--integer-zoom`: the planned view snapped to a whole zoom (tile edges on device pixels),
-    /// and the marks planned again for it.
-    static func snap(_ plan: MapPlan, _ r: RenderRequest, style: Style) -> MapPlan {
-        guard r.tiles.integerZoom, !r.tiles.sources.isEmpty else { return plan }
-        let v = TileCoverage.integerZoom(plan.viewport, scale: r.scale)
-        guard v != plan.viewport else { return plan }
-        var out = plan
-        out.viewport = v
-        out.marks = MapPlanner.marks(data: plan.data, viewport: v, options: r.planOptions, style: style)
-        return out
-    }
-
     /// The view's tiles, through the process-wide service for these options (a batch shares it);
     /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
     static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {

@@ -133,23 +133,42 @@ public final class CairoRenderer {
     }
 
     private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer) {
-        cairo_new_path(cr)
-        b.coords.withUnsafeBufferPointer { c in
-            for path in 0..<b.pathCount {
-                for ring in b.pathRingStart[path]..<b.pathRingStart[path + 1] {
-                    let start = b.ringStart[ring], end = b.ringStart[ring + 1]
-                    cairo_move_to(cr, c[2 * start], c[2 * start + 1])
-                    for p in (start + 1)..<end { cairo_line_to(cr, c[2 * p], c[2 * p + 1]) }
-                    if b.kind == .polygon { cairo_close_path(cr) }
-                }
+        func addPath(_ path: Int, _ c: UnsafeBufferPointer<Double>) {
+            for ring in b.pathRingStart[path]..<b.pathRingStart[path + 1] {
+                let start = b.ringStart[ring], end = b.ringStart[ring + 1]
+                cairo_move_to(cr, c[2 * start], c[2 * start + 1])
+                for p in (start + 1)..<end { cairo_line_to(cr, c[2 * p], c[2 * p + 1]) }
+                if b.kind == .polygon { cairo_close_path(cr) }
             }
         }
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        if b.kind == .polygon {
-            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_new_path(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        if b.kind == .polygon && b.fillsPathsApart && b.fill.a > 0 {
+            // Each polygon filled on its own: overlapping features both show (one even-odd path
+            // would cut the overlap out).
             b.fill.setSource(cr)
-            cairo_fill_preserve(cr)
+            b.coords.withUnsafeBufferPointer { c in
+                for path in 0..<b.pathCount { addPath(path, c); cairo_fill(cr) }
+            }
+        }
+        b.coords.withUnsafeBufferPointer { c in
+            for path in 0..<b.pathCount { addPath(path, c) }
+        }
+        switch b.paint.join {
+        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        }
+        switch b.paint.cap {
+        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+        if b.kind == .polygon {
+            if !b.fillsPathsApart && b.fill.a > 0 {
+                b.fill.setSource(cr)
+                cairo_fill_preserve(cr)
+            }
             if !b.unstroked.isEmpty {
                 // Stroke the outline again without the edges that lie on a cut.
                 cairo_new_path(cr)
@@ -159,7 +178,11 @@ public final class CairoRenderer {
         if b.strokeWidth > 0 && b.stroke.a > 0 {
             b.stroke.setSource(cr)
             cairo_set_line_width(cr, b.strokeWidth)
+            if !b.paint.dash.isEmpty {
+                b.paint.dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) }
+            }
             cairo_stroke(cr)
+            if !b.paint.dash.isEmpty { cairo_set_dash(cr, nil, 0, 0) }
         }
         cairo_new_path(cr)
     }

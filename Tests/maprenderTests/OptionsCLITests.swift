@@ -164,7 +164,7 @@ import MapRender
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let r = try cli.run([Self.places, "--size", "64x48", "--legend", "-o", d.appendingPathComponent("a.png").path])
         #expect(r.status == 0)
-        #expect(r.stderr == "maprender: warning: --legend: nothing to show: the style's marker fill is not a match or step expression of colours\n")
+        #expect(r.stderr == "maprender: warning: --legend: nothing to show: neither the style's marker fill nor a fill or line layer's colour is a match, step or interpolate expression of colours\n")
         let style = d.appendingPathComponent("cat.json")
         try Data(##"{ "marker": { "fill": ["match", ["get", "country"], "FR", "#0000ff", "#ff0000"] } }"##.utf8).write(to: style)
         let shown = try cli.run([Self.cities, "--size", "64x48", "--legend", "--style", style.path, "-o", d.appendingPathComponent("b.png").path])

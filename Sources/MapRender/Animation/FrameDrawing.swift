@@ -8,6 +8,8 @@ import MapRenderCore
 struct FrameDrawing {
     let base: RenderRequest
     let basemaps: [ShapeSet]
+    /// The data's lines and polygons (still: an animation moves points only).
+    var shapes = ShapeSet()
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
@@ -20,11 +22,14 @@ struct FrameDrawing {
     /// The frame's scene, and the side each label or callout took (hints for the next frame).
     func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         let tiles = self.tiles(plan.viewport)
-        var out = MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
-                                   plan: plan.marks, basemaps: basemaps, options: TileStage.layout(base.layout, tiles: tiles),
-                                   measurer: measurer)
-        out.scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
-        return out
+        return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
+                                plan: plan.marks, layers: layers(tiles), options: TileStage.layout(base.layout, tiles: tiles),
+                                measurer: measurer)
+    }
+
+    /// The frame's layers: its tiles, the basemap, the data's lines and polygons, the points.
+    func layers(_ tiles: TileBasemap?) -> [MapLayer] {
+        MapLayer.standard(style: base.style, rasters: tiles?.marks ?? [], basemaps: basemaps, shapes: shapes)
     }
 
     /// Raster tiles under the frame (`--tiles`), as under a still map: through the process's tile
@@ -44,10 +49,9 @@ struct FrameDrawing {
         options.labelField = nil
         let data = ProjectedPoints(points: PointSet(), style: base.style)
         let tiles = self.tiles(v)
-        var scene = MapLayout.scene(viewport: v, scale: base.scale, style: base.style, data: data, plan: nil,
-                                    basemaps: basemaps, options: TileStage.layout(options, tiles: tiles),
+        let scene = MapLayout.scene(viewport: v, scale: base.scale, style: base.style, data: data, plan: nil,
+                                    layers: layers(tiles), options: TileStage.layout(options, tiles: tiles),
                                     measurer: CachingTextMeasurer(text))
-        scene.items.insert(contentsOf: (tiles?.marks ?? []).map { .raster($0) }, at: 0)
         return try CairoRenderer(text: text).render(scene, format: .svg)
     }
 }

@@ -48,7 +48,7 @@ enum InputFieldCheck {
     /// A warning for `--legend` when the style gives it nothing to show.
     static func legendWarning(_ r: RenderRequest) -> String? {
         guard r.layout.legend else { return nil }
-        if let c = r.style.marker.fillExpression?.colorCategories, !c.isEmpty { return nil }
-        return "--legend: nothing to show: the style's marker fill is not a match or step expression of colours"
+        if let c = r.style.legendExpression?.colorCategories, !c.isEmpty { return nil }
+        return "--legend: nothing to show: neither the style's marker fill nor a fill or line layer's colour is a match, step or interpolate expression of colours"
     }
 }

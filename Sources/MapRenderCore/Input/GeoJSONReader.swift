@@ -33,6 +33,9 @@ final class GeoJSONPointSink: GeoJSONSink {
     private let options: InputOptions
     @exclusivity(unchecked) private var report: InputReport
     @exclusivity(unchecked) private var points = PointSet()
+    /// Lines and polygons (`options.keepShapes`), and the current feature's, added at its end.
+    @exclusivity(unchecked) private var shapes = ShapeSet()
+    @exclusivity(unchecked) private var pendingShapes: [(ShapeKind, [[Double]])] = []
     let wantsProperties: Bool
     /// The kept property names and the id field as UTF-8, so that other keys are skipped without
     /// making a String of them (nil: every property is kept).
@@ -80,7 +83,7 @@ final class GeoJSONPointSink: GeoJSONSink {
             points.properties = PropertyTable()
             return LoadedPoints(points: points, report: report, namesOnly: names)
         }
-        return LoadedPoints(points: points, report: report)
+        return LoadedPoints(points: points, shapes: shapes, report: report)
     }
 
     private func skip(_ reason: SkipReason, _ feature: Int) {
@@ -94,6 +97,7 @@ final class GeoJSONPointSink: GeoJSONSink {
         while !lon.isEmpty { lon.removeLast() }
         while !lat.isEmpty { lat.removeLast() }
         properties.removeAll(keepingCapacity: true)
+        if !pendingShapes.isEmpty { pendingShapes.removeAll() }
         id = .missing
         skipsAtFeatureStart = skips
         invalidUTF8.feature = index
@@ -170,6 +174,19 @@ final class GeoJSONPointSink: GeoJSONSink {
                 try s.skipValue()
                 skip(.malformedRow, feature)
             }
+        case .lineString where options.keepShapes, .multiLineString where options.keepShapes,
+             .polygon where options.keepShapes, .multiPolygon where options.keepShapes:
+            guard hasCoordinates else {
+                skip(.emptyCoordinate, feature)
+                return
+            }
+            var reader = ShapeCoordinates(strict: false, wrapLongitude: options.wrapLongitude)
+            let parts = try reader.read(type, &s) ?? []
+            if let problem = reader.problem {
+                skip(problem, feature)
+            } else {
+                pendingShapes += parts
+            }
         default:
             report.skippedGeometries[type.name, default: 0] += 1
             skip(.unsupportedGeometry, feature)
@@ -237,9 +254,10 @@ final class GeoJSONPointSink: GeoJSONSink {
 
     func endFeature(_ index: Int) {
         report.recordsRead += 1
+        if !pendingShapes.isEmpty { endShapes(index) }
         if lon.isEmpty {
             // e.g. an empty MultiPoint: nothing to draw and nothing else said why.
-            if skips == skipsAtFeatureStart { skip(.emptyCoordinate, index) }
+            if skips == skipsAtFeatureStart && pendingShapes.isEmpty { skip(.emptyCoordinate, index) }
             return
         }
         if namesOnly {
@@ -280,5 +298,14 @@ final class GeoJSONPointSink: GeoJSONSink {
                 points.properties.appendRow(row)
             }
         }
+    }
+
+    /// The feature's lines and polygons, with one property row for all of them (the same
+    /// properties its points have).
+    private func endShapes(_ index: Int) {
+        let row = shapes.properties.rowCount
+        shapes.properties.appendRow(properties.map { (shapes.properties.addColumn($0.0), $0.1) })
+        for (kind, rings) in pendingShapes { shapes.add(kind: kind, rings: rings, feature: index, row: row) }
+        report.shapesRead += pendingShapes.count
     }
 }

@@ -29,7 +29,10 @@ public struct InputOptions: Sendable, Equatable {
     /// point and a number parse less (1M clumps rows: read 262 -> 236 ms, medians of 9; peak of
     /// the clustered map 188 -> 180 MB).
     public var keepIDs = true
-
+    /// Keep lines and polygons (GeoJSON LineString, MultiLineString, Polygon, MultiPolygon, also
+    /// inside GeometryCollections) in `LoadedPoints.shapes`, with their features' properties,
+    /// instead of counting them as skipped (a map draws them; `cluster` and `inspect` do not).
+    public var keepShapes = false
     public init() {}
 }
 
@@ -64,6 +67,8 @@ public struct InputMemoryLimit: Sendable, Equatable {
 /// Points read from one file, and the report of what was skipped.
 public struct LoadedPoints: Sendable {
     public var points: PointSet
+    /// Lines and polygons, when read with `InputOptions.keepShapes`.
+    public var shapes = ShapeSet()
     public var report: InputReport
     /// Set when read with `InputOptions.namesOnly`.
     public var namesOnly: NamesOnly?
@@ -76,8 +81,9 @@ public struct LoadedPoints: Sendable {
         public var pointsWithIDs: Int
     }
 
-    public init(points: PointSet, report: InputReport, namesOnly: NamesOnly? = nil) {
+    public init(points: PointSet, shapes: ShapeSet = ShapeSet(), report: InputReport, namesOnly: NamesOnly? = nil) {
         self.points = points
+        self.shapes = shapes
         self.report = report
         self.namesOnly = namesOnly
     }

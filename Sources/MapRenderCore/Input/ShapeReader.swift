@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads polygons and lines from GeoJSON (a basemap such as Natural Earth countries).
+/// Reads polygons and lines from GeoJSON (a basemap such as Natural Earth countries), with their
+/// features' properties (simplestyle `fill`, `stroke`, ... and whatever style layers read).
 ///
 /// Accepts the same forms as the point reader. Polygon → one `.polygon` shape; MultiPolygon →
 /// one shape per polygon; LineString → a `.line` shape with one part; MultiLineString → one
@@ -28,65 +29,41 @@ public enum ShapeReader {
 
 final class ShapeSink: GeoJSONSink {
     var shapes = ShapeSet()
-    var wantsProperties: Bool { false }
+    var wantsProperties: Bool { true }
+    private var properties: [(String, PropertyValue)] = []
+    private var pending: [(ShapeKind, [[Double]])] = []
 
-    func beginFeature(_ index: Int) {}
+    func beginFeature(_ index: Int) {
+        properties.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+    }
     func featureID(_ id: PropertyValue) {}
-    func properties(_ s: inout JSONScanner) throws { try s.skipValue() }
+    func properties(_ s: inout JSONScanner) throws {
+        try s.enterObject()
+        var first = true
+        while let raw = try s.nextMember(&first) {
+            let key = s.decode(raw)
+            properties.append((key, try s.readPropertyValue()))
+        }
+    }
     func nullGeometry(feature: Int) {}
     func malformedGeometry(feature: Int) {}
     func malformedFeature(_ index: Int) {}
-    func endFeature(_ index: Int) {}
+
+    func endFeature(_ index: Int) {
+        guard !pending.isEmpty else { return }
+        let row = shapes.properties.rowCount
+        shapes.properties.appendRow(properties.map { (shapes.properties.addColumn($0.0), $0.1) })
+        for (kind, rings) in pending { shapes.add(kind: kind, rings: rings, feature: index, row: row) }
+    }
 
     func geometry(_ type: GeoJSONType, hasCoordinates: Bool, _ s: inout JSONScanner, feature: Int) throws {
         guard hasCoordinates else { return }
-        switch type {
-        case .polygon:
-            shapes.add(kind: .polygon, rings: try readLines(&s), feature: feature)
-        case .multiPolygon:
-            try eachElement(&s) { s in
-                shapes.add(kind: .polygon, rings: try readLines(&s), feature: feature)
-            }
-        case .lineString:
-            shapes.add(kind: .line, rings: [try readLine(&s)], feature: feature)
-        case .multiLineString:
-            shapes.add(kind: .line, rings: try readLines(&s), feature: feature)
-        default:
+        var reader = ShapeCoordinates(strict: true)
+        if let parts = try reader.read(type, &s) {
+            pending += parts
+        } else {
             try s.skipValue()
         }
-    }
-
-    private func eachElement(_ s: inout JSONScanner, _ body: (inout JSONScanner) throws -> Void) throws {
-        try s.enterArray()
-        var first = true
-        while try s.nextElement(&first) { try body(&s) }
-    }
-
-    /// An array of lines or rings.
-    private func readLines(_ s: inout JSONScanner) throws -> [[Double]] {
-        var lines: [[Double]] = []
-        try eachElement(&s) { s in lines.append(try readLine(&s)) }
-        return lines
-    }
-
-    /// An array of positions, flattened to lon, lat, lon, lat, ...
-    private func readLine(_ s: inout JSONScanner) throws -> [Double] {
-        var coords: [Double] = []
-        try eachElement(&s) { s in
-            s.skipWhitespace()
-            let start = s.pos
-            try s.enterArray()
-            var first = true
-            var n = 0
-            while try s.nextElement(&first) {
-                guard s.peekKind() == .number else { throw s.error(expected: "a number in a position") }
-                let d = try s.readNumber()
-                guard d.isFinite else { throw s.error("position holds a non-finite number", at: start) }
-                if n < 2 { coords.append(d) }
-                n += 1
-            }
-            guard n >= 2 else { throw s.error("position needs longitude and latitude", at: start) }
-        }
-        return coords
     }
 }

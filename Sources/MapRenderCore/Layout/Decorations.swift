@@ -78,7 +78,7 @@ public enum Decorations {
     /// A legend for a `match` or `step` colour expression, or nil when the fill is not categorical.
     public static func legend(style: Style, title: String?, viewport v: Viewport, textScale: Double,
                               measurer: TextMeasuring) -> LegendMark? {
-        guard let entries = style.marker.fillExpression?.colorCategories, !entries.isEmpty else { return nil }
+        guard let entries = style.legendExpression?.colorCategories, !entries.isEmpty else { return nil }
         let font = FontSpec(family: style.label.font, size: style.attribution.size * 1.1 * textScale, weight: .normal)
         let titleFont = FontSpec(family: style.label.font, size: font.size, weight: .bold)
         let measured = entries.map { LegendMark.Entry(text: $0.0, color: $0.1, textSize: measurer.measure($0.0, font: font)) }
@@ -130,6 +130,15 @@ extension StyleExpression {
                 out.append((text, c))
             }
             return out
+        case .interpolate(_, _, let stops, let outputs):
+            // A continuous scale, shown at its stops: each stop's value with its colour (the
+            // colours between are blends of the neighbours).
+            var out: [(String, RGBA)] = []
+            for (k, o) in outputs.enumerated() {
+                guard let c = color(o) else { return nil }
+                out.append((PropertyValue.format(number: stops[k]), c))
+            }
+            return out
         default:
             return nil
         }
@@ -137,4 +146,20 @@ extension StyleExpression {
 
     /// The property a categorical expression reads (for the legend title).
     public var categoryProperty: String? { propertyNames.count == 1 ? propertyNames[0] : nil }
+}
+
+extension Style {
+    /// The colour scale a legend explains: the markers' data-driven fill, else the first data
+    /// fill (or line) layer whose colour reads a property (a choropleth), else the basemap's.
+    public var legendExpression: StyleExpression? {
+        if let m = marker.fillExpression { return m }
+        let layers = shapeLayers
+        for source in [StyleLayer.Source.data, .basemap] {
+            for l in layers where l.source == source {
+                let e = l.type == .fill ? l.fillColor : l.lineColor
+                if !e.isFeatureConstant, e.colorCategories != nil { return e }
+            }
+        }
+        return nil
+    }
 }

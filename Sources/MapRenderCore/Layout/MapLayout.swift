@@ -1,19 +1,64 @@
 import Foundation
 
-/// Turns projected data and its mark plan into a `Scene`: basemap, spread legs, bubbles, markers
-/// north to south, labels, attribution.
+/// One layer of a map. A map is an ordered list of them sharing one view, one collision index
+/// (labels avoid the marks of every layer) and one scene, drawn in list order.
+public enum MapLayer: Sendable {
+    /// Raster tiles, stretched over their rectangles.
+    case raster([RasterMark])
+    /// A style's fill or line layer over one source's lines and polygons (the basemap's, the data's).
+    case shapes(StyleLayer, ShapeSet)
+    /// The points as the plan places them: spread legs, markers north to south, bubbles above.
+    case points
+    /// Labels or callouts of points and bubbles, placed around every mark drawn.
+    case labels
+    /// Scale bar, legend and attribution.
+    case decorations
+
+    /// The layers of a map in their usual order: raster tiles, then the style's shape layers
+    /// (`Style.shapeLayers`: the basemap's fills and lines, then the data's polygons and lines,
+    /// unless the style orders them otherwise), points, labels and decorations.
+    public static func standard(style: Style, rasters: [RasterMark] = [], basemaps: [ShapeSet],
+                                shapes: ShapeSet = ShapeSet()) -> [MapLayer] {
+        var out: [MapLayer] = rasters.isEmpty ? [] : [.raster(rasters)]
+        for layer in style.shapeLayers {
+            switch layer.source {
+            case .basemap: out += basemaps.map { .shapes(layer, $0) }
+            case .data: if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
+            }
+        }
+        return out + [.points, .labels, .decorations]
+    }
+}
+
+/// Turns projected data and its mark plan into a `Scene`, layer by layer (`MapLayer`).
 public enum MapLayout {
     public static func scene(viewport v: Viewport, scale: Double, style: Style,
                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
                              options: LayoutOptions, measurer: TextMeasuring) -> Scene {
-        layout(viewport: v, scale: scale, style: style, data: data, plan: given, basemaps: basemaps,
+        layout(viewport: v, scale: scale, style: style, data: data, plan: given,
+               layers: MapLayer.standard(style: style, basemaps: basemaps),
                options: options, measurer: measurer).scene
+    }
+
+    public static func scene(viewport v: Viewport, scale: Double, style: Style,
+                             data: ProjectedPoints, plan given: MarkPlan? = nil, layers: [MapLayer],
+                             options: LayoutOptions, measurer: TextMeasuring) -> Scene {
+        layout(viewport: v, scale: scale, style: style, data: data, plan: given, layers: layers,
+               options: options, measurer: measurer).scene
+    }
+
+    /// `layout(...layers:...)` with the standard layers over `basemaps`.
+    public static func layout(viewport v: Viewport, scale: Double, style: Style,
+                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
+                              options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
+        layout(viewport: v, scale: scale, style: style, data: data, plan: given,
+               layers: MapLayer.standard(style: style, basemaps: basemaps), options: options, measurer: measurer)
     }
 
     /// The scene, and the side each label or callout took (an animation hands these to the next
     /// frame as `MarkPlan.labelHints`).
     public static func layout(viewport v: Viewport, scale: Double, style: Style,
-                              data: ProjectedPoints, plan given: MarkPlan? = nil, basemaps: [ShapeSet],
+                              data: ProjectedPoints, plan given: MarkPlan? = nil, layers: [MapLayer],
                               options: LayoutOptions, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         var plan = given ?? MarkPlanner.plan(viewport: v, data: data, clusters: nil, leaves: { _ in nil },
                                              spread: SpreadOptions(), bubbles: style.cluster)
@@ -22,21 +67,12 @@ public enum MapLayout {
         var sides = LabelSides()
         scene.world = WorldFrame.rect(viewport: v)
         scene.letterbox = style.letterbox
-        for shapes in basemaps {
-            for b in BasemapLayout.batches(for: shapes, viewport: v, style: style.basemap) {
-                scene.items.append(.shapes(b))
-            }
-        }
-        if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }
+
+        // Marks every later layer must know of, made first: the points' markers (labels avoid
+        // them), the decorations' boxes (labels avoid them too) and the basemap's land (labels
+        // on dense dot maps keep off coasts).
         var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
-        if batch.count > 0 { scene.items.append(.markers(batch)) }
-        // Bubbles above every marker: no marker ever covers a count.
-        if !plan.bubbles.isEmpty {
-            var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
-            if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
-            scene.items.append(.bubbles(b))
-        }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
             attributionMark = attribution(text, viewport: v, style: style.attribution,
@@ -44,41 +80,67 @@ public enum MapLayout {
         }
         var decorations: [SceneItem] = []
         var decorationBoxes: [Rect] = []
-        let scaleVariation = Decorations.scaleVariation(viewport: v)
-        if options.scaleBar && scaleVariation > Decorations.maxScaleVariation {
-            scene.warnings.append(Decorations.scaleBarOmitted(viewport: v, variation: scaleVariation))
-        } else if options.scaleBar {
-            let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer,
-                                           statingLatitude: scaleVariation > Decorations.plainScaleVariation)
-            decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
+        if layers.contains(where: { if case .decorations = $0 { return true } else { return false } }) {
+            let scaleVariation = Decorations.scaleVariation(viewport: v)
+            if options.scaleBar && scaleVariation > Decorations.maxScaleVariation {
+                scene.warnings.append(Decorations.scaleBarOmitted(viewport: v, variation: scaleVariation))
+            } else if options.scaleBar {
+                let bar = Decorations.scaleBar(viewport: v, style: style.attribution, textScale: options.textScale, measurer: measurer,
+                                               statingLatitude: scaleVariation > Decorations.plainScaleVariation)
+                decorations.append(.scaleBar(bar)); decorationBoxes.append(bar.box)
+            }
+            if options.legend, let legend = Decorations.legend(style: style, title: style.legendExpression?.categoryProperty,
+                                                              viewport: v, textScale: options.textScale, measurer: measurer) {
+                decorations.append(.legend(legend)); decorationBoxes.append(legend.box)
+            }
+            if let a = attributionMark { decorations.append(.textBox(a)) }
+        } else {
+            attributionMark = nil
         }
-        if options.legend, let legend = Decorations.legend(style: style, title: style.marker.fillExpression?.categoryProperty,
-                                                          viewport: v, textScale: options.textScale, measurer: measurer) {
-            decorations.append(.legend(legend)); decorationBoxes.append(legend.box)
+        var land: [ShapeBatch] = []
+
+        for layer in layers {
+            switch layer {
+            case .raster(let marks):
+                scene.items += marks.map { .raster($0) }
+            case .shapes(let styleLayer, let shapes):
+                for b in ShapeLayout.batches(for: shapes, layer: styleLayer, viewport: v) {
+                    scene.items.append(.shapes(b))
+                    if styleLayer.source == .basemap && b.kind == .polygon && styleLayer.type == .fill { land.append(b) }
+                }
+            case .points:
+                if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }
+                if batch.count > 0 { scene.items.append(.markers(batch)) }
+                // Bubbles above every marker: no marker ever covers a count.
+                if !plan.bubbles.isEmpty {
+                    var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
+                    if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
+                    scene.items.append(.bubbles(b))
+                }
+            case .labels:
+                guard let field = options.labelField else { continue }
+                // Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
+                let small = batch.symbols.map(LabelLayout.isSoft)
+                let hardMarks = (0..<batch.count).filter { !small[Int(batch.symbol[$0])] }
+                let softMarks = (0..<batch.count).filter { small[Int(batch.symbol[$0])] }
+                let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
+                                                                   x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
+                var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
+                // Bubbles are obstacles too: round ones for plain labels, squares for callouts (LabelLayout).
+                obstacles += legBoxes(plan)
+                if let a = attributionMark { obstacles.append(a.box) }
+                let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
+                                               style: style, viewport: v, obstacles: obstacles, options: options,
+                                               measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
+                                               soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
+                                               land: LandMask(polygons: land, width: v.width, height: v.height))
+                scene.items += placed.items
+                scene.labelsDropped = placed.dropped
+                sides = placed.sides
+            case .decorations:
+                scene.items += decorations
+            }
         }
-        if let field = options.labelField {
-            // Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
-            let small = batch.symbols.map(LabelLayout.isSoft)
-            let hardMarks = (0..<batch.count).filter { !small[Int(batch.symbol[$0])] }
-            let softMarks = (0..<batch.count).filter { small[Int(batch.symbol[$0])] }
-            let soft = softMarks.isEmpty ? nil : MarkerDensity(width: v.width, height: v.height,
-                                                               x: softMarks.map { batch.x[$0] }, y: softMarks.map { batch.y[$0] })
-            var obstacles = hardMarks.map(batch.box(at:)) + decorationBoxes
-            // Bubbles are obstacles too: round ones for plain labels, squares for callouts (LabelLayout).
-            obstacles += legBoxes(plan)
-            if let a = attributionMark { obstacles.append(a.box) }
-            let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
-                                           style: style, viewport: v, obstacles: obstacles, options: options,
-                                           measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
-                                           soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
-                                           land: LandMask(polygons: scene.items.compactMap { if case .shapes(let s) = $0 { return s } else { return nil } },
-                                                          width: v.width, height: v.height))
-            scene.items += placed.items
-            scene.labelsDropped = placed.dropped
-            sides = placed.sides
-        }
-        scene.items += decorations
-        if let a = attributionMark { scene.items.append(.textBox(a)) }
         return (scene, sides)
     }
 

@@ -9,6 +9,10 @@ public enum SkipReason: String, CaseIterable, Codable, Sendable, Comparable {
     case recordTooLong = "row longer than 16 MiB"
     case nullGeometry = "null geometry"
     case unsupportedGeometry = "not a point geometry"
+    case malformedGeometry = "malformed geometry"
+    case lineTooShort = "line of fewer than 2 positions"
+    case ringTooShort = "polygon ring of fewer than 4 positions"
+    case ringNotClosed = "polygon ring not closed (first and last positions differ)"
 
     public static func < (a: SkipReason, b: SkipReason) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -22,6 +26,9 @@ public struct InputReport: Sendable, Equatable {
     /// CSV rows or GeoJSON features seen (a MultiPoint counts once).
     public var recordsRead = 0
     public var pointsRead = 0
+    /// Lines and polygons read (a map reads them; see `InputOptions.keepShapes`): one per
+    /// LineString, MultiLineString or Polygon, one per polygon of a MultiPolygon.
+    public var shapesRead = 0
     public var skipped: [SkipReason: Int] = [:]
     /// The first few line numbers (CSV) or feature indexes (GeoJSON, 0-based) per reason.
     public var examples: [SkipReason: [Int]] = [:]
@@ -59,6 +66,7 @@ public struct InputReport: Sendable, Equatable {
     public mutating func append(_ other: InputReport, lineOffset: Int) {
         recordsRead += other.recordsRead
         pointsRead += other.pointsRead
+        shapesRead += other.shapesRead
         filteredOut += other.filteredOut
         for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
         for (reason, lines) in other.examples {
@@ -99,6 +107,7 @@ public struct InputReport: Sendable, Equatable {
     public mutating func merge(_ other: InputReport) {
         recordsRead += other.recordsRead
         pointsRead += other.pointsRead
+        shapesRead += other.shapesRead
         for (k, v) in other.skipped { skipped[k, default: 0] += v }
         for (k, v) in other.skippedGeometries { skippedGeometries[k, default: 0] += v }
         invalidUTF8 += other.invalidUTF8

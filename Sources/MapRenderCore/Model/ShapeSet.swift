@@ -1,9 +1,13 @@
-/// Lines and polygons (a basemap), flat: every ring is a run of lon/lat pairs in `coords`.
+/// Lines and polygons, flat: every ring is a run of lon/lat pairs in `coords`.
 ///
 /// `ringStart[r]` is the index (in pairs) of ring r's first vertex; ring r ends where ring r+1 starts
 /// (`ringStart` has one extra element at the end). A shape is a run of rings: `shapeRingStart[s]`
 /// (also with a final extra element). A polygon's first ring is its exterior, the others holes;
 /// a line shape's rings are its parts. MultiPolygon parts become separate shapes.
+///
+/// The feature table of a map's lines and polygons: a shape's properties are row `row[s]` of
+/// `properties` (one row per feature, shared by the shapes of a MultiPolygon or a
+/// GeometryCollection), the same flat columns as a `PointSet`'s.
 public struct ShapeSet: Sendable {
     public typealias Kind = ShapeKind
 
@@ -11,16 +15,22 @@ public struct ShapeSet: Sendable {
     public var ringStart: [Int] = [0]
     public var shapeRingStart: [Int] = [0]
     public var kinds: [Kind] = []
-    /// Index of the GeoJSON feature each shape came from.
+    /// Index of the GeoJSON feature (or CSV line) each shape came from.
     public var feature: [Int] = []
+    /// Each shape's row of `properties`; empty when the set has no properties (a basemap read
+    /// without them).
+    public var row: [Int32] = []
+    public var properties = PropertyTable()
 
     public init() {}
 
     public var shapeCount: Int { kinds.count }
     public var vertexCount: Int { coords.count / 2 }
+    public var isEmpty: Bool { kinds.isEmpty }
 
-    /// Adds one shape made of rings of (lon, lat) pairs.
-    public mutating func add(kind: Kind, rings: [[Double]], feature f: Int) {
+    /// Adds one shape made of rings of (lon, lat) pairs. Rings of fewer than two positions are
+    /// left out (a reader that must say why checks before).
+    public mutating func add(kind: Kind, rings: [[Double]], feature f: Int, row r: Int? = nil) {
         for ring in rings where ring.count >= 4 {
             coords.append(contentsOf: ring)
             ringStart.append(coords.count / 2)
@@ -29,10 +39,55 @@ public struct ShapeSet: Sendable {
         shapeRingStart.append(ringStart.count - 1)
         kinds.append(kind)
         feature.append(f)
+        if let r { row.append(Int32(r)) }
     }
 
     /// Ring indexes of shape s.
     public func rings(of s: Int) -> Range<Int> { shapeRingStart[s]..<shapeRingStart[s + 1] }
     /// Vertex indexes (pairs) of ring r.
     public func vertices(of r: Int) -> Range<Int> { ringStart[r]..<ringStart[r + 1] }
+    /// The property row of shape s (nil when the set has none).
+    public func propertyRow(of s: Int) -> Int? { row.isEmpty ? nil : Int(row[s]) }
+
+    /// Shapes by kind ("Polygon", "LineString"), as `--summary` counts them.
+    public var countsByKind: [String: Int] {
+        var c: [String: Int] = [:]
+        for k in kinds { c[k == .polygon ? "Polygon" : "LineString", default: 0] += 1 }
+        return c
+    }
+
+    /// Appends another set's shapes; its property rows follow this set's, columns merged by name.
+    public mutating func append(contentsOf other: ShapeSet) {
+        let vertexBase = vertexCount, ringBase = ringStart.count - 1
+        if row.isEmpty && !isEmpty {
+            for _ in 0..<shapeCount { row.append(Int32(properties.rowCount)); properties.appendEmptyRow() }
+        }
+        coords.append(contentsOf: other.coords)
+        ringStart.append(contentsOf: other.ringStart.dropFirst().map { $0 + vertexBase })
+        shapeRingStart.append(contentsOf: other.shapeRingStart.dropFirst().map { $0 + ringBase })
+        kinds.append(contentsOf: other.kinds)
+        feature.append(contentsOf: other.feature)
+        let rowBase = Int32(properties.rowCount)
+        let map = other.properties.names.map { properties.addColumn($0) }
+        for r in 0..<other.properties.rowCount {
+            properties.appendRow(map.enumerated().map { ($0.element, other.properties.value(column: $0.offset, row: r)) })
+        }
+        if other.row.isEmpty {
+            for _ in 0..<other.shapeCount { row.append(Int32(properties.rowCount)); properties.appendEmptyRow() }
+        } else {
+            row.append(contentsOf: other.row.map { $0 + rowBase })
+        }
+    }
+
+    /// The given shapes (ascending), with their rows.
+    public func selecting(_ keep: [Int]) -> ShapeSet {
+        var out = ShapeSet()
+        out.properties = properties
+        for s in keep {
+            var rings: [[Double]] = []
+            for r in self.rings(of: s) { rings.append(Array(coords[(2 * ringStart[r])..<(2 * ringStart[r + 1])])) }
+            out.add(kind: kinds[s], rings: rings, feature: feature[s], row: propertyRow(of: s))
+        }
+        return out
+    }
 }

@@ -94,7 +94,7 @@ struct StyleReader {
 
     mutating func style(_ root: Any) throws -> Style {
         var st = Style()
-        let o = try object(root, "", keys: ["version", "name", "background", "letterbox", "basemap", "marker", "label", "attribution", "cluster", "spread"])
+        let o = try object(root, "", keys: ["version", "name", "background", "letterbox", "basemap", "marker", "label", "attribution", "cluster", "spread", "layers"])
         if let v = o["version"], !(v as? NSNumber == 1) || Self.isBool(v) {
             throw fail("version", "expected 1, got \(Self.show(v))")
         }
@@ -104,7 +104,11 @@ struct StyleReader {
         if let b = o["basemap"] {
             let p = "basemap"
             let m = try object(b, p, keys: ["fill", "stroke", "stroke-width", "line-color", "line-width"])
-            try color(m, "fill", p, into: &st.basemap.fill)
+            if let v = m["fill"], v is [Any] {
+                st.basemap.fillExpression = try StyleExpression.parse(v, file: file, path: "\(p).fill", expecting: .color)
+            } else {
+                try color(m, "fill", p, into: &st.basemap.fill)
+            }
             try color(m, "stroke", p, into: &st.basemap.stroke)
             try number(m, "stroke-width", p, range: 0...20, into: &st.basemap.strokeWidth)
             try color(m, "line-color", p, into: &st.basemap.lineColor)
@@ -192,7 +196,106 @@ struct StyleReader {
             try number(m, "dot-radius", p, range: 0...50, into: &st.spread.dotRadius)
             try color(m, "dot-color", p, into: &st.spread.dotColor)
         }
+        if let v = o["layers"] {
+            st.layers = try layers(v)
+            if let bg = st.layers?.last(where: { $0.type == .background }), let c = bg.fillColor.constantValue?.colorValue {
+                st.background = c
+            }
+        }
         return st
+    }
+
+    /// The `layers` list (see `StyleLayer`), checked as MapLibre checks a style: each layer's
+    /// type, source and keys, errors naming the layer by its index and id.
+    func layers(_ v: Any) throws -> [StyleLayer] {
+        guard let arr = v as? [Any] else { throw fail("layers", "expected an array of layer objects") }
+        var out: [StyleLayer] = []
+        var ids = Set<String>()
+        for (i, item) in arr.enumerated() {
+            var p = "layers[\(i)]"
+            let o = try object(item, p, keys: ["id", "type", "source", "filter", "minzoom", "maxzoom", "paint", "layout", "metadata"])
+            guard let id = o["id"] as? String, !id.isEmpty else { throw fail("\(p).id", "expected a non-empty string naming the layer") }
+            p = "layers[\(i)] (\"\(id)\")"
+            guard ids.insert(id).inserted else { throw fail("\(p).id", "another layer has this id") }
+            var type = StyleLayer.LayerType.fill
+            guard o["type"] != nil else { throw fail("\(p).type", "missing; expected one of \"background\", \"fill\", \"line\"") }
+            try enumValue(o, "type", p, into: &type)
+            var layer = StyleLayer(id: id, type: type)
+            try enumValue(o, "source", p, into: &layer.source)
+            if let f = o["filter"] {
+                layer.filter = try StyleExpression.parse(f, file: file, path: "\(p).filter", expecting: .boolean)
+            }
+            try number(o, "minzoom", p, range: 0...24, into: &layer.minzoom)
+            try number(o, "maxzoom", p, range: 0...24, into: &layer.maxzoom)
+            let paintKeys: [String]
+            let layoutKeys: [String]
+            switch type {
+            case .background:
+                paintKeys = ["background-color"]; layoutKeys = ["visibility"]
+            case .fill:
+                paintKeys = ["fill-color", "fill-opacity", "fill-outline-color", "fill-outline-width"]; layoutKeys = ["visibility"]
+            case .line:
+                paintKeys = ["line-color", "line-width", "line-opacity", "line-dasharray"]
+                layoutKeys = ["visibility", "line-cap", "line-join"]
+            }
+            if let l = o["layout"] {
+                let lp = "\(p).layout"
+                let m = try object(l, lp, keys: layoutKeys)
+                if let vis = m["visibility"] {
+                    guard let s = vis as? String, s == "visible" || s == "none" else {
+                        throw fail("\(lp).visibility", "expected \"visible\" or \"none\", got \(Self.show(vis))")
+                    }
+                    layer.visible = s == "visible"
+                }
+                try enumValue(m, "line-cap", lp, into: &layer.lineCap)
+                try enumValue(m, "line-join", lp, into: &layer.lineJoin)
+            }
+            if let pv = o["paint"] {
+                let pp = "\(p).paint"
+                let m = try object(pv, pp, keys: paintKeys)
+                func expr(_ key: String, _ type: ExpressionType, range: ClosedRange<Double>? = nil) throws -> StyleExpression? {
+                    guard let v = m[key] else { return nil }
+                    let e = try StyleExpression.parse(v, file: file, path: "\(pp).\(key)", expecting: type)
+                    if let c = e.constantValue {
+                        switch type {
+                        case .color where c.colorValue == nil:
+                            throw fail("\(pp).\(key)", "expected a colour like \"#rrggbb\", \"#rrggbbaa\" or \"rgba(r,g,b,a)\", got \(Self.show(v))")
+                        case .number:
+                            guard let d = c.numberValue, range?.contains(d) ?? true else {
+                                throw fail("\(pp).\(key)", "expected a number\(range.map { " in \(Self.fmt($0.lowerBound))...\(Self.fmt($0.upperBound))" } ?? ""), got \(Self.show(v))")
+                            }
+                        default: break
+                        }
+                    }
+                    return e
+                }
+                if let e = try expr("background-color", .color) { layer.fillColor = e }
+                if let e = try expr("fill-color", .color) { layer.fillColor = e }
+                if let e = try expr("fill-opacity", .number, range: 0...1) { layer.fillOpacity = e }
+                if let e = try expr("fill-outline-color", .color) { layer.fillOutlineColor = e }
+                if let e = try expr("fill-outline-width", .number, range: 0...50) { layer.fillOutlineWidth = e }
+                if let e = try expr("line-color", .color) { layer.lineColor = e }
+                if let e = try expr("line-width", .number, range: 0...100) { layer.lineWidth = e }
+                if let e = try expr("line-opacity", .number, range: 0...1) { layer.lineOpacity = e }
+                if let d = m["line-dasharray"] {
+                    // A plain array of numbers (MapLibre also accepts ["literal", [...]]).
+                    var raw = d
+                    if let a = d as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }
+                    guard let a = raw as? [Any], !a.isEmpty, a.count <= 16,
+                          let nums = a.map({ ($0 as? NSNumber).flatMap { Self.isBool($0) ? nil : $0.doubleValue } }) as [Double?]?,
+                          nums.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 && $0! <= 1000 }),
+                          nums.contains(where: { $0! > 0 }) else {
+                        throw fail("\(pp).line-dasharray", "expected an array of 1 to 16 non-negative numbers (dash and gap lengths in line widths), not all zero, got \(Self.show(d))")
+                    }
+                    layer.lineDasharray = nums.map { $0! }
+                }
+            }
+            if type == .background && layer.fillColor.constantValue == nil {
+                throw fail("\(p).paint.background-color", "expected a constant colour (the background is one colour)")
+            }
+            out.append(layer)
+        }
+        return out
     }
 
     /// JSONSerialization gives true/false as a boolean NSNumber, which `is Bool` cannot tell from 0/1.

@@ -23,6 +23,8 @@ public struct Style: Sendable, Equatable {
 
     public struct Basemap: Sendable, Equatable {
         public var fill = RGBA.parse("#f4f1ea")!
+        /// Data-driven fill of the basemap's polygons (a choropleth of `--basemap` features).
+        public var fillExpression: StyleExpression?
         public var stroke = RGBA.parse("#a8a294")!
         public var strokeWidth: Double = 0.6
         public var lineColor = RGBA.parse("#8f8a80")!
@@ -103,6 +105,9 @@ public struct Style: Sendable, Equatable {
     public var marker = Marker()
     public var label = Label()
     public var attribution = Attribution()
+    /// The style's own `layers` (fill and line layers of the data or the basemap, in draw
+    /// order); nil: `defaultShapeLayers`. See `shapeLayers`.
+    public var layers: [StyleLayer]?
 
     public init() {}
 

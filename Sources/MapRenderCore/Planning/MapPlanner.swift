@@ -19,7 +19,7 @@ public enum MapPlanner {
         let data = ProjectedPoints(points: points, style: style, opacity: opacity, scale: scale)
         lap("project")
         // The points' box, made once: a refit below reuses it.
-        let box = options.view.fitsData ? ViewFitter.DataBox(xs: data.x, ys: data.y) : nil
+        let box = options.view.fitsData ? ViewChoice.dataBox(data, options) : nil
         var viewport = ViewChoice.viewport(options, data: data, box: box)
         lap("fit")
         var firstMarks: MarkPlan?

@@ -19,6 +19,11 @@ public struct PlanOptions: Sendable, Equatable {
     /// With a label field and a label priority, each bubble is named after its highest-priority member.
     public var labelField: String?
     public var labelPriority: String?
+    /// Lines and polygons a fitted view shows besides the points.
+    public var shapes = FitSamples()
+    /// `--integer-zoom` (with raster tiles): every view this choice makes is snapped to a whole
+    /// zoom for this output scale, before its marks are planned; nil: fractional zoom.
+    public var integerZoomScale: Double?
 
     public init() {}
 }

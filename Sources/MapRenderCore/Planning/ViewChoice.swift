@@ -5,14 +5,27 @@ public enum ViewChoice {
     ///   for spread rings and bubbles that reach beyond a marker), CSS px.
     public static func viewport(_ options: PlanOptions, data: ProjectedPoints,
                                 extraPadding: EdgeInsets = .zero) -> Viewport {
-        viewport(options, data: data, box: options.view.fitsData ? ViewFitter.DataBox(xs: data.x, ys: data.y) : nil,
+        viewport(options, data: data, box: options.view.fitsData ? dataBox(data, options) : nil,
                  extraPadding: extraPadding)
+    }
+
+    /// The box a fitted view shows: the points' and the lines' and polygons' (`options.shapes`).
+    public static func dataBox(_ data: ProjectedPoints, _ options: PlanOptions) -> ViewFitter.DataBox? {
+        options.shapes.isEmpty ? ViewFitter.DataBox(xs: data.x, ys: data.y)
+            : ViewFitter.DataBox(xs: data.x + options.shapes.xs, ys: data.y + options.shapes.ys)
     }
 
     /// `viewport(_:data:extraPadding:)` with the points' box already made (for the views that fit
     /// the data; nil when there are no points), as a refit has it.
     public static func viewport(_ options: PlanOptions, data: ProjectedPoints, box: ViewFitter.DataBox?,
                                 extraPadding: EdgeInsets = .zero) -> Viewport {
+        let v = unsnapped(options, data: data, box: box, extraPadding: extraPadding)
+        guard let scale = options.integerZoomScale else { return v }
+        return v.snappedToIntegerZoom(scale: scale)
+    }
+
+    private static func unsnapped(_ options: PlanOptions, data: ProjectedPoints, box: ViewFitter.DataBox?,
+                                  extraPadding: EdgeInsets) -> Viewport {
         let w = options.width, h = options.height
         switch options.view {
         case .center(let lat, let lon, let zoom):

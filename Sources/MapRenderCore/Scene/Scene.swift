@@ -187,11 +187,11 @@ public struct LegBatch: Sendable {
 }
 
 /// Polygons or lines in CSS pixels, flat: `coords` holds x, y pairs; rings and paths index into it.
+/// A polygon batch fills each path (a polygon with its holes, even-odd) and strokes its outline;
+/// a line batch strokes open paths.
 public struct ShapeBatch: Sendable {
     public var kind: ShapeKind
-    public var fill: RGBA
-    public var stroke: RGBA
-    public var strokeWidth: Double
+    public var paint: ShapePaint
     public var coords: [Double] = []
     /// Start (in pairs) of each ring, plus one final end index.
     public var ringStart: [Int] = [0]
@@ -200,10 +200,21 @@ public struct ShapeBatch: Sendable {
     /// Polygon edges not stroked, ascending: vertex index p (in pairs) means the edge from p to
     /// p + 1 lies on a cut (±180° or the clamped ±85.05° edge), not on a coast or border.
     public var unstroked: [Int] = []
+    /// Fill each path on its own (data polygons, which may overlap), instead of all paths as one
+    /// even-odd path (a basemap's countries, which share borders: no seam between them).
+    public var fillsPathsApart = false
+
+    public init(kind: ShapeKind, paint: ShapePaint) {
+        self.kind = kind; self.paint = paint
+    }
 
     public init(kind: ShapeKind, fill: RGBA, stroke: RGBA, strokeWidth: Double) {
-        self.kind = kind; self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
+        self.init(kind: kind, paint: ShapePaint(fill: fill, stroke: stroke, strokeWidth: strokeWidth))
     }
+
+    public var fill: RGBA { paint.fill }
+    public var stroke: RGBA { paint.stroke }
+    public var strokeWidth: Double { paint.strokeWidth }
 
     public var pathCount: Int { pathRingStart.count - 1 }
 

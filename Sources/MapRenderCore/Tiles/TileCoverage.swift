@@ -74,18 +74,9 @@ public enum TileCoverage {
         return (z, out)
     }
 
-    /// A view snapped for pixel-crisp tiles (`--integer-zoom`): the zoom floored to a whole number
-    /// (so what was fitted still fits) and the center moved by under a device pixel so that tile
-    /// edges fall on device pixels.
+    /// A view snapped for pixel-crisp tiles (`Viewport.snappedToIntegerZoom`).
     public static func integerZoom(_ v: Viewport, scale: Double) -> Viewport {
-        var out = v
-        out.zoom = max(0, v.zoom.rounded(.down))
-        let ws = out.worldSize * scale
-        let leftEdge = out.centerX * ws - v.width * scale / 2
-        let topEdge = out.centerY * ws - v.height * scale / 2
-        out.centerX += (leftEdge.rounded() - leftEdge) / ws
-        out.centerY += (topEdge.rounded() - topEdge) / ws
-        return out
+        v.snappedToIntegerZoom(scale: scale)
     }
 
     /// Rounds a CSS-px coordinate to the nearest device pixel, so neighbouring tiles share an edge exactly.

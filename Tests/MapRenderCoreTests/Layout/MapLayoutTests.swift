@@ -125,7 +125,7 @@ import Testing
         var shapes = ShapeSet()
         shapes.add(kind: .polygon, rings: [[178, -10, -178, -10, -178, 10, 178, 10, 178, -10]], feature: 0)
         let v = ViewFitter.fit(bounds: GeoBounds(west: 170, south: -20, east: -170, north: 20), width: 400, height: 400)
-        let batches = BasemapLayout.batches(for: shapes, viewport: v, style: Style.default.basemap)
+        let batches = ShapeLayout.batches(for: shapes, viewport: v, style: .default)
         let b = try #require(batches.first)
         #expect(b.pathCount == 1)
         let xsPx = stride(from: 0, to: b.coords.count, by: 2).map { b.coords[$0] }

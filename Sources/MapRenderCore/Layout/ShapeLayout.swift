@@ -1,0 +1,257 @@
+import Foundation
+
+/// Projects lines and polygons (the basemap's, the data's) into the view's pixels as batches of
+/// one paint, for one fill or line layer.
+///
+/// Rings that cross the antimeridian are unwrapped (consecutive vertices never jump by more than half
+/// the world), and each shape is drawn at every world copy that overlaps the view, so a view across
+/// 180° shows both sides. Shapes outside the view are culled; vertices closer than a quarter pixel
+/// to the previous one are dropped, and so is a vertex outside the view on the same side as both
+/// the vertex kept before it and the one after it (the path between them stays on that side), so
+/// a million-vertex track seen in part costs only what is seen. Polygon edges lying on a cut (both
+/// ends on +180°, both on -180°, or both on the clamped ±85.05° edge, where Natural Earth splits
+/// Chukotka, Fiji and Antarctica) are listed in `ShapeBatch.unstroked`, so no false border is
+/// drawn along them.
+public enum ShapeLayout {
+    /// Which cut a vertex lies on: 1 at +180°, 2 at -180°, 4 at the north edge, 8 at the south edge.
+    @inline(__always)
+    static func cutSide(lon: Double, lat: Double) -> UInt8 {
+        var s: UInt8 = 0
+        if lon >= 180 - 1e-9 { s |= 1 } else if lon <= -180 + 1e-9 { s |= 2 }
+        if lat >= WebMercator.maxLatitude - 1e-9 { s |= 4 } else if lat <= -WebMercator.maxLatitude + 1e-9 { s |= 8 }
+        return s
+    }
+
+    /// The batches of one layer: a fill layer draws `shapes`' polygons, a line layer its lines
+    /// (and, unless it takes lines only, its polygons' outlines). A feature the layer's filter
+    /// refuses, or whose paint gives nothing to see, is left out.
+    public static func batches(for shapes: ShapeSet, layer: StyleLayer, viewport v: Viewport) -> [ShapeBatch] {
+        guard layer.type != .background, layer.shows(atZoom: v.zoom), !shapes.isEmpty else { return [] }
+        let paint = LayerPaint(layer: layer, properties: shapes.properties, zoom: v.zoom)
+        let asPolygon = layer.type == .fill
+        var out = batches(for: shapes, viewport: v, strokeMargin: 4) { s in
+            let kind = shapes.kinds[s]
+            switch layer.type {
+            case .fill: guard kind == .polygon else { return nil }
+            case .line: guard kind == .line || layer.geometry == .any else { return nil }
+            case .background: return nil
+            }
+            guard let p = paint.paint(row: shapes.propertyRow(of: s)) else { return nil }
+            // A line layer strokes a polygon's rings as closed paths without a fill.
+            return (asPolygon || kind == .polygon ? .polygon : .line, p)
+        }
+        if layer.source == .data { for i in out.indices { out[i].fillsPathsApart = true } }
+        return out
+    }
+
+    /// The basemap drawn with a style's `basemap` section (its default layers).
+    public static func batches(for shapes: ShapeSet, viewport v: Viewport, style: Style) -> [ShapeBatch] {
+        style.defaultShapeLayers.filter { $0.source == .basemap }.flatMap { batches(for: shapes, layer: $0, viewport: v) }
+    }
+
+    /// - Parameter paint: per shape, how it is drawn (as a polygon: closed rings, cut edges
+    ///   unstroked; as a line: open parts), or nil to leave it out.
+    static func batches(for shapes: ShapeSet, viewport v: Viewport, strokeMargin: Double,
+                        paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
+        var out: [ShapeBatch] = []
+        var current: ShapeBatch?
+        let ws = v.worldSize
+        let halfW = v.width / 2 / ws, halfH = v.height / 2 / ws
+        var wx: [Double] = [], wy: [Double] = []
+        var cut: [UInt8] = []
+        var ringEnds: [Int] = []
+        for s in 0..<shapes.shapeCount {
+            guard let (kind, p) = paint(s) else { continue }
+            let margin = (strokeMargin + p.strokeWidth) / ws  // strokes reach a little outside their shape
+            let viewX0 = v.centerX - halfW - margin, viewX1 = v.centerX + halfW + margin
+            let viewY0 = v.centerY - halfH - margin, viewY1 = v.centerY + halfH + margin
+            // Project and unwrap every ring of the shape; track its bounding box.
+            wx.removeAll(keepingCapacity: true)
+            wy.removeAll(keepingCapacity: true)
+            cut.removeAll(keepingCapacity: true)
+            ringEnds.removeAll(keepingCapacity: true)
+            let isPolygon = kind == .polygon
+            var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for r in shapes.rings(of: s) {
+                var prev: Double? = nil
+                var shift = 0.0
+                for q in shapes.vertices(of: r) {
+                    var x = WebMercator.x(lon: shapes.coords[2 * q])
+                    let y = WebMercator.y(lat: shapes.coords[2 * q + 1])
+                    if let q = prev {
+                        let d = x + shift - q
+                        if d > 0.5 { shift -= 1 } else if d < -0.5 { shift += 1 }
+                    }
+                    x += shift
+                    prev = x
+                    wx.append(x); wy.append(y)
+                    if isPolygon { cut.append(cutSide(lon: shapes.coords[2 * q], lat: shapes.coords[2 * q + 1])) }
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+                ringEnds.append(wx.count)
+            }
+            guard maxY >= viewY0, minY <= viewY1, !wx.isEmpty else { continue }
+            let kLo = Int((viewX0 - maxX).rounded(.up)), kHi = Int((viewX1 - minX).rounded(.down))
+            guard kLo <= kHi else { continue }
+            if let c = current, c.kind != kind || c.paint != p {
+                if c.pathCount > 0 { out.append(c) }
+                current = nil
+            }
+            if current == nil { current = ShapeBatch(kind: kind, paint: p) }
+            let view = (x0: -(strokeMargin + p.strokeWidth), y0: -(strokeMargin + p.strokeWidth),
+                        x1: v.width + strokeMargin + p.strokeWidth, y1: v.height + strokeMargin + p.strokeWidth)
+            for k in kLo...kHi {
+                let offset = Double(k) - v.centerX
+                emit(&current!, ringEnds: ringEnds, offset: offset, ws: ws, v: v, view: view, wx: wx, wy: wy,
+                     cut: isPolygon ? cut : [], closed: isPolygon)
+            }
+        }
+        if let c = current, c.pathCount > 0 { out.append(c) }
+        return out
+    }
+
+    static let dropsOutsideRuns = false
+
+    /// Which sides of the view a pixel lies beyond: 1 left, 2 right, 4 above, 8 below.
+    @inline(__always)
+    private static func outcode(_ x: Double, _ y: Double, _ view: (x0: Double, y0: Double, x1: Double, y1: Double)) -> UInt8 {
+        var c: UInt8 = 0
+        if x < view.x0 { c |= 1 } else if x > view.x1 { c |= 2 }
+        if y < view.y0 { c |= 4 } else if y > view.y1 { c |= 8 }
+        return c
+    }
+
+    private static func emit(_ b: inout ShapeBatch, ringEnds: [Int], offset: Double, ws: Double, v: Viewport,
+                             view: (x0: Double, y0: Double, x1: Double, y1: Double),
+                             wx: [Double], wy: [Double], cut: [UInt8], closed: Bool) {
+        let hw = v.width / 2, hh = v.height / 2
+        // (Two vertices, as the basemap always kept: a polygon ring that small fills nothing.)
+        let minVertices = 2
+        var start = 0
+        for end in ringEnds {
+            var lastX = Double.nan, lastY = Double.nan
+            var lastCut: UInt8 = 0, lastCode: UInt8 = 0
+            let before = b.coords.count, unstrokedBefore = b.unstroked.count
+            for i in start..<end {
+                let px = (wx[i] + offset) * ws + hw
+                let py = (wy[i] - v.centerY) * ws + hh
+                let onCut = !cut.isEmpty && cut[i] != 0
+                // Vertices on a cut are kept, so the cut's edges stay recognisable.
+                if abs(px - lastX) < 0.25 && abs(py - lastY) < 0.25 && i != end - 1 && !onCut { continue }
+                let code = outcode(px, py, view)
+                if Self.dropsOutsideRuns, code != 0, i != start, i != end - 1, !onCut, b.coords.count > before {
+                    // Outside on a side shared by the vertex kept before and the next one: the
+                    // path from one to the other stays beyond that side without it.
+                    let nx = (wx[i + 1] + offset) * ws + hw, ny = (wy[i + 1] - v.centerY) * ws + hh
+                    if code & lastCode & outcode(nx, ny, view) != 0 { continue }
+                }
+                if !cut.isEmpty {
+                    // The edge from the previous kept vertex to this one lies on one cut line.
+                    if b.coords.count > before && lastCut & cut[i] != 0 { b.unstroked.append(b.coords.count / 2 - 1) }
+                    lastCut = cut[i]
+                }
+                b.coords.append(px); b.coords.append(py)
+                lastX = px; lastY = py; lastCode = code
+            }
+            start = end
+            if b.coords.count - before >= 2 * minVertices { b.closeRing() } else {
+                b.coords.removeSubrange(before...)
+                b.unstroked.removeSubrange(unstrokedBefore...)
+            }
+        }
+        if b.ringStart.count - 1 > b.pathRingStart.last! { b.closePath() }
+    }
+}
+
+/// A layer's paint bound to a feature table: per row, the resolved `ShapePaint` (nil when the
+/// filter refuses the feature or nothing of it would show). Constant paint is resolved once.
+struct LayerPaint {
+    let layer: StyleLayer
+    let zoom: Double
+    let filter: BoundExpression?
+    let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity: BoundExpression
+    let outlineColor: BoundExpression?
+    /// Simplestyle columns (`fill`, `fill-opacity`, `stroke`, `stroke-width`, `stroke-opacity`), when
+    /// the layer reads them and the table has them.
+    let simple: [Int?]
+    let properties: PropertyTable
+    /// The paint when it depends on no feature.
+    private var constant: ShapePaint??
+
+    init(layer: StyleLayer, properties: PropertyTable, zoom: Double) {
+        self.layer = layer
+        self.zoom = zoom
+        self.properties = properties
+        filter = layer.filter?.bind(to: properties)
+        fillColor = layer.fillColor.bind(to: properties)
+        fillOpacity = layer.fillOpacity.bind(to: properties)
+        outlineColor = layer.fillOutlineColor?.bind(to: properties)
+        outlineWidth = layer.fillOutlineWidth.bind(to: properties)
+        lineColor = layer.lineColor.bind(to: properties)
+        lineWidth = layer.lineWidth.bind(to: properties)
+        lineOpacity = layer.lineOpacity.bind(to: properties)
+        let keys = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity"]
+        simple = layer.simplestyle ? keys.map { properties.columnIndex($0) } : keys.map { _ in nil }
+        let featureConstant = simple.allSatisfy { $0 == nil }
+            && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth,
+                layer.lineColor, layer.lineWidth, layer.lineOpacity].allSatisfy { $0?.isFeatureConstant ?? true }
+        if featureConstant { constant = .some(resolve(row: nil)) }
+    }
+
+    func paint(row: Int?) -> ShapePaint? {
+        if let c = constant { return c }
+        return resolve(row: row)
+    }
+
+    private func simpleValue(_ k: Int, row: Int?) -> PropertyValue? {
+        guard let c = simple[k], let row else { return nil }
+        let v = properties.value(column: c, row: row)
+        switch v {
+        case .missing, .null: return nil
+        default: return v
+        }
+    }
+
+    private func simpleColor(_ k: Int, row: Int?) -> RGBA? {
+        if case .string(let s)? = simpleValue(k, row: row) { return RGBA.parse(s) }
+        return nil
+    }
+
+    private func simpleNumber(_ k: Int, row: Int?) -> Double? {
+        switch simpleValue(k, row: row) {
+        case .number(let d)?: return d.isFinite ? d : nil
+        case .string(let s)?: return Double(s).flatMap { $0.isFinite ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    private func resolve(row: Int?) -> ShapePaint? {
+        if let f = filter, !f.evaluate(row: row, zoom: zoom).truthy { return nil }
+        func number(_ e: BoundExpression, _ fallback: Double, _ range: ClosedRange<Double>) -> Double {
+            let d = e.evaluate(row: row, zoom: zoom).numberValue ?? fallback
+            return d.isFinite ? min(max(d, range.lowerBound), range.upperBound) : fallback
+        }
+        func color(_ e: BoundExpression?) -> RGBA? { e?.evaluate(row: row, zoom: zoom).colorValue }
+        switch layer.type {
+        case .fill:
+            var fill = simpleColor(0, row: row) ?? color(fillColor) ?? .clear
+            let opacity = min(max(simpleNumber(1, row: row) ?? number(fillOpacity, 1, 0...1), 0), 1)
+            fill.a *= opacity
+            var stroke = simpleColor(2, row: row) ?? color(outlineColor) ?? .clear
+            stroke.a *= min(max(simpleNumber(4, row: row) ?? 1, 0), 1)
+            let width = min(max(simpleNumber(3, row: row) ?? number(outlineWidth, 1, 0...50), 0), 50)
+            guard fill.a > 0 || (stroke.a > 0 && width > 0) else { return nil }
+            return ShapePaint(fill: fill, stroke: stroke, strokeWidth: stroke.a > 0 ? width : 0, cap: .round, join: .round)
+        case .line:
+            var stroke = simpleColor(2, row: row) ?? color(lineColor) ?? .clear
+            stroke.a *= min(max(simpleNumber(4, row: row) ?? number(lineOpacity, 1, 0...1), 0), 1)
+            let width = min(max(simpleNumber(3, row: row) ?? number(lineWidth, 1, 0...100), 0), 100)
+            guard stroke.a > 0, width > 0 else { return nil }
+            // MapLibre's dashes are in line widths.
+            let dash = layer.lineDasharray.map { $0.map { $0 * width } } ?? []
+            return ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
+        case .background:
+            return nil
+        }
+    }
+}

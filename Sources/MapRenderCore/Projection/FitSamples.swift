@@ -1,0 +1,62 @@
+/// A view snapped for pixel-crisp tiles, and the world-unit samples of lines and polygons that
+/// a fitted view must show.
+extension Viewport {
+    /// This view snapped for pixel-crisp tiles (`--integer-zoom`): the zoom floored to a whole
+    /// number (so what was fitted still fits) and the center moved by under a device pixel so
+    /// that tile edges fall on device pixels.
+    public func snappedToIntegerZoom(scale: Double) -> Viewport {
+        var out = self
+        out.zoom = max(0, zoom.rounded(.down))
+        let ws = out.worldSize * scale
+        let leftEdge = out.centerX * ws - width * scale / 2
+        let topEdge = out.centerY * ws - height * scale / 2
+        out.centerX += (leftEdge.rounded() - leftEdge) / ws
+        out.centerY += (topEdge.rounded() - topEdge) / ws
+        return out
+    }
+}
+
+/// Positions in world units (Web Mercator, 0...1) that a view fitted to the data must show
+/// besides the points: for each line or polygon, the corners of its box and, for a wide one,
+/// points along its width every 1/32 of the world, so the shortest span of all (`ViewFitter`)
+/// never goes round the other way past the middle of a long line.
+public struct FitSamples: Sendable, Equatable {
+    public var xs: [Double] = []
+    public var ys: [Double] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { xs.isEmpty }
+
+    /// - Complexity: O(vertices).
+    public init(shapes: ShapeSet) {
+        for s in 0..<shapes.shapeCount {
+            var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for r in shapes.rings(of: s) {
+                var prev: Double? = nil
+                var shift = 0.0
+                for q in shapes.vertices(of: r) {
+                    var x = WebMercator.x(lon: shapes.coords[2 * q])
+                    let y = WebMercator.y(lat: shapes.coords[2 * q + 1])
+                    // Unwrapped as the shape is drawn: across 180° the short way.
+                    if let p = prev {
+                        let d = x + shift - p
+                        if d > 0.5 { shift -= 1 } else if d < -0.5 { shift += 1 }
+                    }
+                    x += shift
+                    prev = x
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+            guard minX.isFinite else { continue }
+            func wrap(_ x: Double) -> Double { x - x.rounded(.down) }
+            var x = minX
+            while true {
+                xs.append(wrap(x)); ys.append(minY)
+                xs.append(wrap(x)); ys.append(maxY)
+                if x >= maxX { break }
+                x = min(x + 1.0 / 32, maxX)
+            }
+        }
+    }
+}

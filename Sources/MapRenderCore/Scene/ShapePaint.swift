@@ -1,0 +1,17 @@
+/// How one run of shapes is drawn: resolved from a layer's paint for one feature. Shapes in a
+/// row with equal paint share one `ShapeBatch` (the built-in land is one fill and one stroke).
+public struct ShapePaint: Hashable, Sendable {
+    public var fill: RGBA
+    public var stroke: RGBA
+    public var strokeWidth: Double
+    /// Dash and gap lengths in CSS px; empty: solid.
+    public var dash: [Double] = []
+    public var cap: StyleLayer.LineCap = .round
+    public var join: StyleLayer.LineJoin = .round
+
+    public init(fill: RGBA, stroke: RGBA, strokeWidth: Double, dash: [Double] = [],
+                cap: StyleLayer.LineCap = .round, join: StyleLayer.LineJoin = .round) {
+        self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
+        self.dash = dash; self.cap = cap; self.join = join
+    }
+}

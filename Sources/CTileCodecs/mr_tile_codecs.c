@@ -4,6 +4,7 @@
 #include <stdio.h> // before jpeglib.h, which uses FILE
 #include <jpeglib.h>
 #include <png.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -234,12 +235,15 @@ int mr_tile_decode(const unsigned char *data, size_t length, unsigned char **out
     return fail(error, error_size, "not a PNG, JPEG or WebP image");
 }
 
-int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, size_t *out_length) {
+int mr_gunzip(const unsigned char *data, size_t length, size_t limit, unsigned char **out, size_t *out_length) {
     z_stream s;
     memset(&s, 0, sizeof s);
+    if (length > UINT_MAX) return 1;
     // 32 + MAX_WBITS: detect gzip or zlib headers.
     if (inflateInit2(&s, 32 + MAX_WBITS) != Z_OK) return 1;
-    size_t cap = length * 4 + 1024, used = 0;
+    // Start small and double, never past `limit` (+1 byte, to tell "exactly the limit" from "more").
+    size_t cap = length < limit / 4 ? length * 4 + 1024 : limit + 1, used = 0;
+    if (cap > limit + 1) cap = limit + 1;
     unsigned char *buf = malloc(cap);
     if (!buf) { inflateEnd(&s); return 1; }
     s.next_in = (unsigned char *)data;
@@ -247,11 +251,11 @@ int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, siz
     int rc;
     do {
         if (used == cap) {
-            if (cap > ((size_t)1 << 31)) { free(buf); inflateEnd(&s); return 1; }
-            cap *= 2;
-            unsigned char *bigger = realloc(buf, cap);
+            if (cap > limit) { free(buf); inflateEnd(&s); return 2; } // inflates past the limit
+            size_t bigger_cap = cap > (limit + 1) / 2 ? limit + 1 : cap * 2;
+            unsigned char *bigger = realloc(buf, bigger_cap);
             if (!bigger) { free(buf); inflateEnd(&s); return 1; }
-            buf = bigger;
+            buf = bigger; cap = bigger_cap;
         }
         s.next_out = buf + used;
         s.avail_out = (uInt)(cap - used);
@@ -261,6 +265,7 @@ int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, siz
         if (rc == Z_OK && s.avail_in == 0 && s.avail_out != 0) { free(buf); inflateEnd(&s); return 1; } // truncated
     } while (rc != Z_STREAM_END);
     inflateEnd(&s);
+    if (used > limit) { free(buf); return 2; }
     *out = buf; *out_length = used;
     return 0;
 }

@@ -10,7 +10,9 @@ int mr_tile_decode(const unsigned char *data, size_t length, unsigned char **out
 
 void mr_tile_free(void *p);
 
-/// Inflates gzip (or zlib) data. Returns 0 and a malloc'd buffer in *out (free with mr_tile_free).
-int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, size_t *out_length);
+/// Inflates gzip (or zlib) data to at most `limit` bytes. Returns 0 and a malloc'd buffer in *out
+/// (free with mr_tile_free); 1 when the data is corrupt or truncated; 2 when it inflates to more
+/// than `limit` bytes (no more than limit + 1 bytes are ever allocated).
+int mr_gunzip(const unsigned char *data, size_t length, size_t limit, unsigned char **out, size_t *out_length);
 
 #endif

@@ -56,7 +56,10 @@ public struct TileOptions: Sendable, Equatable {
         guard (1...16).contains(connectionsPerHost) else {
             throw MapRenderError(.usage, "--tile-connections must be in 1...16, got \(connectionsPerHost)")
         }
-        guard timeout > 0 else { throw MapRenderError(.usage, "tile timeout must be positive, got \(timeout)") }
+        guard timeout > 0, timeout <= 3600 else { throw MapRenderError(.usage, "tile timeout must be in (0, 3600] seconds, got \(timeout)") }
+        guard maxRetryWait >= 0, maxRetryWait <= 86400, retryBase >= 0, retryBase <= 3600, (0...100).contains(retries) else {
+            throw MapRenderError(.usage, "tile retries must be 0...100, each wait 0...3600 s and the longest 0...86400 s")
+        }
         if let s = subdomains, s.isEmpty { throw MapRenderError(.usage, "--tiles-subdomains must not be empty") }
         for s in sources { _ = try TileSourceSpec.parse(s, options: self) }
     }

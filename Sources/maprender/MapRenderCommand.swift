@@ -21,6 +21,7 @@ struct MapRenderCommand: ParsableCommand {
     /// `maprender --help` shows the subcommands and then the options of `render`, the default
     /// subcommand (ArgumentParser alone would show only the subcommands).
     static func main() {
+        StandardStreams.reserveClosedStreams()
         let args = Array(CommandLine.arguments.dropFirst())
         if args == ["--help"] || args == ["-h"] || args == ["help"] {
             print(helpMessage())
@@ -33,6 +34,22 @@ struct MapRenderCommand: ParsableCommand {
             print(renderHelp[start...], terminator: renderHelp.hasSuffix("\n") ? "" : "\n")
             return
         }
+        if args.first == "compare" { runCompare(args) }
         main(nil)
+    }
+
+    /// `compare` documents exit 2 for every error, a bad option included (ArgumentParser's is 64).
+    static func runCompare(_ args: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(args)
+            try command.run()
+            exit(withError: nil)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardStreams.writeError(fullMessage(for: error) + "\n")
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
     }
 }

@@ -19,7 +19,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
     private var lastTenth = 0
 
     /// `write` receives text to print as is (default: standard error).
-    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { StandardStreams.writeError($0) }) {
         self.mode = mode.resolved
         self.write = write
     }

@@ -264,13 +264,17 @@ public final class TileService: @unchecked Sendable {
         }
     }
 
+    /// The widest or tallest tile decoded (pixels): 4096, four times a 512-px `@2x` tile's side.
+    /// A header claiming more is refused before the decoder allocates (a 2 KB JPEG can claim 65000²).
+    public static let maxTileSide = 4096
+
     /// Decodes PNG, JPEG or WebP bytes to RGBA.
-    public static func decode(_ d: Data, name: String) throws -> RasterImage {
+    public static func decode(_ d: Data, name: String, maxSide: Int = maxTileSide) throws -> RasterImage {
         var out: UnsafeMutablePointer<UInt8>?
         var w: Int32 = 0, h: Int32 = 0
         var err = [CChar](repeating: 0, count: 256)
         let rc = d.withUnsafeBytes { buf in
-            mr_tile_decode(buf.bindMemory(to: UInt8.self).baseAddress, d.count, &out, &w, &h, &err, err.count)
+            mr_tile_decode(buf.bindMemory(to: UInt8.self).baseAddress, d.count, Int32(clamping: maxSide), &out, &w, &h, &err, err.count)
         }
         guard rc == 0, let out else {
             throw MapRenderError(.inputMalformed, "\(name): not a readable image: \(String(cString: err))")

@@ -258,4 +258,45 @@ import TestSupport
         #expect(TileHTTPClient.retryAfter(String(repeating: "9", count: 400)) == 1e9)
         #expect(TileHTTPClient.retryAfter("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
     }
+
+    // MARK: - Tile images: sizes from the header, before decoding
+
+    func fixture(_ name: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: TileFixtures.path(name)))) }
+
+    func decodeError(_ bytes: [UInt8]) -> String? {
+        do { _ = try TileService.decode(Data(bytes), name: "t"); return nil }
+        catch let e as MapRenderError { return e.message }
+        catch { return "\(error)" }
+    }
+
+    @Test func aPNGClaiming8192SquaredIsRefusedFromItsHeader() throws {
+        var png = try fixture("tile-2-1-1.png")
+        png.replaceSubrange(16..<24, with: [0, 0, 0x20, 0, 0, 0, 0x20, 0])  // IHDR: 8192 x 8192
+        #expect(decodeError(png) == "t: not a readable image: PNG is 8192x8192 pixels, outside 1x1...4096x4096")
+    }
+
+    @Test func aJPEGHeaderClaiming65000SquaredIsRefusedBeforeLibjpegAllocates() throws {
+        var jpeg = try fixture("tile-2-1-1.jpg")
+        // The frame header (SOF0...SOF2): FF C0-C2, length, precision, height, width.
+        let sof = try #require((2..<jpeg.count - 9).first { jpeg[$0] == 0xFF && (0xC0...0xC2).contains(jpeg[$0 + 1]) })
+        jpeg.replaceSubrange(sof + 5..<sof + 9, with: [0xFD, 0xE8, 0xFD, 0xE8])  // 65000 x 65000
+        #expect(decodeError(jpeg) == "t: not a readable image: JPEG is 65000x65000 pixels, outside 1x1...4096x4096")
+    }
+
+    @Test func aWebPClaiming8192SquaredIsRefusedFromItsHeader() throws {
+        var webp = try fixture("tile-2-1-1.webp")
+        #expect(webp[12..<16].elementsEqual("VP8L".utf8) && webp[20] == 0x2F)  // lossless: 14-bit sides - 1
+        let old = UInt32(webp[21]) | UInt32(webp[22]) << 8 | UInt32(webp[23]) << 16 | UInt32(webp[24]) << 24
+        let v = (old & 0xF000_0000) | 8191 | 8191 << 14
+        webp.replaceSubrange(21..<25, with: [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)])
+        #expect(decodeError(webp) == "t: not a readable image: WebP is 8192x8192 pixels, outside 1x1...4096x4096")
+    }
+
+    @Test func aTruncatedJPEGFailsInsteadOfComingBackHalfGrey() throws {
+        let jpeg = try fixture("tile-2-1-1.jpg")
+        #expect(decodeError(Array(jpeg.prefix(jpeg.count / 2))) == "t: not a readable image: JPEG data is truncated")
+        #expect(decodeError(jpeg) == nil)
+        let png = try fixture("tile-2-1-1.png")
+        #expect(decodeError(Array(png.prefix(png.count / 2))) != nil)
+    }
 }

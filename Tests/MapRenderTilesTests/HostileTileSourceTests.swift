@@ -8,58 +8,6 @@ import TestSupport
 /// Issue 45: hostile tilesets. Each test is named by the attack, builds the hostile file in a
 /// fresh folder, and checks the exact error (or tile outcome) instead of a trap, hang or blow-up.
 @Suite struct HostileTileSourceTests {
-    // MARK: - A small PMTiles writer
-
-    static func varint(_ v: UInt64) -> [UInt8] {
-        var v = v, out: [UInt8] = []
-        while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-        out.append(UInt8(v))
-        return out
-    }
-
-    /// Entries as stored: tile id deltas, run lengths, lengths, offsets (stored: 0 = after the previous, else offset + 1).
-    static func directory(_ entries: [(id: UInt64, run: UInt64, length: UInt64, storedOffset: UInt64)]) -> [UInt8] {
-        var out = varint(UInt64(entries.count))
-        var last: UInt64 = 0
-        for e in entries { out += varint(e.id &- last); last = e.id }
-        for e in entries { out += varint(e.run) }
-        for e in entries { out += varint(e.length) }
-        for e in entries { out += varint(e.storedOffset) }
-        return out
-    }
-
-    struct Layout {
-        var root: (UInt64, UInt64), metadata: (UInt64, UInt64), leaf: (UInt64, UInt64), data: (UInt64, UInt64)
-        var internalCompression: UInt8 = 1, minZoom: UInt8 = 0, maxZoom: UInt8 = 3
-    }
-
-    static func header(_ l: Layout) -> [UInt8] {
-        var h = [UInt8]("PMTiles".utf8) + [3]
-        func u64(_ v: UInt64) { for k in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) } }
-        func i32(_ v: Int32) { for k in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(k)))) } }
-        for (o, n) in [l.root, l.metadata, l.leaf, l.data] { u64(o); u64(n) }
-        u64(1); u64(1); u64(1)  // addressed tiles, entries, contents
-        h.append(1)  // clustered
-        h += [l.internalCompression, 1, 2, l.minZoom, l.maxZoom]  // tile compression none, PNG
-        i32(-1_800_000_000); i32(-850_511_287); i32(1_800_000_000); i32(850_511_287)
-        h += [UInt8](repeating: 0, count: 9)  // center zoom, lon, lat: to 127 bytes
-        precondition(h.count == 127)
-        return h
-    }
-
-    /// A PMTiles file holding the fixture tile as 0/0/0, with `change` applied to its layout and
-    /// `root` (when given) as its root directory bytes.
-    static func pmtiles(in dir: URL, root: [UInt8]? = nil, change: (inout Layout) -> Void = { _ in }) throws -> String {
-        let tile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TileFixtures.path("tile-2-1-1.png"))))
-        let rootBytes = root ?? directory([(id: 0, run: 1, length: UInt64(tile.count), storedOffset: 1)])
-        let r = UInt64(rootBytes.count)
-        var l = Layout(root: (127, r), metadata: (127 + r, 0), leaf: (127 + r, 0), data: (127 + r, UInt64(tile.count)))
-        change(&l)
-        let path = dir.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8)).pmtiles").path
-        try Data(header(l) + rootBytes + tile).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     func folder() throws -> URL {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-tiles-\(UUID())")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
@@ -77,7 +25,7 @@ import TestSupport
 
     @Test func theWriterMakesAReadableFile() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let s = try PMTilesSource(reader: FileRangeReader(path: try Self.pmtiles(in: d)))
+        let s = try PMTilesSource(reader: FileRangeReader(path: try HostilePMTiles.file(in: d)))
         guard case .data(let bytes, _) = s.fetch(TileID(z: 0, x: 0, y: 0), retina: false) else {
             Issue.record("tile 0/0/0 not read"); return
         }
@@ -86,21 +34,21 @@ import TestSupport
 
     @Test func aRootOffsetPlusLengthThatOverflowsIsRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d) { $0.root = (UInt64.max - 10, 100) }
+        let p = try HostilePMTiles.file(in: d) { $0.root = (UInt64.max - 10, 100) }
         #expect(openError(p) == "--tiles: \(p): the header's root directory offset 18446744073709551605 + length 100 is out of range")
     }
 
     @Test func aRootLengthPast2To63IsRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d) { $0.root.1 = (1 << 63) + 5 }
+        let p = try HostilePMTiles.file(in: d) { $0.root.1 = (1 << 63) + 5 }
         #expect(openError(p) == "--tiles: \(p): the header's root directory offset 127 + length 9223372036854775813 is out of range")
-        let q = try Self.pmtiles(in: d) { $0.data.0 = 1 << 63 }
+        let q = try HostilePMTiles.file(in: d) { $0.data.0 = 1 << 63 }
         #expect(openError(q)?.hasPrefix("--tiles: \(q): the header's tile data offset 9223372036854775808 + length ") == true)
     }
 
     @Test func aRootLengthOf1TBIsRefusedBeforeAnyBuffer() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d) { $0.root.1 = 1 << 40 }
+        let p = try HostilePMTiles.file(in: d) { $0.root.1 = 1 << 40 }
         let size = try FileManager.default.attributesOfItem(atPath: p)[.size] as! Int
         #expect(openError(p) == "--tiles: \(p): the header's root directory (offset 127, length 1099511627776) runs past the end of the file (\(size) bytes)")
         // Over HTTP the file's length is not known: the directory limit refuses it.
@@ -113,14 +61,14 @@ import TestSupport
 
     @Test func aFirstDirectoryEntryWithOffset0IsRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d, root: Self.directory([(id: 0, run: 1, length: 100, storedOffset: 0)]))
+        let p = try HostilePMTiles.file(in: d, root: HostilePMTiles.directory([(id: 0, run: 1, length: 100, storedOffset: 0)]))
         #expect(openError(p) == "--tiles: \(p): a directory is corrupt: the first entry has offset 0 (\"after the previous one\")")
     }
 
     @Test func anEntryOutsideTheTileDataFailsItsTile() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         for stored in [UInt64.max, 1 << 40, 2] {
-            let p = try Self.pmtiles(in: d, root: Self.directory([(id: 0, run: 1, length: 16936, storedOffset: stored)]))
+            let p = try HostilePMTiles.file(in: d, root: HostilePMTiles.directory([(id: 0, run: 1, length: 16936, storedOffset: stored)]))
             let s = try PMTilesSource(reader: FileRangeReader(path: p))
             guard case .failed(let why) = s.fetch(TileID(z: 0, x: 0, y: 0), retina: false) else {
                 Issue.record("offset \(stored): not failed"); continue
@@ -131,9 +79,9 @@ import TestSupport
 
     @Test func directoryLengthsAndRunsPast32BitsAreRefused() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d, root: Self.directory([(id: 0, run: 1, length: 1 << 40, storedOffset: 1)]))
+        let p = try HostilePMTiles.file(in: d, root: HostilePMTiles.directory([(id: 0, run: 1, length: 1 << 40, storedOffset: 1)]))
         #expect(openError(p) == "--tiles: \(p): a directory is corrupt: a length of 1099511627776")
-        let q = try Self.pmtiles(in: d, root: Self.varint(1 << 40))
+        let q = try HostilePMTiles.file(in: d, root: HostilePMTiles.varint(1 << 40))
         #expect(openError(q) == "--tiles: \(q): a directory is corrupt: it claims 1099511627776 entries in 6 bytes")
     }
 
@@ -148,14 +96,14 @@ import TestSupport
         z.waitUntilExit()
         #expect(bomb.count < 100_000)
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
-        let p = try Self.pmtiles(in: d, root: bomb) { $0.internalCompression = 2 }
+        let p = try HostilePMTiles.file(in: d, root: bomb) { $0.internalCompression = 2 }
         #expect(openError(p) == "--tiles: \(p): a gzip directory inflates to more than 16 MiB")
     }
 
     @Test func minZoom32AndOtherZoomsPast30AreRefusedAtOpen() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         for (lo, hi) in [(32, 33), (64, 64), (0, 255), (5, 3)] as [(UInt8, UInt8)] {
-            let p = try Self.pmtiles(in: d) { $0.minZoom = lo; $0.maxZoom = hi }
+            let p = try HostilePMTiles.file(in: d) { $0.minZoom = lo; $0.maxZoom = hi }
             #expect(openError(p) == "--tiles: \(p): the header's zooms \(lo)...\(hi) are not within 0...30")
         }
     }

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 45: output streams that fail (a full or closed standard output), option values that
-/// would have crashed or silently misbehaved, and `compare`'s documented exit codes. Each runs
-/// the real binary and checks the exact message and exit code.
-@Suite struct HostileStreamCLITests {
+/// Issue 45: hostile tilesets, output streams that fail (a full or closed standard output),
+/// option values that would have crashed or silently misbehaved, and `compare`'s documented exit
+/// codes. Each runs the real binary and checks the exact message and exit code.
+@Suite struct HostileCLITests {
     let cli = CLITests()
     static let airports = "samples/airports_us.csv"
 
@@ -120,5 +120,43 @@ import TestSupport
         let r = try cli.run(["compare", a, b])
         #expect(r.status == 1)
         #expect(r.stdout == "image sizes differ: 100x80 vs 120x80\n" && r.stderr.isEmpty)
+    }
+
+    // MARK: - Hostile PMTiles through the binary
+
+    @Test func aPMTilesRootLengthPast2To63IsOneLineAndExit65() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        let p = try HostilePMTiles.file(in: d) { $0.root.1 = (1 << 63) + 5 }
+        let r = try cli.run([Self.airports, "-o", d.appendingPathComponent("m.png").path, "--size", "120x90", "--tiles", p])
+        #expect(r.status == 65)
+        #expect(r.stderr == "maprender: error: --tiles: \(p): the header's root directory offset 127 + length 9223372036854775813 is out of range\n")
+    }
+
+    @Test func aPMTilesFirstEntryWithOffset0FailsOnlyItsBatchJob() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        let bad = try HostilePMTiles.file(in: d, root: HostilePMTiles.directory([(id: 0, run: 1, length: 100, storedOffset: 0)]))
+        let good = try HostilePMTiles.file(in: d)
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let manifest = d.appendingPathComponent("jobs.yaml")
+        try Data("""
+        defaults:
+          input: pts.csv
+          size: 120x90
+        jobs:
+          - output: a.png
+            tiles: \(good)
+          - output: b.png
+            tiles: \(bad)
+          - output: c.png
+        """.utf8).write(to: manifest)
+        let report = d.appendingPathComponent("report.json").path
+        let r = try cli.run(["batch", manifest.path, "--report", report])
+        #expect(r.status == 1, "\(r.stderr)")
+        for (name, written) in [("a.png", true), ("b.png", false), ("c.png", true)] {
+            #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent(name).path) == written, "\(name)")
+        }
+        #expect(r.stderr.contains("--tiles: \(bad): a directory is corrupt: the first entry has offset 0 (\"after the previous one\")"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: report))
     }
 }

@@ -108,7 +108,19 @@ public final class TileService: @unchecked Sendable {
     public var memoryLimit: Int { memory.limit }
 
     /// The tiles for `viewport` from every source in `options.sources`, bottom source first.
+    /// Credentials in tile URLs are redacted from its warnings and errors (`Redaction`).
     public func basemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
+        do {
+            var out = try unredactedBasemap(viewport: viewport, scale: scale, sources: specs)
+            out.warnings = out.warnings.map(Redaction.redact)
+            out.problem = out.problem.map(Redaction.redact)
+            return out
+        } catch let e as MapRenderError {
+            throw MapRenderError(e.kind, Redaction.redact(e.message))
+        }
+    }
+
+    private func unredactedBasemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
         var out = TileBasemap()
         var problems: [String] = []
         struct Layer { var spec: TileSourceSpec; var source: TileSource; var retina: Bool; var placements: [TilePlacement]; var tiles: [TileID] }

@@ -118,10 +118,10 @@ public struct TileURLTemplate: Sendable, Equatable {
 
     public init(_ template: String, subdomains: [String]? = nil) throws {
         guard template.contains("{z}") else {
-            throw MapRenderError(.usage, "--tiles: URL template '\(template)' has no {z}")
+            throw MapRenderError(.usage, "--tiles: URL template '\(Redaction.redact(template))' has no {z}")
         }
         guard template.contains("{x}"), template.contains("{y}") || template.contains("{-y}") else {
-            throw MapRenderError(.usage, "--tiles: URL template '\(template)' needs {x} and {y} (or {-y})")
+            throw MapRenderError(.usage, "--tiles: URL template '\(Redaction.redact(template))' needs {x} and {y} (or {-y})")
         }
         self.template = template
         self.subdomains = subdomains ?? (template.contains("{s}") ? ["a", "b", "c"] : [])

@@ -49,3 +49,34 @@ import MapRender
         #expect(Date().timeIntervalSince(started) < 4)
     }
 }
+
+/// Issue 45: credentials in tile URLs never reach a message.
+@Suite struct CredentialRedactionTests {
+    @Test func keysTokensAndUserinfoAreRedacted() {
+        #expect(Redaction.redact("https://tiles.example/{z}/{x}/{y}.png?key=SECRET&style=dark")
+                == "https://tiles.example/{z}/{x}/{y}.png?key=REDACTED&style=dark")
+        #expect(Redaction.redact("tiles: 1 failed (first: HTTP://u:p%40ss@h.example:8080/a.pmtiles?access_token=abc&Token=x&apikey=k#f: HTTP 500)")
+                == "tiles: 1 failed (first: HTTP://REDACTED@h.example:8080/a.pmtiles?access_token=REDACTED&Token=REDACTED&apikey=REDACTED#f: HTTP 500)")
+        #expect(Redaction.redact("no url here, http is a word; ftp://u:p@x") == "no url here, http is a word; ftp://u:p@x")
+        #expect(Redaction.redact("'https://a@b/c?keys=1&key' and https://x/y") == "'https://REDACTED@b/c?keys=1&key' and https://x/y")
+    }
+
+    @Test func aTileURLsAPIKeyIsNotPrintedInWarnings() throws {
+        // Port 1: nothing listens, every tile fails at once with its URL in the message.
+        var o = TileOptions()
+        o.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID())").path
+        o.retries = 0
+        defer { try? FileManager.default.removeItem(atPath: o.cacheDirectory!) }
+        let view = ViewFitter.center(lat: 30, lon: -50, zoom: 1, width: 300, height: 300)
+        let b = try TileService(options: o).basemap(viewport: view, scale: 1, sources: [
+            "http://me:hunter2@127.0.0.1:1/{z}/{x}/{y}.png?api_key=SECRET&lang=en"])
+        #expect(b.warnings.count == 1)
+        #expect(!b.warnings[0].contains("SECRET") && !b.warnings[0].contains("hunter2"), "\(b.warnings)")
+        #expect(b.warnings[0].contains("(first: http://REDACTED@127.0.0.1:1/2/"), "\(b.warnings)")
+        #expect(b.warnings[0].contains(".png?api_key=REDACTED&lang=en: "), "\(b.warnings)")
+        #expect(b.problem == b.warnings[0])
+        #expect(throws: MapRenderError(.usage, "--tiles: URL template 'https://h.example/tiles?key=REDACTED' has no {z}")) {
+            try TileService(options: o).basemap(viewport: view, scale: 1, sources: ["https://h.example/tiles?key=SECRET"])
+        }
+    }
+}

@@ -159,4 +159,21 @@ import TestSupport
         #expect(r.stderr.contains("--tiles: \(bad): a directory is corrupt: the first entry has offset 0 (\"after the previous one\")"), "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: report))
     }
+
+    // MARK: - Echoed names
+
+    @Test func aBatchOutputNameWithANewlineAndESCCannotForgeALine() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        try FileManager.default.copyItem(atPath: CLITests.repo.appendingPathComponent(Self.airports).path,
+                                         toPath: d.appendingPathComponent("pts.csv").path)
+        let manifest = d.appendingPathComponent("jobs.json")
+        try Data(#"{"defaults": {"input": "pts.csv", "size": "60x40"}, "jobs": [{"output": "a\n[2/2] ok jobs[9] /etc/shadow\u001b[31m.png"}]}"#.utf8)
+            .write(to: manifest)
+        let r = try cli.run(["batch", manifest.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(r.stderr)")
+        #expect(lines.first?.contains(#"a\u{A}[2/2] ok jobs[9] /etc/shadow\u{1B}[31m.png ("#) == true, "\(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}"))
+    }
 }

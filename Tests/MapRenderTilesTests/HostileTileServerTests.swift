@@ -80,3 +80,31 @@ import MapRender
         }
     }
 }
+
+/// Issue 45: tile URLs checked when parsed, not at every tile.
+@Suite struct TileURLValidationTests {
+    func error(_ text: String) -> String? {
+        do { _ = try TileSourceSpec.parse(text, options: TileOptions()); return nil }
+        catch let e as MapRenderError { return e.message }
+        catch { return "\(error)" }
+    }
+
+    @Test func port99999IsRefusedAtParseTime() {
+        #expect(error("http://127.0.0.1:99999/{z}/{x}/{y}.png") == "--tiles: URL 'http://127.0.0.1:99999/{z}/{x}/{y}.png': port 99999 is not in 1...65535")
+        #expect(error("https://h.example:0/x.pmtiles")?.hasPrefix("--tiles: URL 'https://h.example:0/x.pmtiles'") == true)
+    }
+
+    @Test func anUpperCaseSchemeIsRequestedInLowerCase() throws {
+        let spec = try TileSourceSpec.parse("HTTP://h.example/{z}/{x}/{y}.png", options: TileOptions())
+        guard case .template(let t) = spec.kind else { Issue.record("not a template"); return }
+        #expect(t.url(TileID(z: 1, x: 0, y: 1), retina: false) == "http://h.example/1/0/1.png")
+        let pm = try TileSourceSpec.parse("HTTPS://h.example/a.pmtiles", options: TileOptions())
+        #expect(pm.kind == .pmtilesURL("https://h.example/a.pmtiles"))
+    }
+
+    @Test func anUnknownPlaceholderOrNoHostIsRefused() {
+        #expect(error("https://h.example/{z}/{x}/{y}.png?k={apikey}")
+                == "--tiles: URL template 'https://h.example/{z}/{x}/{y}.png?k={apikey}' has an unknown placeholder {apikey} (known: {z} {x} {y} {-y} {s} {r})")
+        #expect(error("https:///{z}/{x}/{y}.png") == "--tiles: URL 'https:///{z}/{x}/{y}.png' has no host")
+    }
+}

@@ -81,6 +81,10 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     private let root: [Entry]
     private(set) var attribution: String?
     private var leaves: [UInt64: [Entry]] = [:]
+    /// Leaves being read and inflated now, by offset: other threads wait for that one load.
+    private var loading: [UInt64: DispatchGroup] = [:]
+    /// Leaf directories read and inflated (tests check each is loaded once).
+    private(set) var leafLoads = 0
     private let lock = NSLock()
     var minZoom: Int { header.minZoom }
     var maxZoom: Int { header.maxZoom }
@@ -177,10 +181,29 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
         return offset + e.offset  // the section's own end was checked against 2^63 at open
     }
 
+    /// The leaf directory at `offset`, read and inflated once however many threads ask for it
+    /// at the same time (16 threads inflating one gzip-bomb leaf took 14 GB). A thread that waited
+    /// for a load that failed (a retry, an error) tries itself.
     private func leaf(offset: UInt64, length: UInt64, attempt: Int) throws -> [Entry] {
         lock.lock()
         if let l = leaves[offset] { lock.unlock(); return l }
+        if let other = loading[offset] {
+            lock.unlock()
+            other.wait()
+            lock.lock()
+            if let l = leaves[offset] { lock.unlock(); return l }
+        }
+        let mine = DispatchGroup()
+        mine.enter()
+        loading[offset] = mine
+        leafLoads += 1
         lock.unlock()
+        defer {
+            lock.lock()
+            if loading[offset] === mine { loading[offset] = nil }
+            lock.unlock()
+            mine.leave()
+        }
         let bytes = try reader.read(offset: offset, length: length, attempt: attempt).data
         guard UInt64(bytes.count) == length else {
             throw MapRenderError(.inputMalformed, "--tiles: \(name): a leaf directory is truncated (\(bytes.count) of \(length) bytes)")

@@ -100,6 +100,21 @@ import TestSupport
         #expect(openError(p) == "--tiles: \(p): a gzip directory inflates to more than 16 MiB")
     }
 
+    @Test func sixteenThreadsOnOneLeafInflateItOnce() throws {
+        let path = TileFixtures.path("ne-leaves.pmtiles")
+        let serial = try PMTilesSource(reader: FileRangeReader(path: path))
+        for t in TileFixtures.all { _ = serial.fetch(t, retina: false) }
+        #expect(serial.leafLoads > 0)
+        for _ in 0..<5 {
+            let parallel = try PMTilesSource(reader: FileRangeReader(path: path))
+            let tiles = Array(repeating: TileFixtures.all, count: 4).flatMap { $0 }
+            DispatchQueue.concurrentPerform(iterations: 16) { k in
+                for t in tiles[(k * tiles.count / 16)..<((k + 1) * tiles.count / 16)] { _ = parallel.fetch(t, retina: false) }
+            }
+            #expect(parallel.leafLoads == serial.leafLoads)
+        }
+    }
+
     @Test func minZoom32AndOtherZoomsPast30AreRefusedAtOpen() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         for (lo, hi) in [(32, 33), (64, 64), (0, 255), (5, 3)] as [(UInt8, UInt8)] {

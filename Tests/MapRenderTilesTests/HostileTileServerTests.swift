@@ -44,8 +44,11 @@ import MapRender
         let b = try TileService(options: options(server) { $0.maxRetryWait = 1.5 })
             .basemap(viewport: view, scale: 1, sources: [server.url("ra1")])
         #expect(b.stats.failed == tiles)
-        #expect(try server.requests("ra1") == 2 * tiles)
-        #expect(b.warnings.count == 1 && b.warnings[0].contains(": still unavailable after 2 attempts; waiting again would take it past the 1.5 s maprender waits for a tile)"), "\(b.warnings)")
+        // 2 requests a tile (at 0 s and 1 s; a third would end past 1.5 s), 1 when the machine is
+        // so loaded that the first answer took over half a second; never the 4 the count allows.
+        #expect((tiles...2 * tiles).contains(try server.requests("ra1")))
+        #expect(b.warnings.count == 1 && b.warnings[0].contains(": still unavailable after "), "\(b.warnings)")
+        #expect(b.warnings[0].hasSuffix("; waiting again would take it past the 1.5 s maprender waits for a tile)"), "\(b.warnings)")
         #expect(Date().timeIntervalSince(started) < 4)
     }
 }

@@ -4,8 +4,8 @@ import MapRenderCore
 import Glibc
 #endif
 
-/// Writes to standard output and standard error with POSIX `write`, never through Foundation's
-/// `FileHandle.write(_:)`, which traps on a write error (a full disk, `/dev/full`, a closed stream).
+/// Writes to standard output and standard error with POSIX `write`, never through FileHandle's
+/// legacy `write(_ data:)`, which traps on a write error (a full disk, `/dev/full`, a closed stream).
 ///
 /// - Standard output: every error is thrown (`.stream`, exit 74), one line naming the cause.
 ///   A pipe whose reader has gone raises SIGPIPE first, and the process ends with 141, as

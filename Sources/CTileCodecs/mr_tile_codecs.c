@@ -3,7 +3,9 @@
 #include "mr_tile_codecs.h"
 #include <stdio.h> // before jpeglib.h, which uses FILE
 #include <jpeglib.h>
+#include <jerror.h> // JWRN_JPEG_EOF
 #include <png.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,17 +21,28 @@ static int fail(char *error, size_t size, const char *what) {
     return 1;
 }
 
+/// Fails unless 1 <= width, height <= max_side: called with the header's size, before any
+/// decoder allocates for the pixels.
+static int check_size(const char *format, unsigned long width, unsigned long height, int max_side,
+                      char *error, size_t size) {
+    if (width >= 1 && height >= 1 && width <= (unsigned long)max_side && height <= (unsigned long)max_side) return 0;
+    if (error && size) {
+        snprintf(error, size, "%s is %lux%lu pixels, outside 1x1...%dx%d", format, width, height, max_side, max_side);
+    }
+    return 1;
+}
+
 // PNG through libpng's simplified API (no longjmp reaches us: it reports failure by return value).
-static int decode_png_simplified(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
-                                 char *error, size_t esize) {
+static int decode_png_simplified(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w,
+                                 int *h, char *error, size_t esize) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&image, data, length)) return fail(error, esize, image.message);
     image.format = PNG_FORMAT_RGBA;
-    if (image.width == 0 || image.height == 0 || image.width > 8192 || image.height > 8192) {
+    if (check_size("PNG", image.width, image.height, max_side, error, esize)) {
         png_image_free(&image);
-        return fail(error, esize, "PNG size out of range");
+        return 1;
     }
     unsigned char *buf = malloc(PNG_IMAGE_SIZE(image));
     if (!buf) { png_image_free(&image); return fail(error, esize, "out of memory"); }
@@ -91,7 +104,7 @@ static void expand_rgb(const unsigned char *restrict src, unsigned char *restric
 }
 
 /// 0: decoded; 1: failed (error set); 2: not a PNG for the fast path (the simplified API decodes it).
-static int decode_png_fast(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+static int decode_png_fast(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
                            char *error, size_t esize) {
     struct png_src src;
     src.data = data; src.length = length; src.offset = 0; src.message[0] = 0;
@@ -119,7 +132,7 @@ static int decode_png_fast(const unsigned char *data, size_t length, unsigned ch
         && (type == PNG_COLOR_TYPE_RGB_ALPHA || type == PNG_COLOR_TYPE_PALETTE
             || (type == PNG_COLOR_TYPE_RGB && !png_get_valid(png, info, PNG_INFO_tRNS))) // RGB + tRNS: a colour key
         && !png_get_valid(png, info, PNG_INFO_gAMA | PNG_INFO_cHRM | PNG_INFO_iCCP | PNG_INFO_sRGB)
-        && width > 0 && height > 0 && width <= 8192 && height <= 8192;
+        && width > 0 && height > 0 && width <= (png_uint_32)max_side && height <= (png_uint_32)max_side;
     if (!simple) { png_destroy_read_struct(&png, &info, NULL); return 2; }
     result = 1;
     if (type == PNG_COLOR_TYPE_PALETTE) {
@@ -149,17 +162,24 @@ static int decode_png_fast(const unsigned char *data, size_t length, unsigned ch
     return 0;
 }
 
-static int decode_png(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+static int decode_png(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
                       char *error, size_t esize) {
-    int rc = decode_png_fast(data, length, out, w, h, error, esize);
+    // The size from IHDR (signature, length, "IHDR", width, height; big-endian) before libpng
+    // reads anything: an image past the limit is refused without a byte allocated for it.
+    if (length < 24 || memcmp(data + 12, "IHDR", 4) != 0) return fail(error, esize, "PNG has no IHDR chunk first");
+    unsigned long width = ((unsigned long)data[16] << 24) | ((unsigned long)data[17] << 16) | ((unsigned long)data[18] << 8) | data[19];
+    unsigned long height = ((unsigned long)data[20] << 24) | ((unsigned long)data[21] << 16) | ((unsigned long)data[22] << 8) | data[23];
+    if (check_size("PNG", width, height, max_side, error, esize)) return 1;
+    int rc = decode_png_fast(data, length, max_side, out, w, h, error, esize);
     if (rc != 2) return rc;
-    return decode_png_simplified(data, length, out, w, h, error, esize);
+    return decode_png_simplified(data, length, max_side, out, w, h, error, esize);
 }
 
 struct jpeg_err {
     struct jpeg_error_mgr mgr;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    int truncated; // libjpeg warned "Premature end of JPEG file" and filled the rest with grey
 };
 
 static void jpeg_error_exit(j_common_ptr cinfo) {
@@ -168,9 +188,16 @@ static void jpeg_error_exit(j_common_ptr cinfo) {
     longjmp(e->jump, 1);
 }
 
-static void jpeg_silence(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
+static void jpeg_silence(j_common_ptr cinfo, int level) {
+    struct jpeg_err *e = (struct jpeg_err *)cinfo->err;
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) e->truncated = 1;
+}
 
-static int decode_jpeg(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+/// The most memory libjpeg may use for one tile beyond the output rows (progressive JPEGs keep
+/// their coefficients): 4096x4096 needs about 100 MB at most.
+#define MR_JPEG_MAX_MEMORY (128L << 20)
+
+static int decode_jpeg(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
                        char *error, size_t esize) {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_err err;
@@ -178,19 +205,26 @@ static int decode_jpeg(const unsigned char *data, size_t length, unsigned char *
     cinfo.err = jpeg_std_error(&err.mgr);
     err.mgr.error_exit = jpeg_error_exit;
     err.mgr.emit_message = jpeg_silence;
+    err.truncated = 0;
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);
         free(buf);
         return fail(error, esize, err.message);
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.mem->max_memory_to_use = MR_JPEG_MAX_MEMORY;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
+    // The size from the frame header, before jpeg_start_decompress allocates for it.
+    if (check_size("JPEG", cinfo.image_width, cinfo.image_height, max_side, error, esize)) {
+        jpeg_destroy_decompress(&cinfo);
+        return 1;
+    }
     cinfo.out_color_space = JCS_EXT_RGBA;
     jpeg_start_decompress(&cinfo);
-    if (cinfo.output_width == 0 || cinfo.output_height == 0 || cinfo.output_width > 8192 || cinfo.output_height > 8192) {
+    if (check_size("JPEG", cinfo.output_width, cinfo.output_height, max_side, error, esize)) {
         jpeg_destroy_decompress(&cinfo);
-        return fail(error, esize, "JPEG size out of range");
+        return 1;
     }
     size_t stride = (size_t)cinfo.output_width * 4;
     buf = malloc(stride * cinfo.output_height);
@@ -199,6 +233,11 @@ static int decode_jpeg(const unsigned char *data, size_t length, unsigned char *
         JSAMPROW row = buf + stride * cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
+    if (err.truncated) {
+        jpeg_destroy_decompress(&cinfo);
+        free(buf);
+        return fail(error, esize, "JPEG data is truncated");
+    }
     jpeg_finish_decompress(&cinfo);
     *w = (int)cinfo.output_width; *h = (int)cinfo.output_height;
     jpeg_destroy_decompress(&cinfo);
@@ -206,11 +245,12 @@ static int decode_jpeg(const unsigned char *data, size_t length, unsigned char *
     return 0;
 }
 
-static int decode_webp(const unsigned char *data, size_t length, unsigned char **out, int *w, int *h,
+static int decode_webp(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
                        char *error, size_t esize) {
     int width = 0, height = 0;
     if (!WebPGetInfo(data, length, &width, &height)) return fail(error, esize, "not a valid WebP image");
-    if (width <= 0 || height <= 0 || width > 8192 || height > 8192) return fail(error, esize, "WebP size out of range");
+    if (width <= 0 || height <= 0) return fail(error, esize, "WebP size out of range");
+    if (check_size("WebP", (unsigned long)width, (unsigned long)height, max_side, error, esize)) return 1;
     size_t size = (size_t)width * height * 4;
     unsigned char *buf = malloc(size);
     if (!buf) return fail(error, esize, "out of memory");
@@ -222,24 +262,28 @@ static int decode_webp(const unsigned char *data, size_t length, unsigned char *
     return 0;
 }
 
-int mr_tile_decode(const unsigned char *data, size_t length, unsigned char **out, int *width, int *height,
+int mr_tile_decode(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *width, int *height,
                    char *error, size_t error_size) {
     *out = NULL;
+    if (max_side < 1 || max_side > 16384) max_side = 4096;
     if (length >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0)
-        return decode_png(data, length, out, width, height, error, error_size);
+        return decode_png(data, length, max_side, out, width, height, error, error_size);
     if (length >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF)
-        return decode_jpeg(data, length, out, width, height, error, error_size);
+        return decode_jpeg(data, length, max_side, out, width, height, error, error_size);
     if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0)
-        return decode_webp(data, length, out, width, height, error, error_size);
+        return decode_webp(data, length, max_side, out, width, height, error, error_size);
     return fail(error, error_size, "not a PNG, JPEG or WebP image");
 }
 
-int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, size_t *out_length) {
+int mr_gunzip(const unsigned char *data, size_t length, size_t limit, unsigned char **out, size_t *out_length) {
     z_stream s;
     memset(&s, 0, sizeof s);
+    if (length > UINT_MAX) return 1;
     // 32 + MAX_WBITS: detect gzip or zlib headers.
     if (inflateInit2(&s, 32 + MAX_WBITS) != Z_OK) return 1;
-    size_t cap = length * 4 + 1024, used = 0;
+    // Start small and double, never past `limit` (+1 byte, to tell "exactly the limit" from "more").
+    size_t cap = length < limit / 4 ? length * 4 + 1024 : limit + 1, used = 0;
+    if (cap > limit + 1) cap = limit + 1;
     unsigned char *buf = malloc(cap);
     if (!buf) { inflateEnd(&s); return 1; }
     s.next_in = (unsigned char *)data;
@@ -247,11 +291,11 @@ int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, siz
     int rc;
     do {
         if (used == cap) {
-            if (cap > ((size_t)1 << 31)) { free(buf); inflateEnd(&s); return 1; }
-            cap *= 2;
-            unsigned char *bigger = realloc(buf, cap);
+            if (cap > limit) { free(buf); inflateEnd(&s); return 2; } // inflates past the limit
+            size_t bigger_cap = cap > (limit + 1) / 2 ? limit + 1 : cap * 2;
+            unsigned char *bigger = realloc(buf, bigger_cap);
             if (!bigger) { free(buf); inflateEnd(&s); return 1; }
-            buf = bigger;
+            buf = bigger; cap = bigger_cap;
         }
         s.next_out = buf + used;
         s.avail_out = (uInt)(cap - used);
@@ -261,6 +305,7 @@ int mr_gunzip(const unsigned char *data, size_t length, unsigned char **out, siz
         if (rc == Z_OK && s.avail_in == 0 && s.avail_out != 0) { free(buf); inflateEnd(&s); return 1; } // truncated
     } while (rc != Z_STREAM_END);
     inflateEnd(&s);
+    if (used > limit) { free(buf); return 2; }
     *out = buf; *out_length = used;
     return 0;
 }

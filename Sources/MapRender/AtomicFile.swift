@@ -25,7 +25,7 @@ public enum AtomicFile {
 
     public static func write(_ data: Data, to path: String) throws {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
+            try StandardStreams.writeOutput(data)
             return
         }
         let target = resolveSymlinks(path)

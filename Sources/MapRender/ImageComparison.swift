@@ -36,6 +36,11 @@ public enum ImageComparison {
         }
         let imageA = try decodePNG(a.data, name: expected, maxPixels: maxPixels)
         let imageB = try decodePNG(b.data, name: actual, maxPixels: maxPixels)
+        // Images of different sizes are different images (exit 1), not an error.
+        guard imageA.width == imageB.width, imageA.height == imageB.height else {
+            return Outcome(equal: false, differentPixels: max(imageA.width * imageA.height, imageB.width * imageB.height),
+                           message: "image sizes differ: \(imageA.sizeDescription) vs \(imageB.sizeDescription)")
+        }
         var options = ImageDiff.Options()
         options.threshold = threshold
         options.includeAntiAliased = includeAntiAliased

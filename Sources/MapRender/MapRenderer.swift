@@ -199,8 +199,8 @@ public enum MapRenderer {
         guard r.width >= 1, r.height >= 1, r.width <= side, r.height <= side else {
             throw MapRenderError(.usage, "size must be between 1x1 and \(Int(side))x\(Int(side)), got \(Int(r.width))x\(Int(r.height))")
         }
-        guard r.scale > 0, r.scale <= 8, r.width * r.scale <= 32767, r.height * r.scale <= 32767 else {
-            throw MapRenderError(.usage, "scale must be in (0, 8] and the image at most 32767 pixels per side")
+        guard r.scale >= 0.1, r.scale <= 8, r.width * r.scale <= 32767, r.height * r.scale <= 32767 else {
+            throw MapRenderError(.usage, "scale must be in 0.1...8 and the image at most 32767 pixels per side")
         }
         guard r.maxZoom >= 0, r.maxZoom <= RenderOptionTable.zoomLimit else {
             throw MapRenderError(.usage, "max zoom must be in 0...\(Int(RenderOptionTable.zoomLimit)), got \(r.maxZoom)")

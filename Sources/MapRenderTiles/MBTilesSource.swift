@@ -18,9 +18,16 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
     private var db: OpaquePointer?
     private var query: OpaquePointer?
     private let lock = NSLock()
+    /// The longest one query may run (seconds). A `tiles` or `metadata` that is a view over an
+    /// endless recursive query is stopped by SQLite's progress handler after this long.
+    let queryTimeLimit: Double
+    private let clock = QueryClock()
+    /// Set once a tile query was stopped: later tiles fail at once instead of each waiting.
+    private var stalled: String?
 
-    init(path: String) throws {
+    init(path: String, queryTimeLimit: Double = 2) throws {
         name = path
+        self.queryTimeLimit = queryTimeLimit
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw MapRenderError(.inputUnreadable, "--tiles: cannot read MBTiles file \(path)")
         }
@@ -30,14 +37,28 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
             closeDatabase()
             throw MapRenderError(.inputUnreadable, "--tiles: cannot open MBTiles file \(path): \(msg)")
         }
+        // Every 1000 virtual-machine steps, SQLite asks whether the query's time is up.
+        sqlite3_progress_handler(db, 1000, { context in
+            Unmanaged<QueryClock>.fromOpaque(context!).takeUnretainedValue().expired ? 1 : 0
+        }, Unmanaged.passUnretained(clock).toOpaque())
         let meta = try readMetadata(path)
         if let f = meta["format"] { format = f }
         guard ["png", "jpg", "jpeg", "webp"].contains(format) else {
             closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) holds \(format) tiles; maprender draws png, jpg and webp")
         }
-        if let s = meta["minzoom"], let z = Int(s) { minZoom = z }
-        if let s = meta["maxzoom"], let z = Int(s) { maxZoom = z }
+        for (key, z) in [("minzoom", meta["minzoom"]), ("maxzoom", meta["maxzoom"])] {
+            guard let s = z, let z = Int(s.trimmingCharacters(in: .whitespaces)) else { continue }
+            guard TileCoverage.zoomRange.contains(z) else {
+                closeDatabase()
+                throw MapRenderError(.inputMalformed, "--tiles: \(path): metadata \(key) \(z) is not within 0...30")
+            }
+            if key == "minzoom" { minZoom = z } else { maxZoom = z }
+        }
+        guard minZoom <= maxZoom else {
+            closeDatabase()
+            throw MapRenderError(.inputMalformed, "--tiles: \(path): metadata minzoom \(minZoom) is more than maxzoom \(maxZoom)")
+        }
         if let s = meta["bounds"] { bounds = GeoBounds.parse(s) }
         if let a = meta["attribution"], !a.isEmpty { attribution = a }
         guard sqlite3_prepare_v2(db, "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
@@ -45,6 +66,11 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
             let msg = String(cString: sqlite3_errmsg(db))
             closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) is not an MBTiles file: \(msg)")
+        }
+        // One lookup now, so that a `tiles` that never answers fails the open, not every tile.
+        if case .failed(let why) = fetch(TileID(z: 0, x: 0, y: 0), retina: false, attempt: 0) {
+            closeDatabase()
+            throw MapRenderError(.inputMalformed, "--tiles: \(why)")
         }
     }
 
@@ -69,16 +95,32 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         }
         defer { sqlite3_finalize(stmt) }
         var out: [String: String] = [:]
-        while sqlite3_step(stmt) == SQLITE_ROW {
-            guard let n = sqlite3_column_text(stmt, 0), let v = sqlite3_column_text(stmt, 1) else { continue }
-            out[String(cString: n)] = String(cString: v)
+        clock.start(queryTimeLimit)
+        defer { clock.stop() }
+        var rc = sqlite3_step(stmt)
+        while rc == SQLITE_ROW {
+            if let n = sqlite3_column_text(stmt, 0), let v = sqlite3_column_text(stmt, 1) {
+                out[String(cString: n)] = String(cString: v)
+            }
+            rc = sqlite3_step(stmt)
+        }
+        if rc == SQLITE_INTERRUPT {
+            sqlite3_finalize(stmt); stmt = nil
+            closeDatabase()
+            throw MapRenderError(.inputMalformed, "--tiles: \(path): reading the metadata table took more than \(Self.seconds(queryTimeLimit)) s and was stopped (a view that never ends?)")
         }
         return out
     }
 
+    static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
+
     func fetch(_ t: TileID, retina: Bool, attempt: Int) -> TileFetch {
+        guard TileCoverage.zoomRange.contains(t.z) else { return .missing }
         if let b = bounds, !TileBounds.intersects(t, b) { return .missing }
         lock.lock(); defer { lock.unlock() }
+        if let why = stalled { return .failed(why) }
+        clock.start(queryTimeLimit)
+        defer { clock.stop() }
         sqlite3_reset(query)
         sqlite3_bind_int(query, 1, Int32(t.z))
         sqlite3_bind_int(query, 2, Int32(t.x))
@@ -90,10 +132,21 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
             return .data(Data(bytes: p, count: n), fromCache: false)
         case SQLITE_DONE:
             return .missing
+        case SQLITE_INTERRUPT:
+            stalled = "\(name): reading the tiles table took more than \(Self.seconds(queryTimeLimit)) s and was stopped (a view that never ends?)"
+            return .failed(stalled!)
         default:
             return .failed("\(name): tile \(t): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
+}
+
+/// When the running query must stop: read by SQLite's progress handler, on the querying thread.
+private final class QueryClock: @unchecked Sendable {
+    private var deadline: UInt64 = .max
+    func start(_ seconds: Double) { deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(seconds * 1e9) }
+    func stop() { deadline = .max }
+    var expired: Bool { DispatchTime.now().uptimeNanoseconds > deadline }
 }
 
 enum TileBounds {

@@ -83,14 +83,25 @@ final class TileHTTPClient: @unchecked Sendable {
 
     /// Fetches `url` (bytes `range` of it when given) through the cache, blocking the calling
     /// thread through retries: for the few reads that open a PMTiles archive.
+    /// Retries end once they would pass `maxRetryWait` seconds after the first attempt.
     func getWaiting(_ url: String, range: ClosedRange<UInt64>? = nil) -> Outcome {
         var attempt = 0
+        let started = Date().timeIntervalSince1970
         while true {
             let o = get(url, range: range, attempt: attempt)
             guard case .retry(let after, let next) = o else { return o }
+            if let why = retryBudgetSpent(started: started, wait: after, attempts: attempt + 1) { return .failed("\(url): \(why)") }
             Thread.sleep(forTimeInterval: after)
             attempt = next
         }
+    }
+
+    /// Why a tile waits no longer: waiting `wait` more seconds would end more than `maxRetryWait`
+    /// seconds after its first attempt at `started` (seconds since 1970). Nil while it may wait.
+    func retryBudgetSpent(started: Double, wait: Double, attempts: Int) -> String? {
+        let total = Date().timeIntervalSince1970 - started + wait
+        guard total > options.maxRetryWait else { return nil }
+        return "still unavailable after \(attempts) attempt\(attempts == 1 ? "" : "s"); waiting again would take it past the \(String(format: "%g", options.maxRetryWait)) s maprender waits for a tile"
     }
 
     /// Attempt `attempt` at fetching `url` (bytes `range` of it when given), through the cache.
@@ -147,7 +158,7 @@ final class TileHTTPClient: @unchecked Sendable {
         case 204, 404, 410:
             return .notFound
         case 429, 500...599:
-            let retryAfter = headers["retry-after"].flatMap(Self.retryAfter).map { max(0, $0) }
+            let retryAfter = headers["retry-after"].flatMap(Self.retryAfter)
             if let ra = retryAfter, ra > options.maxRetryWait {
                 return .failed("\(url): HTTP \(http.statusCode) asking to wait \(Int(ra.rounded())) s, more than the \(Int(options.maxRetryWait)) s maprender waits")
             }
@@ -197,9 +208,24 @@ final class TileHTTPClient: @unchecked Sendable {
         return call.value
     }
 
+    /// The longest Retry-After taken at its word (seconds, about 31 years): longer ones are
+    /// clamped to it, so the number always converts to an integer for a message.
+    static let retryAfterLimit = 1e9
+
+    /// Seconds to wait, from a Retry-After value: delay-seconds (digits, a decimal fraction
+    /// tolerated) or an HTTP-date, clamped to 0...`retryAfterLimit`. Nil for anything else, which
+    /// is treated as no Retry-After: `inf`, `nan`, `1e30`, `-5`, text.
     static func retryAfter(_ v: String) -> Double? {
-        if let s = Double(v.trimmingCharacters(in: .whitespaces)) { return s }
-        return TileDiskCache.httpDate(v).map { $0.timeIntervalSinceNow }
+        let t = v.trimmingCharacters(in: .whitespaces)
+        let parts = t.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (p: Substring) in !p.isEmpty && p.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        if !parts.isEmpty, parts.allSatisfy(digits) {
+            guard let s = Double(t), s.isFinite else { return retryAfterLimit }  // digits past Double's range
+            return min(s, retryAfterLimit)
+        }
+        guard let date = TileDiskCache.httpDate(t) else { return nil }
+        let s = date.timeIntervalSinceNow
+        return s.isFinite ? min(max(0, s), retryAfterLimit) : nil
     }
 
     static func describe(_ error: Error) -> String {
@@ -242,13 +268,22 @@ final class HTTPRangeReader: RangeReader, @unchecked Sendable {
     /// Opening the archive (header, root directory, metadata): waits through retries.
     func read(offset: UInt64, length: UInt64) throws -> Data {
         guard length > 0 else { return Data() }
-        return try answer(client.getWaiting(name, range: offset...(offset + length - 1)), offset: offset, length: length).data
+        return try answer(client.getWaiting(name, range: range(offset, length)), offset: offset, length: length).data
     }
 
     /// Leaf directories and tiles: one attempt; a wait is thrown as `TileRetry`.
     func read(offset: UInt64, length: UInt64, attempt: Int) throws -> RangeRead {
         guard length > 0 else { return RangeRead(data: Data(), fromCache: false) }
-        return try answer(client.get(name, range: offset...(offset + length - 1), attempt: attempt), offset: offset, length: length)
+        return try answer(client.get(name, range: range(offset, length), attempt: attempt), offset: offset, length: length)
+    }
+
+    /// The bytes `offset..<offset + length` (length > 0), refused when the end passes 2^63.
+    private func range(_ offset: UInt64, _ length: UInt64) throws -> ClosedRange<UInt64> {
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard !overflow, end <= UInt64(Int64.max) else {
+            throw TileReadError("\(name): bytes at offset \(offset), length \(length) are out of range")
+        }
+        return offset...(end - 1)
     }
 
     private func answer(_ o: TileHTTPClient.Outcome, offset: UInt64, length: UInt64) throws -> RangeRead {
@@ -257,7 +292,8 @@ final class HTTPRangeReader: RangeReader, @unchecked Sendable {
             if d.count <= Int(length) { return RangeRead(data: d, fromCache: fromCache) }
             // A server that ignores Range sends the whole file.
             if d.count >= Int(offset + length) {
-                return RangeRead(data: d.subdata(in: Int(offset)..<Int(offset + length)), fromCache: fromCache)
+                // `range` checked offset + length against 2^63 before the request.
+                return RangeRead(data: d.subdata(in: d.startIndex + Int(offset)..<d.startIndex + Int(offset + length)), fromCache: fromCache)
             }
             return RangeRead(data: d.prefix(Int(length)), fromCache: fromCache)
         case .notFound: throw TileReadError("\(name): 404 Not Found")

@@ -108,7 +108,19 @@ public final class TileService: @unchecked Sendable {
     public var memoryLimit: Int { memory.limit }
 
     /// The tiles for `viewport` from every source in `options.sources`, bottom source first.
+    /// Credentials in tile URLs are redacted from its warnings and errors (`Redaction`).
     public func basemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
+        do {
+            var out = try unredactedBasemap(viewport: viewport, scale: scale, sources: specs)
+            out.warnings = out.warnings.map(Redaction.redact)
+            out.problem = out.problem.map(Redaction.redact)
+            return out
+        } catch let e as MapRenderError {
+            throw MapRenderError(e.kind, Redaction.redact(e.message))
+        }
+    }
+
+    private func unredactedBasemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
         var out = TileBasemap()
         var problems: [String] = []
         struct Layer { var spec: TileSourceSpec; var source: TileSource; var retina: Bool; var placements: [TilePlacement]; var tiles: [TileID] }
@@ -145,10 +157,16 @@ public final class TileService: @unchecked Sendable {
             if let a = l.spec.attribution ?? l.source.attribution, !out.attributions.contains(a) { out.attributions.append(a) }
         }
         if let a = options.attribution { out.attributions = a.isEmpty ? [] : [a] }
+        for l in layers where l.tiles.isEmpty {
+            // A tileset whose zooms cannot cover the view: say so (and fail --tiles-strict).
+            let line = "tiles: \(l.spec.text): no tile of zooms \(l.source.minZoom)...\(l.source.maxZoom) covers the view"
+            out.warnings.append(line)
+            if out.problem == nil { out.problem = line }
+        }
         if out.stats.missing + out.stats.failed > 0 {
             var line = "tiles: \(out.stats.missing) missing, \(out.stats.failed) failed of \(out.stats.requested)"
             if let first = problems.first { line += " (first: \(first))" }
-            out.problem = line
+            out.problem = out.problem.map { $0 + "; " + line } ?? line
             out.warnings.append(line)
         }
         return out
@@ -203,7 +221,7 @@ public final class TileService: @unchecked Sendable {
         for (i, p) in mine {
             all.enter()
             let w = wanted[i]
-            schedule(w, attempt: 0, after: 0) { r in
+            schedule(w, attempt: 0, after: 0, started: Date().timeIntervalSince1970) { r in
                 self.lock.lock()
                 p.result = r
                 self.memory.insert(r, for: w.memoryKey, cost: r.cost)
@@ -223,12 +241,19 @@ public final class TileService: @unchecked Sendable {
     }
 
     /// Runs attempt `attempt` at `w` on a worker after `after` seconds; `done` gets the result.
-    private func schedule(_ w: Want, attempt: Int, after: Double, done: @escaping (Result) -> Void) {
+    /// A retry that would end more than `maxRetryWait` seconds after the first attempt (at
+    /// `started`) fails the tile instead: waits are bounded per tile in total, not only each.
+    private func schedule(_ w: Want, attempt: Int, after: Double, started: Double, done: @escaping (Result) -> Void) {
         let run = {
             self.workers.submit {
                 switch Self.load(w.tile, from: w.source, retina: w.retina, attempt: attempt) {
                 case .done(let r): done(r)
-                case .retry(let wait, let next): self.schedule(w, attempt: next, after: wait, done: done)
+                case .retry(let wait, let next):
+                    if let why = self.client.retryBudgetSpent(started: started, wait: wait, attempts: attempt + 1) {
+                        done(.failed("\(w.source.name) tile \(w.tile): \(why)"))
+                    } else {
+                        self.schedule(w, attempt: next, after: wait, started: started, done: done)
+                    }
                 }
             }
         }
@@ -251,13 +276,17 @@ public final class TileService: @unchecked Sendable {
         }
     }
 
+    /// The widest or tallest tile decoded (pixels): 4096, four times a 512-px `@2x` tile's side.
+    /// A header claiming more is refused before the decoder allocates (a 2 KB JPEG can claim 65000²).
+    public static let maxTileSide = 4096
+
     /// Decodes PNG, JPEG or WebP bytes to RGBA.
-    public static func decode(_ d: Data, name: String) throws -> RasterImage {
+    public static func decode(_ d: Data, name: String, maxSide: Int = maxTileSide) throws -> RasterImage {
         var out: UnsafeMutablePointer<UInt8>?
         var w: Int32 = 0, h: Int32 = 0
         var err = [CChar](repeating: 0, count: 256)
         let rc = d.withUnsafeBytes { buf in
-            mr_tile_decode(buf.bindMemory(to: UInt8.self).baseAddress, d.count, &out, &w, &h, &err, err.count)
+            mr_tile_decode(buf.bindMemory(to: UInt8.self).baseAddress, d.count, Int32(clamping: maxSide), &out, &w, &h, &err, err.count)
         }
         guard rc == 0, let out else {
             throw MapRenderError(.inputMalformed, "\(name): not a readable image: \(String(cString: err))")

@@ -41,17 +41,41 @@ final class FolderTileSource: TileSource, @unchecked Sendable {
 
     init(path: String) throws {
         root = path; name = path
-        let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap { Int($0) }.sorted()
+        let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+            .compactMap { Int($0) }.filter(TileCoverage.zoomRange.contains).sorted()
         guard let lo = zooms.first, let hi = zooms.last else {
-            throw MapRenderError(.inputMalformed, "--tiles: folder \(path) has no zoom folders (expected z/x/y.png)")
+            throw MapRenderError(.inputMalformed, "--tiles: folder \(path) has no zoom folders 0...30 (expected z/x/y.png)")
         }
         minZoom = lo; maxZoom = hi
     }
 
+    /// The most bytes one tile file may have (as for PMTiles tiles).
+    static let tileLimit = 32 << 20
+
     func fetch(_ t: TileID, retina: Bool, attempt: Int) -> TileFetch {
         for ext in Self.extensions {
             let p = "\(root)/\(t.z)/\(t.x)/\(t.y).\(ext)"
-            if let d = FileManager.default.contents(atPath: p) { return .data(d, fromCache: false) }
+            // Non-blocking, so a FIFO does not hang the open; only regular files are read.
+            let fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                return .failed("\(p): not a regular file")
+            }
+            guard st.st_size <= Self.tileLimit else {
+                return .failed("\(p): \(st.st_size) bytes, more than the \(Self.tileLimit >> 20) MiB a tile may have")
+            }
+            var d = Data(count: Int(st.st_size))
+            var got = 0
+            while got < d.count {
+                let n = d.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, $0.count - got, off_t(got)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                got += n
+            }
+            guard got == d.count else { return .failed("\(p): read \(got) of \(d.count) bytes") }
+            return .data(d, fromCache: false)
         }
         return .missing
     }

@@ -56,7 +56,10 @@ public struct TileOptions: Sendable, Equatable {
         guard (1...16).contains(connectionsPerHost) else {
             throw MapRenderError(.usage, "--tile-connections must be in 1...16, got \(connectionsPerHost)")
         }
-        guard timeout > 0 else { throw MapRenderError(.usage, "tile timeout must be positive, got \(timeout)") }
+        guard timeout > 0, timeout <= 3600 else { throw MapRenderError(.usage, "tile timeout must be in (0, 3600] seconds, got \(timeout)") }
+        guard maxRetryWait >= 0, maxRetryWait <= 86400, retryBase >= 0, retryBase <= 3600, (0...100).contains(retries) else {
+            throw MapRenderError(.usage, "tile retries must be 0...100, each wait 0...3600 s and the longest 0...86400 s")
+        }
         if let s = subdomains, s.isEmpty { throw MapRenderError(.usage, "--tiles-subdomains must not be empty") }
         for s in sources { _ = try TileSourceSpec.parse(s, options: self) }
     }
@@ -90,7 +93,7 @@ public struct TileSourceSpec: Sendable, Equatable {
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             if URL(string: text)?.path.lowercased().hasSuffix(".pmtiles") == true {
-                return TileSourceSpec(kind: .pmtilesURL(text), text: text, tileSize: size)
+                return TileSourceSpec(kind: .pmtilesURL(try TileURLTemplate.checkedURL(text, shown: text)), text: text, tileSize: size)
             }
             let t = try TileURLTemplate(text, subdomains: options.subdomains.map { $0.map(String.init) })
             return TileSourceSpec(kind: .template(t), text: text, tileSize: size)
@@ -115,13 +118,43 @@ public struct TileURLTemplate: Sendable, Equatable {
 
     public init(_ template: String, subdomains: [String]? = nil) throws {
         guard template.contains("{z}") else {
-            throw MapRenderError(.usage, "--tiles: URL template '\(template)' has no {z}")
+            throw MapRenderError(.usage, "--tiles: URL template '\(Redaction.redact(template))' has no {z}")
         }
         guard template.contains("{x}"), template.contains("{y}") || template.contains("{-y}") else {
-            throw MapRenderError(.usage, "--tiles: URL template '\(template)' needs {x} and {y} (or {-y})")
+            throw MapRenderError(.usage, "--tiles: URL template '\(Redaction.redact(template))' needs {x} and {y} (or {-y})")
         }
-        self.template = template
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let p = String(rest[open...close])
+            guard Self.placeholders.contains(p) else {
+                throw MapRenderError(.usage, "--tiles: URL template '\(Redaction.redact(template))' has an unknown placeholder \(p) (known: \(Self.placeholders.joined(separator: " ")))")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        var sample = template
+        for p in Self.placeholders { sample = sample.replacingOccurrences(of: p, with: p == "{r}" ? "" : "0") }
+        _ = try Self.checkedURL(sample, shown: template)
+        // The scheme in lower case: `HTTP://` is accepted as typed, and requested as `http://`.
+        let colon = template.firstIndex(of: ":")!
+        self.template = template[..<colon].lowercased() + template[colon...]
         self.subdomains = subdomains ?? (template.contains("{s}") ? ["a", "b", "c"] : [])
+    }
+
+    static let placeholders = ["{z}", "{x}", "{y}", "{-y}", "{s}", "{r}"]
+
+    /// `url` with its scheme in lower case, checked: http or https, a host, a port in 1...65535.
+    static func checkedURL(_ url: String, shown: String) throws -> String {
+        let name = "--tiles: URL '\(Redaction.redact(shown))'"
+        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            throw MapRenderError(.usage, "\(name) is not a valid http(s) URL")
+        }
+        guard let host = c.host, !host.isEmpty else { throw MapRenderError(.usage, "\(name) has no host") }
+        if let port = c.port, !(1...65535).contains(port) {
+            throw MapRenderError(.usage, "\(name): port \(port) is not in 1...65535")
+        }
+        let colon = url.firstIndex(of: ":")!
+        return url[..<colon].lowercased() + url[colon...]
     }
 
     /// Whether the template has `{r}`: the server has `@2x` tiles.

@@ -46,14 +46,21 @@ struct CSVFile {
         text.reserveCapacity(1 << 23)
         text += header + "\n"
     }
+    /// The first write error, thrown by `close` (a full disk must not trap).
+    var failure: Error?
     mutating func add(_ line: String) {
         text += line
         text += "\n"
-        if text.utf8.count > 1 << 22 { handle.write(Data(text.utf8)); text.removeAll(keepingCapacity: true) }
+        if text.utf8.count > 1 << 22 { flush() }
+    }
+    private mutating func flush() {
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch { failure = failure ?? error }
+        text.removeAll(keepingCapacity: true)
     }
     mutating func close() throws {
-        handle.write(Data(text.utf8))
+        flush()
         try handle.close()
+        if let failure { throw failure }
     }
 }
 
@@ -240,10 +247,10 @@ func csvToGeoJSON(_ source: String, to path: String) throws {
         let f = line.split(separator: ",", omittingEmptySubsequences: false)
         out += (k > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[3]),\(f[2])]},"
             + "\"properties\":{\"id\":\(f[0]),\"name\":\"\(f[1])\",\"value\":\(f[4])}}"
-        if out.utf8.count > 1 << 22 { h.write(Data(out.utf8)); out.removeAll(keepingCapacity: true) }
+        if out.utf8.count > 1 << 22 { try h.write(contentsOf: Data(out.utf8)); out.removeAll(keepingCapacity: true) }
     }
     out += "\n]}\n"
-    h.write(Data(out.utf8))
+    try h.write(contentsOf: Data(out.utf8))
     try h.close()
 }
 

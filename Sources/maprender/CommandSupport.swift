@@ -14,7 +14,7 @@ func runReportingErrors(_ body: () throws -> Void) throws {
 
 func printError(_ line: String) {
     // Messages may quote names from files: never let their control characters reach the terminal.
-    FileHandle.standardError.write(Data((MessageText.escaped(line, keepNewlines: true) + "\n").utf8))
+    StandardStreams.writeError(MessageText.escaped(line, keepNewlines: true) + "\n")
 }
 
 // MARK: - Options from RenderOptionTable

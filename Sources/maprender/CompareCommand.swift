@@ -19,10 +19,11 @@ struct Compare: ParsableCommand {
     @Argument(help: ArgumentHelp("The image to check.", valueName: "actual"))
     var actual: String
 
-    @Option(help: ArgumentHelp("Colour distance threshold, 0 (exact) to 1; pixelmatch's default is 0.1.", valueName: "t"))
+    // `.unconditional`: `--threshold -1` is a value (refused by `run` with exit 2), not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Colour distance threshold, 0 (exact) to 1; pixelmatch's default is 0.1.", valueName: "t"))
     var threshold = 0.1
 
-    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels tolerated before the images count as different.", valueName: "n"))
+    @Option(name: .customLong("max-diff"), parsing: .unconditional, help: ArgumentHelp("Differing pixels tolerated before the images count as different.", valueName: "n"))
     var maxDiff = 0
 
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
@@ -35,7 +36,7 @@ struct Compare: ParsableCommand {
     var maxPixels = ImageComparison.defaultMaxPixels
 
     mutating func run() throws {
-        guard (0...1).contains(threshold), maxDiff >= 0 else {
+        guard (0...1).contains(threshold), maxDiff >= 0 else {  // NaN fails too
             printError("maprender: error: --threshold must be in 0...1 and --max-diff >= 0")
             throw ExitCode(2)
         }
@@ -44,7 +45,7 @@ struct Compare: ParsableCommand {
             let outcome = try ImageComparison.compare(
                 expected: expected, actual: actual, threshold: threshold, includeAntiAliased: includeAA,
                 maxDifferent: maxDiff, diffPath: diff, maxPixels: maxPixels)
-            print(outcome.message)
+            try StandardStreams.writeOutput(outcome.message + "\n")
             throw ExitCode(outcome.equal ? 0 : 1)
         } catch let e as MapRenderError {
             printError("maprender: error: \(e.message)")

@@ -10,7 +10,8 @@ struct MapRenderCommand: ParsableCommand {
         discussion: """
         Exit codes: 0 success; 64 bad option or option value (also in a batch manifest); \
         65 malformed input; 66 input not readable; 69 tiles missing with --tiles-strict; \
-        70 internal error; 73 output not writable; 78 bad style file or manifest. \
+        70 internal error; 73 output not writable; 74 standard output not writable (full, closed); \
+        78 bad style file or manifest. \
         `compare` exits 0 equal, 1 different, 2 error; `batch` exits 1 when any job failed.
         """,
         version: MapRenderVersion.current,
@@ -21,6 +22,7 @@ struct MapRenderCommand: ParsableCommand {
     /// `maprender --help` shows the subcommands and then the options of `render`, the default
     /// subcommand (ArgumentParser alone would show only the subcommands).
     static func main() {
+        StandardStreams.reserveClosedStreams()
         let args = Array(CommandLine.arguments.dropFirst())
         if args == ["--help"] || args == ["-h"] || args == ["help"] {
             print(helpMessage())
@@ -33,6 +35,22 @@ struct MapRenderCommand: ParsableCommand {
             print(renderHelp[start...], terminator: renderHelp.hasSuffix("\n") ? "" : "\n")
             return
         }
+        if args.first == "compare" { runCompare(args) }
         main(nil)
+    }
+
+    /// `compare` documents exit 2 for every error, a bad option included (ArgumentParser's is 64).
+    static func runCompare(_ args: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(args)
+            try command.run()
+            exit(withError: nil)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardStreams.writeError(fullMessage(for: error) + "\n")
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCore
 
 /// Shows an animation's progress on standard error: a bar redrawn in place on a terminal
 /// (frames done, frames per second, ETA), otherwise a plain line at every tenth of the frames
@@ -19,7 +20,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
     private var lastTenth = 0
 
     /// `write` receives text to print as is (default: standard error).
-    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { StandardStreams.writeError($0) }) {
         self.mode = mode.resolved
         self.write = write
     }
@@ -50,7 +51,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
         if barShown { write("\n"); barShown = false }
         guard mode != .quiet else { return }
         let seconds = result.timings.values.reduce(0, +) / 1000
-        let what = result.outputs.count == 1 ? result.outputs[0] : "\(result.outputs.count) files"
+        let what = result.outputs.count == 1 ? MessageText.escaped(result.outputs[0]) : "\(result.outputs.count) files"
         write("maprender: \(result.frames) frames (\(result.mode)) in \(ProgressText.duration(seconds)): \(what)\n")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCore
 
 /// Shows a batch's progress on standard error: a bar redrawn in place on a terminal
 /// (done, failed, skipped, ETA; failures and warnings are printed above it), one line per job
@@ -18,7 +19,7 @@ public final class BatchProgressPrinter: @unchecked Sendable {
     private var barShown = false
 
     /// `write` receives text to print as is (default: standard error).
-    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(mode: Mode = .automatic, write: @escaping (String) -> Void = { StandardStreams.writeError($0) }) {
         self.mode = mode.resolved
         self.write = write
     }
@@ -29,12 +30,12 @@ public final class BatchProgressPrinter: @unchecked Sendable {
         case .started(let p):
             if mode == .bar { drawBar(p) }
         case .warning(let message):
-            above("maprender: warning: \(message)")
+            above("maprender: warning: \(MessageText.escaped(message))")
         case .finished(let job, let p):
             let name = "jobs[\(job.index)] \(display(job.output))"
             switch (mode, job.status) {
             case (_, .failed):
-                above("maprender: error: \(name): \(job.error ?? "failed")")
+                above("maprender: error: \(name): \(MessageText.escaped(job.error ?? "failed"))")
             case (.lines, _):
                 let what = job.status == .ok ? "ok" : "skipped"
                 write("[\(p.finished)/\(p.total)] \(what) \(name) (\(Int(job.milliseconds.rounded())) ms)\n")
@@ -42,7 +43,7 @@ public final class BatchProgressPrinter: @unchecked Sendable {
                 break
             }
             if mode == .lines {
-                for w in job.warnings { write("maprender: warning: \(name): \(w)\n") }
+                for w in job.warnings { write("maprender: warning: \(name): \(MessageText.escaped(w))\n") }
             }
             if mode == .bar { drawBar(p) }
         }
@@ -60,9 +61,10 @@ public final class BatchProgressPrinter: @unchecked Sendable {
 
     private let folder = FileManager.default.currentDirectoryPath + "/"
 
-    /// A path under the current folder is shown relative to it.
+    /// A path under the current folder is shown relative to it, its control characters escaped
+    /// (a name holding a newline or ESC must not forge a line or drive the terminal).
     private func display(_ path: String) -> String {
-        path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+        MessageText.escaped(path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path)
     }
 
     /// Prints a line, above the bar when there is one.

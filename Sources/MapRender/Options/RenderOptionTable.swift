@@ -69,8 +69,8 @@ public enum RenderOptionTable {
             (s.base.width, s.base.height) = try size(v)
         },
         RenderOption("scale", .value(valueName: "n"), default: "1",
-                     "Pixel density in (0, 8]: 2 draws the same map with twice the pixels per side (HiDPI).") { v, s, _ in
-            s.base.scale = try v.number(0...8, openLow: true)
+                     "Pixel density in 0.1...8: 2 draws the same map with twice the pixels per side (HiDPI).") { v, s, _ in
+            s.base.scale = try v.number(0.1...8)
         },
         RenderOption("style", .value(valueName: "file"), "Style file (JSON; see styles/default.json and the README).") { v, s, c in
             let path = try c.files.readableFile(try v.string())

@@ -13,6 +13,8 @@ public struct MapRenderError: Error, CustomStringConvertible, Sendable, Equatabl
         case output
         /// Map tiles that could not be had, with `--tiles-strict`.
         case unavailable
+        /// Standard output could not be written (full, closed).
+        case stream
         /// A bug: something that should not happen.
         case `internal`
     }
@@ -36,6 +38,7 @@ public struct MapRenderError: Error, CustomStringConvertible, Sendable, Equatabl
         case .unavailable: return 69  // EX_UNAVAILABLE
         case .internal: return 70     // EX_SOFTWARE
         case .output: return 73       // EX_CANTCREAT
+        case .stream: return 74       // EX_IOERR
         case .style: return 78        // EX_CONFIG
         }
     }

@@ -33,6 +33,10 @@ public struct TilePlacement: Sendable, Equatable {
 
 /// Which tiles a view needs. Pure computation: no I/O.
 public enum TileCoverage {
+    /// The zooms any tileset may have: 2^30 tiles a side still leaves every product of tile
+    /// counts and every tile id (PMTiles, TMS rows, Int32 in MBTiles) far from overflow.
+    public static let zoomRange = 0...30
+
     /// The integer tile zoom for a view at fractional `viewZoom` (512-px world at zoom 0).
     ///
     /// Tiles of `tileSize` pixels (`pixelRatio` device pixels per tile pixel: 2 for `@2x` tiles)
@@ -40,16 +44,18 @@ public enum TileCoverage {
     /// `scale` 1 this is ⌈zoom⌉ + 1; at `scale` 2 without `@2x` tiles, one zoom more.
     public static func tileZoom(viewZoom: Double, tileSize: Double, scale: Double, pixelRatio: Double = 1) -> Int {
         let z = viewZoom + log2(Viewport.tileSize * scale / (tileSize * pixelRatio))
-        return Int((z - 1e-9).rounded(.up))
+        guard z.isFinite else { return 0 }
+        return Int((min(max(z, -64), 64) - 1e-9).rounded(.up))
     }
 
     /// The tiles covering `viewport` at tile zoom `zoom`, clamped to `minZoom...maxZoom` (past the
     /// maximum the last level is stretched: overzoom). Every world copy the view shows gets its
     /// own placement of the wrapped tile; rows outside the world are left out. Ordered by row,
     /// then column, left to right. At most `limit` placements (a huge image at a high zoom).
+    /// Whatever the source claims, the zoom stays within `zoomRange`.
     public static func cover(_ viewport: Viewport, zoom: Int, minZoom: Int = 0, maxZoom: Int = 22,
                              scale: Double = 1, limit: Int = 4096) -> (zoom: Int, placements: [TilePlacement]) {
-        let z = max(minZoom, min(maxZoom, max(0, zoom)))
+        let z = min(zoomRange.upperBound, max(zoomRange.lowerBound, max(minZoom, min(maxZoom, zoom))))
         let n = 1 << z
         let ws = viewport.worldSize
         let tl = viewport.world(px: 0, py: 0), br = viewport.world(px: viewport.width, py: viewport.height)

@@ -180,8 +180,8 @@ import Testing
         (#"{ "output": "3.png", "bbox": [0, 50, 10, 40] }"#,
          #"jobs.json: jobs[3].bbox: S must be less than N, got [0,50,10,40]"#),
         (#"{ "input": "pts.csv" }"#, "jobs.json: jobs[3]: missing key 'output'"),
-        (#"{ "output": "3.png", "scale": "big" }"#, #"jobs.json: jobs[3].scale: expected a number in (0, 8], got "big""#),
-        (#"{ "output": "3.png", "scale": 0 }"#, "jobs.json: jobs[3].scale: expected a number in (0, 8], got 0"),
+        (#"{ "output": "3.png", "scale": "big" }"#, #"jobs.json: jobs[3].scale: expected a number in 0.1...8, got "big""#),
+        (#"{ "output": "3.png", "scale": 0 }"#, "jobs.json: jobs[3].scale: expected a number in 0.1...8, got 0"),
         (#"{ "output": "3.png", "cluster": "yes" }"#, #"jobs.json: jobs[3].cluster: expected true or false, got "yes""#),
         (#"{ "output": "3.png", "min-points": 2.5 }"#, "jobs.json: jobs[3].min-points: expected a whole number in 2...1000000, got 2.5"),
         (#"{ "output": "3.png", "label": 7 }"#, "jobs.json: jobs[3].label: expected a non-empty string, got 7"),
@@ -237,7 +237,7 @@ import Testing
             #"jobs.json: jobs[0].size: expected a size like "1024x768", got "80x""#,
             #"jobs.json: jobs[2].zoom: expected a number in 0...24, got "3""#,
             "jobs.json: jobs[2]: missing key 'output'",
-            "jobs.json: jobs[3].scale: expected a number in (0, 8], got -1",
+            "jobs.json: jobs[3].scale: expected a number in 0.1...8, got -1",
         ])
     }
 

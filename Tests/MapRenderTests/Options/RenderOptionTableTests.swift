@@ -96,7 +96,7 @@ import MapRenderCore
         ("size", "80x", #""80x""#, #"expected a size like "1024x768", got "80x""#),
         ("zoom", "30", "30", "expected a number in 0...24, got 30"),
         ("max-zoom", "2.5", "2.5", "expected a whole number in 0...24, got 2.5"),
-        ("scale", "0", "0", "expected a number in (0, 8], got 0"),
+        ("scale", "0", "0", "expected a number in 0.1...8, got 0"),
         ("bbox", "-200,-100,200,100", #""-200,-100,200,100""#, #"W and E must be in -180...180, got "-200,-100,200,100""#),
         ("bbox", "10,10,10,20", #""10,10,10,20""#, #"W and E are equal, so the box has no width, got "10,10,10,20""#),
         ("bbox", "0,50,10,40", #""0,50,10,40""#, #"S must be less than N, got "0,50,10,40""#),

@@ -14,6 +14,9 @@ Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
   retry2    429 with Retry-After: 2 on the first request of each tile, then 200
   retry30   429 with Retry-After: 30 on the first request of each tile, then 200
   longwait  429 with Retry-After: 3600 always
+  rainf     429 with Retry-After: inf always
+  rahuge    429 with Retry-After: 10^40 always
+  ra1       429 with Retry-After: 1 always
   bad       200 with bytes that are not an image
   hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
 /mb/NAME/z/x/y.png serves the tiles of FIXTURES/NAME.mbtiles (Cache-Control: max-age=86400; 404 when absent).
@@ -146,6 +149,12 @@ class Handler(BaseHTTPRequestHandler):
             if n == 1:
                 return self.send(429, b"slow down", [("Retry-After", "30")])
             return self.send(200, body)
+        if mode == "rainf":
+            return self.send(429, b"slow down", [("Retry-After", "inf")])
+        if mode == "rahuge":
+            return self.send(429, b"slow down", [("Retry-After", "1" + "0" * 40)])
+        if mode == "ra1":
+            return self.send(429, b"slow down", [("Retry-After", "1")])
         if mode == "longwait":
             return self.send(429, b"come back in an hour", [("Retry-After", "3600")])
         if mode == "bad":

@@ -7,6 +7,9 @@ struct InputOptionGroup: TableOptionGroup {
     @Option(help: .table("input-format")) var inputFormat: String?
     @Option(help: .table("lat")) var lat: String?
     @Option(help: .table("lon")) var lon: String?
+    @Option(help: .table("wkt")) var wkt: String?
+    @Option(help: .table("polyline")) var polyline: String?
+    @Option(help: .table("polyline-precision")) var polylinePrecision: String?
     @Option(help: .table("id-field")) var idField: String?
     @Option(help: .table("delimiter")) var delimiter: String?
     @Flag(help: .table("wrap-longitude")) var wrapLongitude = false

@@ -39,6 +39,21 @@ public enum RenderOptionTable {
                      "CSV longitude column (default: lon, lng, long, longitude or x, any case).") { v, s, _ in
             s.base.inputOptions.lonField = try v.string()
         },
+        RenderOption("wkt", .value(valueName: "name"),
+                     "CSV column holding each row's geometry as WKT (POINT, LINESTRING, POLYGON, their MULTI forms, GEOMETRYCOLLECTION; EWKT with SRID=4326), instead of latitude and longitude columns.") { v, s, _ in
+            if case .polyline? = s.base.inputOptions.geometryColumn?.encoding { throw v.fail("--wkt and --polyline cannot both be given") }
+            s.base.inputOptions.geometryColumn = .init(name: try v.string(), encoding: .wkt)
+        },
+        RenderOption("polyline", .value(valueName: "name"),
+                     "CSV column holding each row's line as a Google encoded polyline, instead of latitude and longitude columns.") { v, s, _ in
+            if case .wkt? = s.base.inputOptions.geometryColumn?.encoding { throw v.fail("--wkt and --polyline cannot both be given") }
+            s.base.inputOptions.geometryColumn = .init(name: try v.string(), encoding: .polyline)
+        },
+        RenderOption("polyline-precision", .value(valueName: "digits"), default: "5",
+                     "Decimal digits of --polyline's coordinates: 5 (Google's) or 6 (OSRM, Valhalla).") { v, s, _ in
+            let p = try v.integer(5...6)
+            s.base.inputOptions.polylinePrecision = p
+        },
         RenderOption("id-field", .value(valueName: "name"),
                      "Property or column holding each point's id (default: the feature id, or a column named id).") { v, s, _ in
             s.base.inputOptions.idField = try v.string()

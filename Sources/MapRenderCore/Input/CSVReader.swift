@@ -16,6 +16,10 @@ final class CSVReader {
     private let name: String                // for messages
     @exclusivity(unchecked) private var report: InputReport
     @exclusivity(unchecked) private var points = PointSet()
+    /// Lines and polygons of a geometry column (`options.geometryColumn`), one property row each.
+    @exclusivity(unchecked) private var shapes = ShapeSet()
+    /// The first geometry that could not be read, with its line, for the warning.
+    private var firstGeometryProblem: String?
 
     @exclusivity(unchecked) private var tokenizer = CSVTokenizer(delimiter: UInt8(ascii: ","))
 
@@ -29,6 +33,8 @@ final class CSVReader {
         var latIndex = 0
         var lonIndex = 0
         var idIndex = -1                 // -1: no id column
+        /// The geometry column (`options.geometryColumn`); -1: latitude and longitude columns.
+        var geometryIndex = -1
         /// (CSV column, property column) for every kept property.
         var propertyColumns: [(csv: Int, target: Int)] = []
     }
@@ -106,13 +112,14 @@ final class CSVReader {
 
         if plan.idIndex >= 0 && !anyID { points.ids = [] }
         report.pointsRead = points.count
+        report.geometryProblem = firstGeometryProblem
         if namesOnly {
             let names = LoadedPoints.NamesOnly(propertyNames: points.properties.names, pointsWithIDs: pointsWithIDs)
             points.properties = PropertyTable()
             points.ids = []
             return LoadedPoints(points: points, report: report, namesOnly: names)
         }
-        return LoadedPoints(points: points, report: report)
+        return LoadedPoints(points: points, shapes: shapes, report: report)
     }
 
     /// Sizes the columns for the rows still to come, estimated from the rows in the `fed` bytes so
@@ -148,7 +155,8 @@ final class CSVReader {
     private func feedBlock(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, parallelFrom: Int) throws {
         // (A record with a point takes at least two bytes, so a block that cannot reach the
         // memory limit holds fewer than n / 2 records: then no row of it stops the reading.)
-        guard n >= parallelFrom, plan.header != nil, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
+        // (A geometry column reads on one thread: its rows are few and long, and shapes are not merged.)
+        guard n >= parallelFrom, plan.header != nil, plan.geometryIndex < 0, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
               memchr(p, Int32(UInt8(ascii: "\"")), n) == nil,
               let lf = memchr(p + n / 2, 0x0A, n - n / 2) else {
             try feed(p, n)
@@ -291,11 +299,25 @@ final class CSVReader {
         let h = CSVHeader(tokenizer, file: name)
         let names = h.names
         plan.header = names
-        let (lat, lon) = try h.coordinates(lat: options.latField, lon: options.lonField)
-        plan.latIndex = lat
-        plan.lonIndex = lon
-        report.latitudeColumn = names[lat]
-        report.longitudeColumn = names[lon]
+        let lat: Int, lon: Int
+        if let g = options.geometryColumn {
+            // A bad option value (exit 64, as for every option naming a missing property).
+            guard let k = h.detect([g.name.lowercased()]) else {
+                let option = g.encoding == .wkt ? "wkt" : "polyline"
+                let hint = KeySuggestion.closest(to: g.name, among: names).map { "; did you mean '\($0)'?" } ?? "; \(h.shown)"
+                throw MapRenderError(.usage, "\(option) reads '\(g.name)', which \(name) does not have\(hint)")
+            }
+            plan.geometryIndex = k
+            (lat, lon) = (k, k)
+            plan.latIndex = -1
+            plan.lonIndex = -1
+        } else {
+            (lat, lon) = try h.coordinates(lat: options.latField, lon: options.lonField)
+            plan.latIndex = lat
+            plan.lonIndex = lon
+            report.latitudeColumn = names[lat]
+            report.longitudeColumn = names[lon]
+        }
 
         // A column named `id` is the id (like a GeoJSON feature id, not a property). A column
         // chosen with `idField` is also kept as a property, so it can still be used for labels.
@@ -315,11 +337,13 @@ final class CSVReader {
         for k in names.indices where k != lat && k != lon && (k != plan.idIndex || idIsProperty) {
             if let keep = options.keepProperties, !keep.contains(names[k]) { continue }
             plan.propertyColumns.append((k, points.properties.addColumn(names[k])))
+            if plan.geometryIndex >= 0 { _ = shapes.properties.addColumn(names[k]) }
         }
         rowValues = [PropertyValue](repeating: .missing, count: points.properties.names.count)
     }
 
     private func handleRow() {
+        if plan.geometryIndex >= 0 { return handleGeometryRow() }
         report.recordsRead += 1
         let n = tokenizer.fieldCount
         let recordLine = tokenizer.recordLine
@@ -361,5 +385,97 @@ final class CSVReader {
             }
             points.properties.appendRow(dense: rowValues)
         }
+    }
+
+    // MARK: Geometry columns
+
+    /// A row whose geometry is in one column (WKT or an encoded polyline): its points become
+    /// points, its lines and polygons shapes, all with the row's properties. A row whose geometry
+    /// cannot be read, or holds a coordinate out of range, is skipped with the reason.
+    private func handleGeometryRow() {
+        report.recordsRead += 1
+        let n = tokenizer.fieldCount
+        let line = tokenizer.recordLine
+        let k = plan.geometryIndex
+        guard k < n else {
+            report.skip(.malformedRow, at: line)
+            return
+        }
+        let (p, count) = tokenizer.field(k)
+        guard count > 0 else {
+            report.skip(.emptyCoordinate, at: line)
+            return
+        }
+        let bytes = UnsafeBufferPointer(start: p, count: count)
+        var geometry = WKTGeometry()
+        switch options.geometryColumn!.encoding {
+        case .wkt:
+            do { geometry = try WKT.parse(bytes) } catch {
+                return skipGeometry(.malformedGeometry, line: line, because: "\(error)")
+            }
+        case .polyline:
+            do {
+                let coords = try EncodedPolyline.decode(bytes, precision: options.polylinePrecision)
+                if coords.count == 2 { geometry.points = coords } else { geometry.lines = [coords] }
+            } catch {
+                return skipGeometry(.malformedGeometry, line: line, because: "\(error)")
+            }
+        }
+        if geometry.isEmpty { return report.skip(.emptyCoordinate, at: line) }
+        // Coordinates checked as GeoJSON's are; rings and lines as GeoJSON's must be.
+        var parts: [(ShapeKind, [[Double]])] = []
+        func checked(_ run: [Double]) -> [Double]? {
+            var out = [Double]()
+            out.reserveCapacity(run.count)
+            var i = 0
+            while i + 1 < run.count {
+                switch CoordinateCheck.check(lat: run[i + 1], lon: run[i], wrapLongitude: options.wrapLongitude) {
+                case .skip(let reason):
+                    skipGeometry(reason, line: line, because: nil)
+                    return nil
+                case .point(let la, let lo): out.append(lo); out.append(la)
+                }
+                i += 2
+            }
+            return out
+        }
+        guard let pts = checked(geometry.points) else { return }
+        for l in geometry.lines {
+            guard let c = checked(l) else { return }
+            guard c.count >= 4 else { return skipGeometry(.lineTooShort, line: line, because: nil) }
+            parts.append((.line, [c]))
+        }
+        for poly in geometry.polygons {
+            var rings: [[Double]] = []
+            for r in poly {
+                guard let c = checked(r) else { return }
+                guard c.count >= 8 else { return skipGeometry(.ringTooShort, line: line, because: nil) }
+                guard c[0] == c[c.count - 2], c[1] == c[c.count - 1] else {
+                    return skipGeometry(.ringNotClosed, line: line, because: nil)
+                }
+                rings.append(c)
+            }
+            if !rings.isEmpty { parts.append((.polygon, rings)) }
+        }
+        for k in rowValues.indices { rowValues[k] = .missing }
+        for (csv, target) in plan.propertyColumns where csv < n { rowValues[target] = value(field: csv) }
+        var i = 0
+        while i + 1 < pts.count {
+            points.lon.append(pts[i]); points.lat.append(pts[i + 1])
+            points.properties.appendRow(dense: rowValues)
+            if plan.idIndex >= 0 && keepIDs { points.ids.append(plan.idIndex < n ? value(field: plan.idIndex) : .missing); anyID = true }
+            i += 2
+        }
+        if !parts.isEmpty {
+            let row = shapes.properties.rowCount
+            shapes.properties.appendRow(dense: rowValues)
+            for (kind, rings) in parts { shapes.add(kind: kind, rings: rings, feature: line, row: row) }
+            report.shapesRead += parts.count
+        }
+    }
+
+    private func skipGeometry(_ reason: SkipReason, line: Int, because detail: String?) {
+        report.skip(reason, at: line)
+        if firstGeometryProblem == nil, let detail { firstGeometryProblem = "line \(line): \(detail)" }
     }
 }

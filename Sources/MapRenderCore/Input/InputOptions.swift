@@ -33,6 +33,25 @@ public struct InputOptions: Sendable, Equatable {
     /// inside GeometryCollections) in `LoadedPoints.shapes`, with their features' properties,
     /// instead of counting them as skipped (a map draws them; `cluster` and `inspect` do not).
     public var keepShapes = false
+    /// A CSV column holding each row's geometry, instead of latitude and longitude columns
+    /// (`--wkt FIELD`, `--polyline FIELD`); nil: latitude and longitude.
+    public var geometryColumn: GeometryColumn?
+    /// Decimal digits of an encoded polyline column: 5 (Google's) or 6 (OSRM, Valhalla).
+    public var polylinePrecision = 5
+
+    /// How a CSV column holds a geometry.
+    public struct GeometryColumn: Sendable, Equatable {
+        public enum Encoding: Sendable, Equatable {
+            /// OGC well-known text (`LINESTRING (30 10, 10 30)`), optionally EWKT with SRID 4326.
+            case wkt
+            /// Google's encoded polyline (`InputOptions.polylinePrecision` decimal digits).
+            case polyline
+        }
+        public var name: String
+        public var encoding: Encoding
+        public init(name: String, encoding: Encoding) { self.name = name; self.encoding = encoding }
+    }
+
     public init() {}
 }
 

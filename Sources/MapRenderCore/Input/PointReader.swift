@@ -34,6 +34,9 @@ public enum PointReader {
         case .csv:
             return try CSVReader(name: source.name, options: options).read(source, chunkSize: chunkSize)
         case .geojson:
+            if let g = options.geometryColumn {
+                throw MapRenderError(.usage, "\(source.displayName): --\(g.encoding == .wkt ? "wkt" : "polyline") reads a CSV column, but this is GeoJSON (its geometries are read as they are)")
+            }
             let maxBytes = options.memoryLimit?.maxGeoJSONBytes ?? .max
             func tooLarge(_ what: String) -> MapRenderError {
                 MapRenderError(.usage, "\(source.displayName): \(what) of GeoJSON: parsed (about "

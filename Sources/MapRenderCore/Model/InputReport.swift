@@ -29,6 +29,9 @@ public struct InputReport: Sendable, Equatable {
     /// Lines and polygons read (a map reads them; see `InputOptions.keepShapes`): one per
     /// LineString, MultiLineString or Polygon, one per polygon of a MultiPolygon.
     public var shapesRead = 0
+    /// The first geometry column value (WKT, encoded polyline) that could not be read, with its
+    /// line and why, shown with the count of malformed geometries.
+    public var geometryProblem: String?
     public var skipped: [SkipReason: Int] = [:]
     /// The first few line numbers (CSV) or feature indexes (GeoJSON, 0-based) per reason.
     public var examples: [SkipReason: [Int]] = [:]
@@ -89,7 +92,8 @@ public struct InputReport: Sendable, Equatable {
             let more = n > (examples[reason]?.count ?? 0) ? ", ..." : ""
             let what = format == "csv" ? (n == 1 ? "row" : "rows") : (n == 1 ? "feature" : "features")
             // (GeoJSON has features, not rows: the summary's key stays the reason's name.)
-            let why = reason == .malformedRow && format != "csv" ? "malformed feature" : reason.rawValue
+            var why = reason == .malformedRow && format != "csv" ? "malformed feature" : reason.rawValue
+            if reason == .malformedGeometry, let p = geometryProblem { why += " (first: \(p))" }
             return "\(shown): skipped \(n) \(what): \(why) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
         } + (invalidUTF8Problem.map { ["\($0); the bad bytes are shown as U+FFFD"] } ?? [])
     }

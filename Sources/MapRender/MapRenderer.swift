@@ -118,7 +118,8 @@ public enum MapRenderer {
         } else {
             var opts = request.inputOptions
             opts.keepProperties = (opts.keepProperties ?? []).union(request.neededProperties)
-            opts.keepIDs = false   // a still map draws no id
+            // A still map draws no id; lines may join points by it (`--line-by id`).
+            opts.keepIDs = request.pointLines.map { [request.inputOptions.idField?.lowercased() ?? "id"].contains($0.field.lowercased()) } ?? false
             opts.keepShapes = true  // and every geometry
             var all: PointSet? = nil
             for (n, path) in request.inputs.enumerated() {
@@ -161,6 +162,16 @@ public enum MapRenderer {
                 if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
             }
         }
+        if let c = points.properties.columnIndex("marker-symbol"),
+           let row = (0..<points.count).first(where: { points.properties.value(column: c, row: $0).displayText != nil }) {
+            warnings.append("marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point \(row))")
+        }
+        if let joined = request.pointLines {
+            // Points joined into lines: drawn under the points, or instead of them.
+            let lines = joined.lines(from: points)
+            if shapes.isEmpty { shapes = lines } else { shapes.append(contentsOf: lines) }
+            if request.lineOnly { points = PointSet() }
+        }
         return (points, shapes, report, warnings)
     }
 
@@ -182,12 +193,25 @@ public enum MapRenderer {
         }
     }
 
-    /// No point left to draw from the input files: an error, so a good map is not replaced by an empty one.
+    /// Nothing left to draw from the input files: an error, so a good map is not replaced by an
+    /// empty one. It says why by reason (`none of 2 records has valid coordinates: 1 latitude
+    /// outside -90..90, 1 coordinate is not a number`), with a hint where one helps.
     static func emptyResult(_ r: RenderRequest, report: InputReport) -> MapRenderError {
         let files = r.inputs.joined(separator: ", ")
-        let why = report.filteredOut > 0 ? "--filter kept none of \(report.filteredOut) \(report.shapesRead > 0 ? "features" : "points")"
-            : report.pointsRead == 0 && report.recordsRead > 0 ? "none of \(report.recordsRead) records has valid coordinates"
-            : "the input holds no points"
+        var why: String
+        if report.filteredOut > 0 {
+            why = "--filter kept none of \(report.filteredOut) \(report.shapesRead > 0 ? "features" : "points")"
+        } else if report.pointsRead == 0 && report.recordsRead > 0 {
+            why = "none of \(report.recordsRead) records has valid coordinates"
+            if !report.skipped.isEmpty {
+                why += ": " + report.skipped.keys.sorted().map { "\(report.skipped[$0]!) \($0.rawValue)" }.joined(separator: ", ")
+            }
+            if report.skipped[.longitudeOutOfRange] == report.skippedTotal, !r.inputOptions.wrapLongitude {
+                why += "; for 0..360 longitudes use --wrap-longitude"
+            }
+        } else {
+            why = "the input holds no points, lines or polygons"
+        }
         return MapRenderError(.inputMalformed,
                               "\(files): no points to draw (\(why)); nothing written (--allow-empty writes an empty map)")
     }
@@ -211,6 +235,12 @@ public enum MapRenderer {
                 throw MapRenderError(.usage, "zoom must be in 0...\(Int(RenderOptionTable.zoomLimit)), got \(z)")
             }
         default: break
+        }
+        if let l = r.pointLines, l.field.isEmpty {
+            throw MapRenderError(.usage, "--order-by orders the points of --line-by's lines: give --line-by too")
+        }
+        if r.lineOnly && r.pointLines == nil {
+            throw MapRenderError(.usage, "--line-only draws --line-by's lines without the points: give --line-by too")
         }
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")

@@ -47,6 +47,10 @@ public struct RenderRequest: Sendable {
     /// CSV rows) or counted while reading input of unknown size, exceeds this many bytes
     /// (`--max-memory`, in MB on the command line).
     public var maxMemory = 8 << 30
+    /// Join the points into one line per value of a property (`--line-by`, `--order-by`).
+    public var pointLines: PointLines?
+    /// With `pointLines`: draw the lines only, not the points (`--line-only`).
+    public var lineOnly = false
 
     public init() {}
 
@@ -74,8 +78,10 @@ public struct RenderRequest: Sendable {
         if let p = layout.labelPriority { s.insert(p) } else if layout.labelField != nil { s.formUnion(BubbleNaming.candidateNames) }
         if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
+        if let l = pointLines { s.insert(l.field); if let o = l.orderBy { s.insert(o) } }
         for a in aggregates { s.insert(a.field) }
         for l in style.shapeLayers where l.source == .data { s.formUnion(l.propertyNames) }
+        s.insert("marker-symbol")   // only to say it is not drawn yet (MapRenderer.readPoints)
         return s
     }
 }

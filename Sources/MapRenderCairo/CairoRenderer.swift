@@ -302,7 +302,11 @@ public final class CairoRenderer {
         for e in l.entries {
             let cy = y + l.rowHeight / 2 - 1.5
             cairo_new_path(cr)
-            cairo_arc(cr, l.box.x + l.padding + l.swatch / 2, cy, l.swatch / 2 - 0.5, 0, 2 * .pi)
+            if l.squareSwatches {
+                cairo_rectangle(cr, l.box.x + l.padding + 0.5, cy - l.swatch / 2 + 0.5, l.swatch - 1, l.swatch - 1)
+            } else {
+                cairo_arc(cr, l.box.x + l.padding + l.swatch / 2, cy, l.swatch / 2 - 0.5, 0, 2 * .pi)
+            }
             e.color.setSource(cr)
             cairo_fill_preserve(cr)
             RGBA.white.setSource(cr)

@@ -10,6 +10,9 @@ struct InputOptionGroup: TableOptionGroup {
     @Option(help: .table("wkt")) var wkt: String?
     @Option(help: .table("polyline")) var polyline: String?
     @Option(help: .table("polyline-precision")) var polylinePrecision: String?
+    @Option(help: .table("line-by")) var lineBy: String?
+    @Option(help: .table("order-by")) var orderBy: String?
+    @Flag(help: .table("line-only")) var lineOnly = false
     @Option(help: .table("id-field")) var idField: String?
     @Option(help: .table("delimiter")) var delimiter: String?
     @Flag(help: .table("wrap-longitude")) var wrapLongitude = false

@@ -122,7 +122,7 @@ import TestSupport
         try write("lat,lon\n999,0\nx,y\n", bad)
         let b = try run([bad.path, "-o", out.path])
         #expect(b.status == 65)
-        #expect(b.stderr.hasSuffix("maprender: error: \(bad.path): no points to draw (none of 2 records has valid coordinates); nothing written (--allow-empty writes an empty map)\n"))
+        #expect(b.stderr.hasSuffix("maprender: error: \(bad.path): no points to draw (none of 2 records has valid coordinates: 1 coordinate is not a number, 1 latitude outside -90..90); nothing written (--allow-empty writes an empty map)\n"))
         #expect(try String(contentsOf: out, encoding: .utf8) == "the last good map")
 
         let allowed = try run([Self.airports, "-o", out.path, "--filter", filter, "--allow-empty", "--size", "120x90"])

@@ -17,11 +17,14 @@ enum InputFieldCheck {
         let present = Set(points.properties.names)
         var named: [(option: String, field: String)] = []
         if let f = r.inputOptions.idField { named.append(("id-field", f)) }
+        if let l = r.pointLines { named.append(("line-by", l.field)); if let o = l.orderBy { named.append(("order-by", o)) } }
         if let l = r.layout.labelField { named.append(("label", l)) }
         if let p = r.layout.labelPriority { named.append(("label-priority", p)) }
         for a in r.aggregates { named.append(("cluster-" + a.propertyName.prefix { $0 != "_" }, a.field)) }
         for p in (filter ?? r.filter)?.propertyNames ?? [] { named.append(("filter", p)) }
-        guard let missing = named.first(where: { !present.contains($0.field) }) else { return }
+        // `--line-by` may name the id (a CSV column `id`, GeoJSON feature ids).
+        let ids = points.ids.isEmpty ? [] : [r.inputOptions.idField ?? "id"]
+        guard let missing = named.first(where: { !present.contains($0.field) && !($0.option == "line-by" && ids.contains($0.field)) }) else { return }
         let all = allPropertyNames(r, read: present)
         let hint = KeySuggestion.closest(to: missing.field, among: all).map { "; did you mean '\($0)'?" }
             ?? (all.isEmpty ? "; it has no properties" : "; it has: \(all.prefix(30).joined(separator: ", "))")

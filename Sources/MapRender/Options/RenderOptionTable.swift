@@ -54,6 +54,19 @@ public enum RenderOptionTable {
             let p = try v.integer(5...6)
             s.base.inputOptions.polylinePrecision = p
         },
+        RenderOption("line-by", .value(valueName: "name"),
+                     "Join the points into one line per value of this property (GPS tracks by device), in input order or by --order-by; the lines are drawn under the points.") { v, s, _ in
+            let field = try v.string()
+            s.base.pointLines = PointLines(field: field, orderBy: s.base.pointLines?.orderBy)
+        },
+        RenderOption("order-by", .value(valueName: "name"),
+                     "With --line-by: order each line's points by this property (numbers ascending, then text) instead of input order.") { v, s, _ in
+            let field = try v.string()
+            s.base.pointLines = PointLines(field: s.base.pointLines?.field ?? "", orderBy: field)
+        },
+        RenderOption("line-only", .flag, "With --line-by: draw the lines only, not the points.") { v, s, _ in
+            s.base.lineOnly = try v.bool()
+        },
         RenderOption("id-field", .value(valueName: "name"),
                      "Property or column holding each point's id (default: the feature id, or a column named id).") { v, s, _ in
             s.base.inputOptions.idField = try v.string()

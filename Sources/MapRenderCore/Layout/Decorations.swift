@@ -88,9 +88,12 @@ public enum Decorations {
         let w = max(titleSize.width, measured.map { swatch + 6 + $0.textSize.width }.max()!) + 2 * pad
         let h = titleSize.height + (title == nil ? 0 : 3) + rowH * Double(measured.count) + 2 * pad - 3
         let box = Rect(x: v.width - margin - w, y: margin, width: w, height: h)
-        return LegendMark(title: title, titleSize: titleSize, entries: measured, font: font, titleFont: titleFont,
-                          textColor: style.label.color, background: style.attribution.background, box: box,
-                          padding: pad, rowHeight: rowH, swatch: swatch)
+        var mark = LegendMark(title: title, titleSize: titleSize, entries: measured, font: font, titleFont: titleFont,
+                              textColor: style.label.color, background: style.attribution.background, box: box,
+                              padding: pad, rowHeight: rowH, swatch: swatch)
+        // Areas are explained by squares, markers by dots.
+        mark.squareSwatches = style.marker.fillExpression == nil
+        return mark
     }
 }
 
@@ -125,7 +128,7 @@ extension StyleExpression {
             for (k, o) in outputs.enumerated() {
                 guard let c = color(o) else { return nil }
                 let lo = k == 0 ? nil : stops[k - 1], hi = k < stops.count ? stops[k] : nil
-                let f = PropertyValue.format(number:)
+                let f = Self.legendNumber
                 let text = lo == nil ? "< \(f(hi!))" : (hi == nil ? "≥ \(f(lo!))" : "\(f(lo!)) – \(f(hi!))")
                 out.append((text, c))
             }
@@ -136,12 +139,25 @@ extension StyleExpression {
             var out: [(String, RGBA)] = []
             for (k, o) in outputs.enumerated() {
                 guard let c = color(o) else { return nil }
-                out.append((PropertyValue.format(number: stops[k]), c))
+                out.append((Self.legendNumber(stops[k]), c))
             }
             return out
         default:
             return nil
         }
+    }
+
+    /// A scale's stop as a reader takes it in: from 10,000 up in thousands, millions or billions
+    /// with at most three significant digits (`5M`, `20M`, `1.25B`, `15k`), below as written.
+    static func legendNumber(_ d: Double) -> String {
+        let a = abs(d)
+        for (unit, suffix) in [(1e9, "B"), (1e6, "M"), (1e4, "k")] where a >= unit {
+            let scaled = d / (suffix == "k" ? 1e3 : unit)
+            let digits = max(0, 2 - Int(log10(abs(scaled)).rounded(.down)))
+            let f = (scaled * pow(10, Double(digits))).rounded() / pow(10, Double(digits))
+            return PropertyValue.format(number: f) + suffix
+        }
+        return PropertyValue.format(number: d)
     }
 
     /// The property a categorical expression reads (for the legend title).

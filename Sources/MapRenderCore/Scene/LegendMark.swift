@@ -16,4 +16,6 @@ public struct LegendMark: Sendable, Equatable {
     public var padding: Double
     public var rowHeight: Double
     public var swatch: Double
+    /// Square swatches (the colours of areas: a choropleth), else round (markers).
+    public var squareSwatches = false
 }

@@ -261,4 +261,56 @@ import Testing
         #expect(b.paint.cap == .butt && b.paint.join == .bevel)
         #expect(b.stroke == RGBA(0, 0, 1))
     }
+
+    /// `--line-by` joins rows into one line per value (the `id` column included), ordered by
+    /// `--order-by`; a value with one point makes no line; `--line-only` leaves the points out.
+    @Test func rowsJoinedIntoLines() throws {
+        let path = try tempFile("t.csv", """
+            id,t,lat,lon,device
+            a,3,10,12,x
+            b,1,0,0,y
+            a,1,10,10,x
+            a,2,11,11,x
+            c,1,5,5,z
+            b,2,1,1,y
+            """)
+        var r = request(path)
+        r.pointLines = PointLines(field: "id", orderBy: "t")
+        r.clustering = nil
+        let result = try MapRenderer.render(r)
+        #expect(result.summary.input.geometries == ["Point": 6, "LineString": 2])
+        var byDevice = r
+        byDevice.pointLines = PointLines(field: "device")
+        byDevice.lineOnly = true
+        let lines = try MapRenderer.render(byDevice)
+        #expect(lines.summary.input.geometries == ["LineString": 2])
+        #expect(lines.summary.pointsDrawn == 0)
+        // The order: by t, ties in input order.
+        var points = PointSet()
+        for (t, lon) in [(3.0, 12.0), (1, 10), (2, 11)] {
+            points.lon.append(lon); points.lat.append(0)
+            points.properties.appendRow([(points.properties.addColumn("k"), .string("a")), (points.properties.addColumn("t"), .number(t))])
+        }
+        let set = PointLines(field: "k", orderBy: "t").lines(from: points)
+        #expect(set.coords == [10, 0, 11, 0, 12, 0])
+    }
+
+    /// Nothing drawable: the error says why, by reason, with the hint that helps.
+    @Test func nothingToDrawSaysWhy() throws {
+        let path = try tempFile("q.csv", "lat,lon\n10,200\n11,300\n")
+        #expect { try MapRenderer.render(request(path)) } throws: { e in
+            "\(e)".hasSuffix("q.csv: no points to draw (none of 2 records has valid coordinates: 2 longitude outside -180..180; for 0..360 longitudes use --wrap-longitude); nothing written (--allow-empty writes an empty map)")
+        }
+    }
+
+    /// `marker-symbol` is read but not drawn yet: one warning says so.
+    @Test func markerSymbolWarnsOnce() throws {
+        let path = try tempFile("m.geojson", """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"marker-symbol": "1"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+              {"type": "Feature", "properties": {"marker-symbol": "2"}, "geometry": {"type": "Point", "coordinates": [1, 1]}}]}
+            """)
+        let w = try MapRenderer.render(request(path)).warnings.filter { $0.contains("marker-symbol") }
+        #expect(w == ["marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point 0)"])
+    }
 }

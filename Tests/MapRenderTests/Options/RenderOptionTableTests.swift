@@ -15,7 +15,8 @@ import MapRenderCore
     static let samples: [String: (words: [String], json: String)] = [
         "input-format": (["csv"], #""csv""#), "lat": (["y"], #""y""#), "lon": (["x"], #""x""#),
         "id-field": (["code"], #""code""#), "wkt": (["geom"], #""geom""#), "polyline": (["route"], #""route""#),
-        "polyline-precision": (["6"], "6"), "delimiter": (["tab"], #""tab""#), "wrap-longitude": (["true"], "true"),
+        "polyline-precision": (["6"], "6"), "line-by": (["device"], #""device""#), "order-by": (["time"], #""time""#),
+        "line-only": (["true"], "true"), "delimiter": (["tab"], #""tab""#), "wrap-longitude": (["true"], "true"),
         "size": (["640x480"], #""640x480""#), "scale": (["2"], "2"), "style": ([style], "\"\(style)\""),
         "background": (["#102030"], ##""#102030""##), "marker": (["square"], #""square""#), "marker-size": (["9"], "9"),
         "center": (["-33.9,151.2"], "[-33.9, 151.2]"), "zoom": (["5.5"], "5.5"), "bbox": (["-10,35,30,60"], "[-10, 35, 30, 60]"),

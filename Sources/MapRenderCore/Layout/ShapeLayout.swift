@@ -110,8 +110,6 @@ public enum ShapeLayout {
         return out
     }
 
-    static let dropsOutsideRuns = false
-
     /// Which sides of the view a pixel lies beyond: 1 left, 2 right, 4 above, 8 below.
     @inline(__always)
     private static func outcode(_ x: Double, _ y: Double, _ view: (x0: Double, y0: Double, x1: Double, y1: Double)) -> UInt8 {
@@ -139,7 +137,7 @@ public enum ShapeLayout {
                 // Vertices on a cut are kept, so the cut's edges stay recognisable.
                 if abs(px - lastX) < 0.25 && abs(py - lastY) < 0.25 && i != end - 1 && !onCut { continue }
                 let code = outcode(px, py, view)
-                if Self.dropsOutsideRuns, code != 0, i != start, i != end - 1, !onCut, b.coords.count > before {
+                if code != 0, i != start, i != end - 1, !onCut, b.coords.count > before {
                     // Outside on a side shared by the vertex kept before and the next one: the
                     // path from one to the other stays beyond that side without it.
                     let nx = (wx[i + 1] + offset) * ws + hw, ny = (wy[i + 1] - v.centerY) * ws + hh

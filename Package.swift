@@ -53,8 +53,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Benchmark driver for scripts/bench: generates data, times the real binary.
-        .executableTarget(name: "maprender-bench"),
+        // Benchmark driver for scripts/bench: generates data, times the real binary. (MapRender only
+        // for the embedded Natural Earth 1:50m countries, written out as the choropleth's data.)
+        .executableTarget(name: "maprender-bench", dependencies: ["MapRender"]),
         // Paths of the repository and shared data, a seeded generator: shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore", "TestSupport"], exclude: ["Fixtures"]),

@@ -15,6 +15,7 @@
 //   7. (--sections instructions) instructions per doubling from 1M to 2M points under callgrind,
 //      which do not move with the machine's load (about 15 minutes per distribution).
 import Foundation
+import MapRender
 
 // MARK: - Data
 
@@ -368,8 +369,8 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,instructions] [--big]
-         [--tile-fixtures DIR]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,instructions] [--big]
+         [--tile-fixtures DIR] [--mapnik-oracle FILE]
          [--scaling-distributions clumps,gen_points,land]
 """
 let shared = option("--shared")
@@ -378,7 +379,8 @@ let peerPython = option("--peer-python") ?? "python3"
 let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
 let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
 let mainN = Int(option("--n") ?? "") ?? 1_000_000
-let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles").split(separator: ",").map(String.init))
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes").split(separator: ",").map(String.init))
+let mapnikOracle = option("--mapnik-oracle") ?? "Tests/MapRenderTests/Layers/mapnik_oracle.py"
 let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
 let big = flag("--big")
 let scalingOnly = option("--scaling-distributions").map { Set($0.split(separator: ",").map(String.init)) }
@@ -730,6 +732,92 @@ if sections.contains("geojson") {
           + pad("cpu " + secs(g.cpu), 13) + pad(mb(g.peakMB), 9)
           + "target <= 1.0 s " + verdict(g.wall, 1.0) + ", <= 250 MB " + verdict(g.peakMB, 250))
     print(pad("CSV, same points", 40) + pad(secs(c.wall), 11) + pad("cpu " + secs(c.cpu), 13) + pad(mb(c.peakMB), 9) + "GeoJSON / CSV: " + ratio(g.wall / c.wall))
+}
+
+// MARK: 5b. Lines and polygons
+
+/// Natural Earth 1:50m countries (the embedded 1:50m basemap) as GeoJSON polygons with a `rate`
+/// property spread over 0..99 for a four-step choropleth.
+func writeCountries50m(to path: String) throws {
+    let shapes = DefaultBasemap.detailed
+    var out = try CSVFile(path, header: "")
+    out.add(#"{"type":"FeatureCollection","features":["#)
+    for s in 0..<shapes.shapeCount {
+        var rings: [String] = []
+        for r in shapes.rings(of: s) {
+            let v = shapes.vertices(of: r)
+            rings.append("[" + v.map { "[\(f5(shapes.coords[2 * $0])),\(f5(shapes.coords[2 * $0 + 1]))]" }.joined(separator: ",") + "]")
+        }
+        out.add((s == 0 ? "" : ",") + #"{"type":"Feature","properties":{"rate":\#((s * 37) % 100)},"geometry":{"type":"Polygon","coordinates":[\#(rings.joined(separator: ","))]}}"#)
+    }
+    out.add("]}")
+    try out.close()
+}
+
+/// One LineString of `n` vertices like a long GPS recording: 20 m steps whose heading turns
+/// slowly (a random walk of the heading), with 3 m of jitter, kept inside Europe.
+func writeLongLine(_ n: Int, to path: String) throws {
+    var rng = SplitMix64(state: 7)
+    var out = try CSVFile(path, header: "")
+    out.add(#"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":["#)
+    var lon = 10.0, lat = 50.0, heading = 0.3
+    for i in 0..<n {
+        heading += rng.gaussian() * 0.02
+        lon += 0.00028 * sin(heading) / cos(lat * .pi / 180)
+        lat += 0.00018 * cos(heading)
+        if lon < -10 || lon > 30 || lat < 36 || lat > 60 { heading += .pi; lon = min(max(lon, -10), 30); lat = min(max(lat, 36), 60) }
+        out.add((i == 0 ? "" : ",") + "[\(f5(lon + rng.gaussian() * 0.00004)),\(f5(lat + rng.gaussian() * 0.00003))]")
+    }
+    out.add("]}}")
+    try out.close()
+}
+
+if sections.contains("shapes") {
+    print("")
+    print("== 5b. Lines and polygons: a choropleth of Natural Earth 1:50m countries (against Mapnik), a 1M-vertex line, 1M points over polygons ==")
+    let countries50 = "\(workDir)/countries50m.geojson"
+    if !FileManager.default.fileExists(atPath: countries50) { try writeCountries50m(to: countries50) }
+    let style = "\(workDir)/choropleth50.json"
+    try Data(##"{"layers":[{"id":"c","type":"fill","paint":{"fill-color":["step",["get","rate"],"#fee5d9",25,"#fcae91",50,"#fb6a4a",75,"#cb181d"],"fill-outline-color":"#ffffff","fill-outline-width":0.5}}]}"##.utf8)
+        .write(to: URL(fileURLWithPath: style))
+    let view = ["--center", "50,10", "--zoom", "3.5", "--size", "1024x768", "--no-basemap"]
+    let ours = median((0..<repeats).map { _ in maprender([countries50, "--style", style, "-o", "\(workDir)/choropleth50.png"] + view) })
+    var mapnikLine = "Mapnik: skipped (\(haveMapnik ? "no \(mapnikOracle)" : "\(mapnikPython) cannot import mapnik"))"
+    if haveMapnik, FileManager.default.fileExists(atPath: mapnikOracle) {
+        // The same extent as maprender's view: centre 50N 10E, zoom 3.5, 1024x768.
+        let ws = 512 * pow(2, 3.5), c = 2 * Double.pi * 6378137
+        let cx = (10 + 180) / 360.0, cy = 0.5 - log(tan(Double.pi / 4 + 50 * Double.pi / 360)) / (2 * Double.pi)
+        let hw = 512 / ws, hh = 384 / ws
+        let spec: [String: Any] = ["width": 1024, "height": 768, "background": "#bcd6e6",
+                                   "extent": [(cx - hw - 0.5) * c, (0.5 - cy - hh) * c, (cx + hw - 0.5) * c, (0.5 - cy + hh) * c],
+                                   "rules": [["filter": "[rate] < 25", "polygon": ["fill": "#fee5d9"]],
+                                             ["filter": "[rate] >= 25 and [rate] < 50", "polygon": ["fill": "#fcae91"]],
+                                             ["filter": "[rate] >= 50 and [rate] < 75", "polygon": ["fill": "#fb6a4a"]],
+                                             ["filter": "[rate] >= 75", "polygon": ["fill": "#cb181d"]],
+                                             ["line": ["stroke": "#ffffff", "stroke-width": 0.5]]]]
+        let specPath = "\(workDir)/choropleth50-mapnik.json"
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: specPath))
+        let theirs = median((0..<repeats).map { _ in run([mapnikPython, mapnikOracle, countries50, "\(workDir)/choropleth50-mapnik.png", specPath]) })
+        mapnikLine = "Mapnik " + (theirs.ok ? secs(theirs.wall) : "EXIT \(theirs.status)") + ", maprender / Mapnik " + ratio(ours.wall / theirs.wall)
+            + " (target <= 0.3 " + verdict(ours.wall / theirs.wall, 0.3) + ")"
+    }
+    print(pad("choropleth 1:50m (\(DefaultBasemap.detailed.shapeCount) polygons)", 44) + pad(ours.ok ? secs(ours.wall) : "EXIT \(ours.status)", 11)
+          + pad(mb(ours.peakMB), 9) + mapnikLine + "  " + stageText(ours))
+    let line = "\(workDir)/track-1m.geojson"
+    if !FileManager.default.fileExists(atPath: line) { try writeLongLine(1_000_000, to: line) }
+    let l = median((0..<repeats).map { _ in maprender([line, "--size", "1024x768", "-o", "\(workDir)/line-1m.png"]) })
+    print(pad("1M-vertex line, fitted", 44) + pad(l.ok ? secs(l.wall) : "EXIT \(l.status)", 11) + pad(mb(l.peakMB), 9)
+          + "target <= 0.3 s " + verdict(l.wall, 0.3) + "  " + stageText(l))
+    let z = median((0..<repeats).map { _ in maprender([line, "--size", "1024x768", "--center", "50,10", "--zoom", "9", "-o", "\(workDir)/line-1m-z9.png"]) })
+    print(pad("1M-vertex line, zoom 9 (part seen)", 44) + pad(z.ok ? secs(z.wall) : "EXIT \(z.status)", 11) + pad(mb(z.peakMB), 9) + stageText(z))
+    let d = distributions.first { $0.name == "land" } ?? distributions[0]
+    let pts = try dataFile(d, mainN)
+    let plain = median((0..<repeats).map { _ in maprender([pts, "--no-cluster", "--marker", "circle", "--marker-size", "4", "-o", "\(workDir)/pts.png"]) })
+    let over = median((0..<repeats).map { _ in maprender([pts, "--no-cluster", "--marker", "circle", "--marker-size", "4",
+                                                          "--basemap", "\(samples)/ne_110m_admin_0_countries.geojson", "-o", "\(workDir)/pts-polygons.png"]) })
+    print(pad("\(mainN) points (\(d.name)), built-in land", 44) + pad(secs(plain.wall), 11) + pad(mb(plain.peakMB), 9) + stageText(plain))
+    print(pad("the same, 1:110m countries as a --basemap layer", 44) + pad(secs(over.wall), 11) + pad(mb(over.peakMB), 9)
+          + "ratio " + ratio(over.wall / plain.wall) + " (target <= 1.1 " + verdict(over.wall / plain.wall, 1.1) + ")  " + stageText(over))
 }
 
 // MARK: 6. Tiles

@@ -74,6 +74,21 @@ import TestSupport
                 r.layout.legend = true; r.layout.scaleBar = true
                 r.layout.attribution = "Cities: GeoNames (CC BY 4.0). Countries: Natural Earth"
             }),
+            ("lines, polygons with holes, a GeometryCollection, simplestyle", { r in
+                r.inputs = [TestPaths.repoFile("samples/geometries.geojson")]
+                r.clustering = nil
+                r.style.marker.shape = .circle; r.style.marker.size = 10
+            }),
+            ("choropleth layer, dashed line layer, stepped legend", { r in
+                r.inputs = [countries]
+                r.defaultBasemap = false
+                r.style = try Style.parse(data: Data(#"""
+                    {"layers": [{"id": "c", "type": "fill", "paint": {"fill-color": ["step", ["get", "POP_EST"], "#fee5d9", 5000000, "#fcae91", 20000000, "#fb6a4a", 100000000, "#cb181d"]}},
+                                {"id": "b", "type": "line", "paint": {"line-color": "#333333", "line-width": 1.5, "line-dasharray": [3, 2]}}]}
+                    """#.utf8), name: "choropleth")
+                r.view = .bbox(GeoBounds(west: -11, south: 35, east: 30, north: 60))
+                r.layout.legend = true
+            }),
         ]
         let styles = ["default", "dark", "print", "colorblind"].map { name -> (String, @Sendable (inout RenderRequest) throws -> Void) in
             ("styles/\(name).json: bubbles, pins, labels, scale bar, attribution", { r in

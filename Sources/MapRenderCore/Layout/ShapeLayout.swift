@@ -29,7 +29,9 @@ public enum ShapeLayout {
         guard layer.type != .background, layer.shows(atZoom: v.zoom), !shapes.isEmpty else { return [] }
         let paint = LayerPaint(layer: layer, properties: shapes.properties, zoom: v.zoom)
         let asPolygon = layer.type == .fill
-        var out = batches(for: shapes, viewport: v, strokeMargin: 4) { s in
+        // The data's lines are simplified to a quarter pixel (Douglas–Peucker); the built-in
+        // basemap is generalised for its scales already (1:110m, 1:50m) and drawn as it is.
+        var out = batches(for: shapes, viewport: v, strokeMargin: 4, simplify: layer.source == .data) { s in
             let kind = shapes.kinds[s]
             switch layer.type {
             case .fill: guard kind == .polygon else { return nil }
@@ -51,7 +53,7 @@ public enum ShapeLayout {
 
     /// - Parameter paint: per shape, how it is drawn (as a polygon: closed rings, cut edges
     ///   unstroked; as a line: open parts), or nil to leave it out.
-    static func batches(for shapes: ShapeSet, viewport v: Viewport, strokeMargin: Double,
+    static func batches(for shapes: ShapeSet, viewport v: Viewport, strokeMargin: Double, simplify: Bool = false,
                         paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
         var out: [ShapeBatch] = []
         var current: ShapeBatch?
@@ -103,7 +105,7 @@ public enum ShapeLayout {
             for k in kLo...kHi {
                 let offset = Double(k) - v.centerX
                 emit(&current!, ringEnds: ringEnds, offset: offset, ws: ws, v: v, view: view, wx: wx, wy: wy,
-                     cut: isPolygon ? cut : [], closed: isPolygon)
+                     cut: isPolygon ? cut : [], closed: isPolygon, simplify: simplify)
             }
         }
         if let c = current, c.pathCount > 0 { out.append(c) }
@@ -119,9 +121,68 @@ public enum ShapeLayout {
         return c
     }
 
+    /// Douglas–Peucker to a quarter pixel over the ring just emitted (from pair `before / 2`),
+    /// keeping its ends and every vertex that starts a cut edge. Iterative with a stack.
+    /// Why by hand: the stroke's cost follows the vertices, and a GPS track of a million fixes
+    /// seen whole is mostly vertices closer to the line through their neighbours than Cairo's
+    /// anti-aliasing can show.
+    /// - Complexity: O(n log n) for most lines, O(n²) at worst (a spiral of decreasing steps).
+    static func simplify(_ b: inout ShapeBatch, from before: Int, unstrokedFrom u0: Int) {
+        let first = before / 2, n = b.coords.count / 2 - first
+        let tolerance2 = 0.25 * 0.25
+        var keep = [Bool](repeating: false, count: n)
+        keep[0] = true; keep[n - 1] = true
+        var cutStarts = Set<Int>()
+        for k in u0..<b.unstroked.count { cutStarts.insert(b.unstroked[k] - first); cutStarts.insert(b.unstroked[k] - first + 1) }
+        for k in cutStarts where k >= 0 && k < n { keep[k] = true }
+        b.coords.withUnsafeBufferPointer { c in
+            var stack: [(Int, Int)] = [(0, n - 1)]
+            while let (i, j) = stack.popLast() {
+                guard j > i + 1 else { continue }
+                let ax = c[2 * (first + i)], ay = c[2 * (first + i) + 1]
+                let dx = c[2 * (first + j)] - ax, dy = c[2 * (first + j) + 1] - ay
+                let len2 = dx * dx + dy * dy
+                var worst = -1.0, at = -1
+                for k in (i + 1)..<j {
+                    let px = c[2 * (first + k)] - ax, py = c[2 * (first + k) + 1] - ay
+                    var d2: Double
+                    if len2 == 0 {
+                        d2 = px * px + py * py
+                    } else {
+                        let t = min(max((px * dx + py * dy) / len2, 0), 1)
+                        let ex = px - t * dx, ey = py - t * dy
+                        d2 = ex * ex + ey * ey
+                    }
+                    if keep[k] { d2 = .infinity }
+                    if d2 > worst { worst = d2; at = k }
+                }
+                if worst > tolerance2 {
+                    keep[at] = true
+                    stack.append((i, at)); stack.append((at, j))
+                }
+            }
+        }
+        // Compact the ring; cut edges re-indexed to the kept vertices.
+        var newIndex = [Int](repeating: -1, count: n)
+        var w = 0
+        for k in 0..<n where keep[k] {
+            newIndex[k] = w
+            b.coords[2 * (first + w)] = b.coords[2 * (first + k)]
+            b.coords[2 * (first + w) + 1] = b.coords[2 * (first + k) + 1]
+            w += 1
+        }
+        b.coords.removeSubrange((2 * (first + w))...)
+        var kept: [Int] = []
+        for k in u0..<b.unstroked.count {
+            let p = b.unstroked[k] - first
+            if p >= 0, p + 1 < n, newIndex[p] >= 0, newIndex[p + 1] == newIndex[p] + 1 { kept.append(first + newIndex[p]) }
+        }
+        b.unstroked.replaceSubrange(u0..., with: kept)
+    }
+
     private static func emit(_ b: inout ShapeBatch, ringEnds: [Int], offset: Double, ws: Double, v: Viewport,
                              view: (x0: Double, y0: Double, x1: Double, y1: Double),
-                             wx: [Double], wy: [Double], cut: [UInt8], closed: Bool) {
+                             wx: [Double], wy: [Double], cut: [UInt8], closed: Bool, simplify: Bool) {
         let hw = v.width / 2, hh = v.height / 2
         // (Two vertices, as the basemap always kept: a polygon ring that small fills nothing.)
         let minVertices = 2
@@ -152,6 +213,7 @@ public enum ShapeLayout {
                 lastX = px; lastY = py; lastCode = code
             }
             start = end
+            if simplify && b.coords.count - before > 2 * 8 { Self.simplify(&b, from: before, unstrokedFrom: unstrokedBefore) }
             if b.coords.count - before >= 2 * minVertices { b.closeRing() } else {
                 b.coords.removeSubrange(before...)
                 b.unstroked.removeSubrange(unstrokedBefore...)

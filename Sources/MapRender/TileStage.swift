@@ -6,11 +6,17 @@ import MapRenderTiles
 /// `PlanOptions.integerZoomScale`.)
 enum TileStage {
     /// The view's tiles, through the process-wide service for these options (a batch shares it);
-    /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`.
+    /// nil without `--tiles`. Missing tiles are a warning, or an error with `--tiles-strict`;
+    /// failures such that no tile arrived at all are an error (exit 69: the map would have no
+    /// basemap) unless `--allow-missing-tiles`.
     static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
         guard !r.tiles.sources.isEmpty else { return nil }
         let tiles = try TileService.shared(for: options(r)).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
         if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
+        let s = tiles.stats
+        if !r.tiles.allowMissing, s.failed > 0, s.fetched + s.fromCache == 0, let p = tiles.problem {
+            throw MapRenderError(.unavailable, p + "; no tile arrived (--allow-missing-tiles draws the map without them)")
+        }
         return tiles
     }
 

@@ -33,18 +33,25 @@ final class TileHTTPClient: @unchecked Sendable {
     /// Made at the first request (`session`): a map from a local file or a warm cache sends none,
     /// and making one costs ~16M instructions (FoundationNetworking's configuration and libcurl).
     private var madeSession: URLSession?
+    /// Receives each request's answer as it arrives: its headers (a `Content-Length` past
+    /// `maxBodyBytes` is refused there), its bytes (counted, stopped past the limit, each one a
+    /// sign of progress for the stall timeout), its end.
+    private let delegate: SessionDelegate
     private var session: URLSession {
         lock.lock(); defer { lock.unlock() }
         if let s = madeSession { return s }
         let config = URLSessionConfiguration.ephemeral
-        config.httpMaximumConnectionsPerHost = options.connectionsPerHost
-        // The timeout is kept by `send`; these only stop a transfer that outlives it.
+        // `HostQueue` keeps to `connectionsPerHost` requests in flight. libcurl's own cap is set
+        // higher: a request given up while the server stalls it is cancelled, but its connection
+        // can stay counted for seconds, and at an equal cap the next requests waited behind it.
+        config.httpMaximumConnectionsPerHost = options.connectionsPerHost * 3
+        // The timeouts are kept by `send`; these only stop a transfer that outlives them.
         config.timeoutIntervalForRequest = (options.timeout + 2).rounded(.up)
         config.timeoutIntervalForResource = (options.timeout + 2).rounded(.up)
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.urlCache = nil
         config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
-        let s = URLSession(configuration: config)
+        let s = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
         madeSession = s
         return s
     }
@@ -57,7 +64,8 @@ final class TileHTTPClient: @unchecked Sendable {
 
     init(options: TileOptions) {
         self.options = options
-        cache = TileDiskCache(directory: options.resolvedCacheDirectory)
+        cache = TileDiskCache(directory: options.resolvedCacheDirectory, maxBytes: options.cacheMaxBytes)
+        delegate = SessionDelegate(limit: options.maxBodyBytes)
     }
 
     /// Makes the session on another thread now, while the map's input is read, so that the tile
@@ -128,21 +136,21 @@ final class TileHTTPClient: @unchecked Sendable {
             if let e = c.entry.etag { request.setValue(e, forHTTPHeaderField: "If-None-Match") }
             if let m = c.entry.lastModified { request.setValue(m, forHTTPHeaderField: "If-Modified-Since") }
         }
-        let (data, response, error) = send(request, host: host)
-        if let error {
-            let why = Self.describe(error)
-            if why == "timed out" {
-                guard attempt < options.retries else { return .failed("\(url): timed out after \(attempt + 1) attempts") }
-                return .retry(after: backoff(attempt), attempt: attempt + 1)
+        let http: HTTPURLResponse, data: Data
+        switch send(request, host: host) {
+        case .answer(let d, let r): data = d; http = r
+        case .timedOut(let why):
+            guard attempt < options.retries else {
+                return .failed("\(url): timed out after \(attempt + 1) attempt\(attempt == 0 ? "" : "s") (\(why))")
             }
-            return .failed("\(url): \(why)")
+            return .retry(after: backoff(attempt), attempt: attempt + 1)
+        case .failed(let why): return .failed("\(url): \(why)")
         }
-        guard let http = response as? HTTPURLResponse else { return .failed("\(url): no HTTP response") }
         var headers: [String: String] = [:]
         for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
         switch http.statusCode {
         case 200, 206:
-            let body = data ?? Data()
+            let body = data
             if let exp = TileDiskCache.expiry(headers: headers, now: Date()) {
                 cache.write(.init(key: key, expires: exp, etag: headers["etag"], lastModified: headers["last-modified"]),
                             data: body, host: host)
@@ -176,37 +184,86 @@ final class TileHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// What one request gave.
+    enum Sent {
+        /// An HTTP answer and its whole body (at most `maxBodyBytes`).
+        case answer(Data, HTTPURLResponse)
+        /// No answer within `connectTimeout`, no byte for `stallTimeout`, or not whole within
+        /// `timeout`: which, in words. Worth another attempt.
+        case timedOut(String)
+        /// Anything else (refused connection, a body past the limit, no HTTP): why, in words.
+        case failed(String)
+    }
+
     /// One request, holding one of the host's connection slots while it is in flight. When the
     /// host's slots are all taken, the request waits in the host's queue, and the request that
     /// frees a slot starts it from its own completion handler: on a cold map every request after
     /// the first two starts that way, with no thread woken in between (waking a waiting worker to
     /// start it cost ~1-2 ms a request on this 2-core VM, 21 times in a row for 42 tiles).
-    private func send(_ request: URLRequest, host: String) -> (Data?, URLResponse?, Error?) {
+    ///
+    /// Three clocks of our own, from the start (FoundationNetworking rounds the session's down to
+    /// whole seconds, and its request timeout restarts with every byte, so a server dripping a
+    /// byte a second would never time out): the answer must begin within `connectTimeout`, each
+    /// later byte follow the last within `stallTimeout`, and the whole be in within `timeout`.
+    func send(_ request: URLRequest, host: String) -> Sent {
         let call = HostCall()
         let queue = hostQueue(host)
         let start = { [self] in
             lock.lock(); requestsSent += 1; lock.unlock()
-            let task = session.dataTask(with: request) { d, r, e in
+            let task = session.dataTask(with: request)
+            call.began = DispatchTime.now().uptimeNanoseconds
+            call.task = task
+            delegate.register(task, call) {
                 // The connection is free: the host's next request starts here, on this thread.
                 if call.finish() { queue.next() }
-                call.value = (d, r, e)
                 call.done.signal()
             }
-            call.task = task
             call.started.signal()
             task.resume()
         }
         queue.submit(start)
         call.started.wait()
-        // Our own clock for the timeout, from the start: FoundationNetworking rounds the
-        // session's down to whole seconds.
-        if call.done.wait(timeout: .now() + options.timeout) == .timedOut {
-            call.task?.cancel()
+        let seconds = { (s: Double) in UInt64(s * 1e9) }
+        while true {
+            let (firstByte, lastByte) = call.progress()
+            let total = call.began + seconds(options.timeout)
+            let progress = firstByte ? lastByte + seconds(options.stallTimeout) : call.began + seconds(options.connectTimeout)
+            // In slices of at most 0.1 s: an answer refused for its size ends the request at once
+            // (FoundationNetworking goes on reading a cancelled body for a while).
+            let end = min(total, progress, DispatchTime.now().uptimeNanoseconds + 100_000_000)
+            if call.done.wait(timeout: DispatchTime(uptimeNanoseconds: end)) == .success { break }
+            if let refused = call.refusal() {
+                delegate.forget(call.task)
+                if call.finish() { queue.next() }
+                if let task = call.task { DispatchQueue.global().async { task.cancel() } }
+                return .failed(refused)
+            }
+            // Progress may have been made while we slept: look again before giving up.
+            let (f, l) = call.progress()
+            let now = DispatchTime.now().uptimeNanoseconds
+            let why: String
+            if now >= total { why = "not whole within \(Self.format(options.timeout)) s" }
+            else if !f, now >= call.began + seconds(options.connectTimeout) { why = "no answer within \(Self.format(options.connectTimeout)) s" }
+            else if f, now >= l + seconds(options.stallTimeout) { why = "no byte for \(Self.format(options.stallTimeout)) s" }
+            else { continue }
+            delegate.forget(call.task)
             if call.finish() { queue.next() }
-            return (nil, nil, NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut))
+            // Cancelled on another thread: FoundationNetworking's cancel waits for the transfer's
+            // queue, which a stalled transfer can hold, and this thread must not wait for it.
+            if let task = call.task { DispatchQueue.global().async { task.cancel() } }
+            return .timedOut(why)
         }
-        return call.value
+        let (data, response, error, refused) = call.result()
+        if let refused { return .failed(refused) }
+        if let error {
+            let why = Self.describe(error)
+            return why == "timed out" ? .timedOut(why) : .failed(why)
+        }
+        guard let http = response as? HTTPURLResponse else { return .failed("no HTTP response") }
+        return .answer(data, http)
     }
+
+    static func format(_ s: Double) -> String { String(format: "%g", s) }
 
     /// The longest Retry-After taken at its word (seconds, about 31 years): longer ones are
     /// clamped to it, so the number always converts to an integer for a message.
@@ -351,21 +408,134 @@ private final class HostQueue: @unchecked Sendable {
     }
 }
 
-/// One request's state, shared by the thread that waits for it and its completion handler. Its
-/// slot is given back once (`finish`): by the completion handler, or by `send` when the request
-/// timed out, whichever comes first.
+/// One request's state, shared by the thread that waits for it and the session's delegate. Its
+/// slot is given back once (`finish`): when the request ends, or by `send` when it timed out,
+/// whichever comes first.
 private final class HostCall: @unchecked Sendable {
     let started = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
     var task: URLSessionDataTask?
-    var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
+    /// When the request started (`DispatchTime` nanoseconds).
+    var began: UInt64 = 0
+    private var data = Data()
+    private var response: URLResponse?
+    private var error: Error?
+    /// Why the answer was refused (a body past the limit), when it was.
+    private var refused: String?
+    private var firstByte = false
+    private var lastByte: UInt64 = 0
     private var finished = false
     private let lock = NSLock()
+
     /// True the first time only.
     func finish() -> Bool {
         lock.lock(); defer { lock.unlock() }
         if finished { return false }
         finished = true
         return true
+    }
+
+    /// Whether the answer has begun, and when its last byte came.
+    func progress() -> (Bool, UInt64) {
+        lock.lock(); defer { lock.unlock() }
+        return (firstByte, lastByte)
+    }
+
+    func received(_ r: URLResponse) {
+        lock.lock(); defer { lock.unlock() }
+        response = r
+        firstByte = true
+        lastByte = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Adds `d` to the body; false (and the body dropped) once it would pass `limit` bytes.
+    func received(_ d: Data, limit: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        firstByte = true
+        lastByte = DispatchTime.now().uptimeNanoseconds
+        if refused != nil { return false }
+        guard data.count + d.count <= limit else {
+            refused = "the body is larger than the \(HostCall.mib(limit)) maprender takes for a tile"
+            data = Data()
+            return false
+        }
+        data.append(d)
+        return true
+    }
+
+    func refusal() -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return refused
+    }
+
+    func refuse(_ why: String) {
+        lock.lock(); defer { lock.unlock() }
+        if refused == nil { refused = why }
+    }
+
+    func completed(_ e: Error?) {
+        lock.lock(); defer { lock.unlock() }
+        error = e
+    }
+
+    func result() -> (Data, URLResponse?, Error?, String?) {
+        lock.lock(); defer { lock.unlock() }
+        return (data, response, error, refused)
+    }
+
+    static func mib(_ n: Int) -> String { n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\(n) bytes" }
+}
+
+/// The session's delegate: hands each task's events to its `HostCall`.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let limit: Int
+    private var calls: [Int: (HostCall, () -> Void)] = [:]
+    private let lock = NSLock()
+    init(limit: Int) { self.limit = limit }
+
+    func register(_ task: URLSessionTask, _ call: HostCall, ended: @escaping () -> Void) {
+        lock.lock(); calls[task.taskIdentifier] = (call, ended); lock.unlock()
+    }
+
+    func forget(_ task: URLSessionTask?) {
+        guard let task else { return }
+        lock.lock(); calls.removeValue(forKey: task.taskIdentifier); lock.unlock()
+    }
+
+    private func call(_ task: URLSessionTask) -> HostCall? {
+        lock.lock(); defer { lock.unlock() }
+        return calls[task.taskIdentifier]?.0
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @Sendable @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let call = call(dataTask) else { completionHandler(.cancel); return }
+        call.received(response)
+        // Content-Length says the size of the body as sent (compressed or not): refused at once.
+        if let http = response as? HTTPURLResponse,
+           let cl = http.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+           cl > Int64(limit) {
+            call.refuse("Content-Length \(cl) is larger than the \(HostCall.mib(limit)) maprender takes for a tile")
+            completionHandler(.cancel)
+            DispatchQueue.global().async { dataTask.cancel() }
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let call = call(dataTask) else { return }
+        // Counted as it comes, after decompression: a gzip bomb stops at the limit too.
+        // Cancelled from another thread: cancel waits for the transfer's queue.
+        if !call.received(data, limit: limit) { DispatchQueue.global().async { dataTask.cancel() } }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        lock.lock()
+        let entry = calls.removeValue(forKey: task.taskIdentifier)
+        lock.unlock()
+        guard let (call, ended) = entry else { return }
+        call.completed(error)
+        ended()
     }
 }

@@ -60,11 +60,23 @@ public final class TileService: @unchecked Sendable {
         }
     }
 
-    /// A tile being fetched for one map that other maps wait for.
-    private final class Pending {
+    /// A tile being fetched for one map that other maps wait for. Resolved once: by its fetch,
+    /// or by the map's deadline (`--tiles-timeout`) when that comes first.
+    private final class Pending: @unchecked Sendable {
         let group = DispatchGroup()
-        var result: Result?
+        private var value: Result?
+        private let lock = NSLock()
         init() { group.enter() }
+        var result: Result? { lock.lock(); defer { lock.unlock() }; return value }
+        /// Sets the result; false when it was already set (the fetch ended after the deadline).
+        func resolve(_ r: Result) -> Bool {
+            lock.lock()
+            if value != nil { lock.unlock(); return false }
+            value = r
+            lock.unlock()
+            group.leave()
+            return true
+        }
     }
 
     /// - Parameter memoryLimit: bytes of decoded tiles kept between maps (default 256 MiB).
@@ -163,6 +175,11 @@ public final class TileService: @unchecked Sendable {
             out.warnings.append(line)
             if out.problem == nil { out.problem = line }
         }
+        let lateCount = results.filter { if case .failed(let why) = $0 { return why.hasSuffix("s --tiles-timeout") }; return false }.count
+        if lateCount > 0 {
+            out.warnings.append("tiles: \(lateCount) of \(out.stats.requested) not fetched within the \(TileHTTPClient.format(options.mapTimeout)) s --tiles-timeout; the map is drawn without them")
+        }
+        if let p = client.cache.takeProblem() { out.warnings.append("tiles: " + p) }
         if out.stats.missing + out.stats.failed > 0 {
             var line = "tiles: \(out.stats.missing) missing, \(out.stats.failed) failed of \(out.stats.requested)"
             if let first = problems.first { line += " (first: \(first))" }
@@ -217,25 +234,36 @@ public final class TileService: @unchecked Sendable {
         }
         lock.unlock()
 
+        // The map's deadline: what has not arrived by then counts as failed.
+        let deadline = DispatchTime.now() + options.mapTimeout
+        let late = "not fetched within the \(TileHTTPClient.format(options.mapTimeout)) s --tiles-timeout"
         let all = DispatchGroup()
         for (i, p) in mine {
             all.enter()
             let w = wanted[i]
-            schedule(w, attempt: 0, after: 0, started: Date().timeIntervalSince1970) { r in
+            schedule(w, attempt: 0, after: 0, started: Date().timeIntervalSince1970, deadline: deadline) { r in
                 self.lock.lock()
-                p.result = r
+                // A tile that came after the deadline is still kept for later maps.
                 self.memory.insert(r, for: w.memoryKey, cost: r.cost)
-                self.inFlight.removeValue(forKey: w.memoryKey)
+                if self.inFlight[w.memoryKey] === p { self.inFlight.removeValue(forKey: w.memoryKey) }
                 self.lock.unlock()
-                p.group.leave()
+                _ = p.resolve(r)
                 all.leave()
             }
         }
-        all.wait()
+        if all.wait(timeout: deadline) == .timedOut {
+            lock.lock()
+            for (i, p) in mine where p.result == nil {
+                if inFlight[wanted[i].memoryKey] === p { inFlight.removeValue(forKey: wanted[i].memoryKey) }
+            }
+            lock.unlock()
+            for (i, p) in mine { _ = p.resolve(.failed("\(wanted[i].source.name) tile \(wanted[i].tile): \(late)")) }
+        }
         for (i, p) in mine { out[i] = p.result! }
         for (i, p) in waits {
-            p.group.wait()
-            if case .image(let img, _) = p.result! { out[i] = .image(img, fromCache: true) } else { out[i] = p.result! }
+            if p.group.wait(timeout: deadline) == .timedOut {
+                out[i] = .failed("\(wanted[i].source.name) tile \(wanted[i].tile): \(late)")
+            } else if case .image(let img, _) = p.result! { out[i] = .image(img, fromCache: true) } else { out[i] = p.result! }
         }
         return out.map { $0! }
     }
@@ -243,16 +271,21 @@ public final class TileService: @unchecked Sendable {
     /// Runs attempt `attempt` at `w` on a worker after `after` seconds; `done` gets the result.
     /// A retry that would end more than `maxRetryWait` seconds after the first attempt (at
     /// `started`) fails the tile instead: waits are bounded per tile in total, not only each.
-    private func schedule(_ w: Want, attempt: Int, after: Double, started: Double, done: @escaping (Result) -> Void) {
+    /// An attempt that would start after `deadline` (the map's `--tiles-timeout`) is not made.
+    private func schedule(_ w: Want, attempt: Int, after: Double, started: Double, deadline: DispatchTime,
+                          done: @escaping (Result) -> Void) {
         let run = {
             self.workers.submit {
+                guard DispatchTime.now() < deadline else {
+                    return done(.failed("\(w.source.name) tile \(w.tile): not fetched within the \(TileHTTPClient.format(self.options.mapTimeout)) s --tiles-timeout"))
+                }
                 switch Self.load(w.tile, from: w.source, retina: w.retina, attempt: attempt) {
                 case .done(let r): done(r)
                 case .retry(let wait, let next):
                     if let why = self.client.retryBudgetSpent(started: started, wait: wait, attempts: attempt + 1) {
                         done(.failed("\(w.source.name) tile \(w.tile): \(why)"))
                     } else {
-                        self.schedule(w, attempt: next, after: wait, started: started, done: done)
+                        self.schedule(w, attempt: next, after: wait, started: started, deadline: deadline, done: done)
                     }
                 }
             }
@@ -308,10 +341,13 @@ public final class TileService: @unchecked Sendable {
 private struct TileOptionsKey: Hashable {
     var cache: String, ua: String, connections: Int, offline: Bool, timeout: Double, retries: Int
     var retryBase: Double, maxRetryWait: Double
+    var connectTimeout: Double, stallTimeout: Double, mapTimeout: Double, maxBody: Int, cacheMax: Int?
     var size: Int?, subdomains: String?
     init(_ o: TileOptions) {
         cache = o.resolvedCacheDirectory; ua = o.fullUserAgent; connections = o.connectionsPerHost
         offline = o.offline; timeout = o.timeout; retries = o.retries; size = o.tileSize; subdomains = o.subdomains
         retryBase = o.retryBase; maxRetryWait = o.maxRetryWait
+        connectTimeout = o.connectTimeout; stallTimeout = o.stallTimeout; mapTimeout = o.mapTimeout
+        maxBody = o.maxBodyBytes; cacheMax = o.cacheMaxBytes
     }
 }

@@ -26,8 +26,25 @@ public struct TileOptions: Sendable, Equatable {
     public var offline = false
     /// Missing or failed tiles are an error, not a warning.
     public var strict = false
-    /// Seconds before one HTTP request gives up.
+    /// Seconds before one HTTP request gives up, in total.
     public var timeout = 15.0
+    /// Seconds one HTTP request waits for the server's answer to begin (connecting included).
+    public var connectTimeout = 10.0
+    /// Seconds one HTTP request waits for its next byte once the answer has begun (a server that
+    /// stops sending is given up after this, not after `timeout`).
+    public var stallTimeout = 5.0
+    /// `--tiles-timeout`: seconds the tiles of one map may take in all; tiles still pending then
+    /// count as failed, and the map is drawn with what arrived.
+    public var mapTimeout = 20.0
+    /// The largest response body taken for one tile or range (bytes, after decompression):
+    /// a larger `Content-Length` is refused before the body is read, a longer body stopped there.
+    public var maxBodyBytes = 16 << 20
+    /// `--tile-cache-max`: bytes the disk cache may hold; least recently used tiles are removed
+    /// past it. Nil: no bound.
+    public var cacheMaxBytes: Int?
+    /// `--allow-missing-tiles`: a map none of whose tiles arrived is drawn (with a warning) rather
+    /// than refused with exit 69.
+    public var allowMissing = false
     /// Retries after 429 and 5xx answers and timeouts (with backoff, honouring Retry-After).
     public var retries = 3
     /// Seconds before the first retry when the server gives no Retry-After; doubled each time.
@@ -57,6 +74,14 @@ public struct TileOptions: Sendable, Equatable {
             throw MapRenderError(.usage, "--tile-connections must be in 1...16, got \(connectionsPerHost)")
         }
         guard timeout > 0, timeout <= 3600 else { throw MapRenderError(.usage, "tile timeout must be in (0, 3600] seconds, got \(timeout)") }
+        guard connectTimeout > 0, connectTimeout <= 3600, stallTimeout > 0, stallTimeout <= 3600 else {
+            throw MapRenderError(.usage, "tile connect and stall timeouts must be in (0, 3600] seconds")
+        }
+        guard mapTimeout > 0, mapTimeout <= 86400 else {
+            throw MapRenderError(.usage, "--tiles-timeout must be in (0, 86400] seconds, got \(mapTimeout)")
+        }
+        guard maxBodyBytes > 0 else { throw MapRenderError(.usage, "the tile body limit must be positive") }
+        if let m = cacheMaxBytes, m < 0 { throw MapRenderError(.usage, "--tile-cache-max must not be negative") }
         guard maxRetryWait >= 0, maxRetryWait <= 86400, retryBase >= 0, retryBase <= 3600, (0...100).contains(retries) else {
             throw MapRenderError(.usage, "tile retries must be 0...100, each wait 0...3600 s and the longest 0...86400 s")
         }

@@ -9,7 +9,7 @@ struct MapRenderCommand: ParsableCommand {
         abstract: "Render points from GeoJSON or CSV to a static map (PNG, SVG or PDF).",
         discussion: """
         Exit codes: 0 success; 64 bad option or option value (also in a batch manifest); \
-        65 malformed input; 66 input not readable; 69 tiles missing with --tiles-strict; \
+        65 malformed input; 66 input not readable; 69 tiles missing with --tiles-strict, or no tile arrived; \
         70 internal error; 73 output not writable; 74 standard output not writable (full, closed); \
         78 bad style file or manifest. \
         `compare` exits 0 equal, 1 different, 2 error; `batch` exits 1 when any job failed.

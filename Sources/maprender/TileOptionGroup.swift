@@ -13,6 +13,9 @@ struct TileOptionGroup: TableOptionGroup {
     @Option(help: .table("user-agent")) var userAgent: String?
     @Option(parsing: .unconditional, help: .table("tile-connections")) var tileConnections: String?
     @Flag(help: .table("offline")) var offline = false
+    @Option(parsing: .unconditional, help: .table("tiles-timeout")) var tilesTimeout: String?
+    @Option(parsing: .unconditional, help: .table("tile-cache-max")) var tileCacheMax: String?
+    @Flag(help: .table("allow-missing-tiles")) var allowMissingTiles = false
     @Flag(help: .table("tiles-strict")) var tilesStrict = false
 
     func validate() throws { try validateValues() }

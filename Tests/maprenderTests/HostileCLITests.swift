@@ -176,4 +176,23 @@ import TestSupport
         #expect(lines.first?.contains(#"a\u{A}[2/2] ok jobs[9] /etc/shadow\u{1B}[31m.png ("#) == true, "\(r.stderr)")
         #expect(!r.stderr.contains("\u{1B}"))
     }
+
+    // MARK: - Every tile failing
+
+    @Test func everyTileFailingExits69UnlessAllowMissingTiles() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        // Port 1: nothing listens, every tile fails at once.
+        let args = [Self.airports, "-o", d.appendingPathComponent("m.png").path, "--size", "120x90",
+                    "--tiles", "http://127.0.0.1:1/{z}/{x}/{y}.png", "--tile-cache", d.appendingPathComponent("tc").path]
+        let r = try cli.run(args)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("maprender: error: tiles: 0 missing, "), "\(r.stderr)")
+        #expect(lines.first?.hasSuffix("; no tile arrived (--allow-missing-tiles draws the map without them)") == true, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: d.appendingPathComponent("m.png").path))
+        let allowed = try cli.run(args + ["--allow-missing-tiles"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stderr.contains("warning: tiles: 0 missing, "), "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent("m.png").path))
+    }
 }

@@ -44,6 +44,19 @@ extension RenderOptionTable {
         RenderOption("offline", .flag, "Take tiles from the cache only; never ask a server.") { v, s, _ in
             s.base.tiles.offline = try v.bool()
         },
+        RenderOption("tiles-timeout", .value(valueName: "seconds"), default: "20",
+                     "Seconds the tiles of one map may take in all; tiles still pending then count as failed and the map is drawn with what arrived (a warning).") { v, s, _ in
+            s.base.tiles.mapTimeout = try v.number(0...86400, openLow: true)
+        },
+        RenderOption("tile-cache-max", .value(valueName: "MB"),
+                     "Most megabytes the tile cache folder may hold; the least recently used tiles are removed past it (default: no bound).") { v, s, _ in
+            let mb = try v.integer(0...1_000_000)
+            s.base.tiles.cacheMaxBytes = mb << 20
+        },
+        RenderOption("allow-missing-tiles", .flag,
+                     "Draw the map even when no tile arrived (every tile failed); without it that is an error (exit 69).") { v, s, _ in
+            s.base.tiles.allowMissing = try v.bool()
+        },
         RenderOption("tiles-strict", .flag,
                      "A missing or failed tile is an error (exit 69), not a warning.") { v, s, _ in
             s.base.tiles.strict = try v.bool()

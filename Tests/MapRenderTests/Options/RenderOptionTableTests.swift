@@ -33,6 +33,7 @@ import MapRenderCore
         "integer-zoom": (["true"], "true"), "tile-cache": (["/tmp/tc"], #""/tmp/tc""#),
         "user-agent": (["me@example.org"], #""me@example.org""#), "tile-connections": (["1"], "1"),
         "offline": (["true"], "true"), "tiles-strict": (["true"], "true"),
+        "tiles-timeout": (["7.5"], "7.5"), "tile-cache-max": (["200"], "200"), "allow-missing-tiles": (["true"], "true"),
         "allow-empty": (["true"], "true"), "strict": (["true"], "true"), "max-memory": (["100"], "100"),
     ]
 

@@ -19,6 +19,12 @@ Paths: /MODE/z/x/y.png serves FIXTURES/folder/z/x/y.png, where MODE is
   ra1       429 with Retry-After: 1 always
   bad       200 with bytes that are not an image
   hold      sleeps 0.3 s, so concurrent requests overlap (connection cap)
+  hang      reads the request and never answers
+  drip      200 with the tile's Content-Length, then one byte every 0.5 s
+  stall     200 with the tile's Content-Length and its first 16 bytes, then nothing
+  huge      200 with Content-Length: 2147483648, then zeros for as long as the client reads
+  endless   200 with no Content-Length (Connection: close), zeros for as long as the client reads
+  gzipbomb  200, Content-Encoding: gzip, ~1 MB that inflates to 1 GiB of zeros
 /mb/NAME/z/x/y.png serves the tiles of FIXTURES/NAME.mbtiles (Cache-Control: max-age=86400; 404 when absent).
 /NAME.pmtiles serves FIXTURES/NAME.pmtiles with Range requests (206); /datadown/NAME.pmtiles
   serves its header and directories but answers 500 for ranges in its tile data.
@@ -35,6 +41,36 @@ counts, agents, log = {}, set(), []
 DELAY = float(sys.argv[sys.argv.index("--delay-ms") + 1]) / 1000 if "--delay-ms" in sys.argv else 0
 START = time.time()
 state = {"inflight": 0, "max_inflight": 0}
+
+
+_bomb = []
+
+
+def gzip_bomb():
+    """About 1 GiB of zeros in a gzip stream of about 1 MB, written by hand (zlib takes seconds
+    to compress that much): one fixed-Huffman deflate block of a literal 0 and then matches of
+    length 258 at distance 1, whose bits repeat every 13 bytes. Its CRC is not that of the data:
+    a client that keeps to its limit stops long before the end."""
+    if _bomb:
+        return _bomb[0]
+    bits = []
+
+    def code(value, n):  # a Huffman code, most significant bit first
+        bits.extend((value >> (n - 1 - i)) & 1 for i in range(n))
+
+    bits += [1, 1, 0]             # BFINAL, BTYPE 01 (fixed codes), least significant bit first
+    code(0x30, 8)                 # literal 0
+    for _ in range(9):
+        code(0xC5, 8)             # length 258 (code 285)
+        code(0, 5)                # distance 1
+    raw = bytes(sum(b << i for i, b in enumerate(bits[k:k + 8])) for k in range(0, 24 + 104, 8))
+    head, period = raw[:3], raw[3:16]          # 3 bytes: header, literal, 1 match; then 8 matches
+    n = (1 << 30) // (258 * 8)
+    end = bytes([0x00])                        # end of block (7 zero bits), padded
+    size = (1 + 258 * (1 + 8 * n)) & 0xFFFFFFFF
+    body = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + head + period * n + end + bytes(4) + size.to_bytes(4, "little")
+    _bomb.append(body)
+    return body
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -162,6 +198,41 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "hold":
             time.sleep(0.3)
             return self.send(200, body)
+        if mode == "hang":
+            time.sleep(120)
+            return
+        if mode in ("drip", "stall"):
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.flush()
+            if mode == "stall":
+                self.wfile.write(body[:16])
+                self.wfile.flush()
+                time.sleep(120)
+                return
+            for i in range(len(body)):
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                time.sleep(0.5)
+            return
+        if mode in ("huge", "endless"):
+            self.send_response(200)
+            if mode == "huge":
+                self.send_header("Content-Length", str(2 ** 31))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            zeros = bytes(1 << 16)
+            try:
+                for _ in range(2 ** 31 // len(zeros)):
+                    self.wfile.write(zeros)
+            except OSError:
+                pass
+            return
+        if mode == "gzipbomb":
+            return self.send(200, gzip_bomb(), [("Content-Encoding", "gzip"), ("Content-Type", "image/png")])
         return self.send(404)
 
 

@@ -74,7 +74,7 @@ public enum MapRenderer {
             warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
         }
 
-        let data = try CairoRenderer(text: text).render(scene, format: request.format)
+        let data = try CairoRenderer(text: text).render(scene, format: request.format, quality: request.quality)
         lap("render")
 
         var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,

@@ -35,6 +35,8 @@ public struct RenderRequest: Sendable {
     /// Keep only the points for which this expression is true (`--filter`, batch `filter`).
     public var filter: StyleExpression?
     public var format: OutputFormat = .png
+    /// JPEG and WebP quality, 1...100 (`--quality`; 100 is lossless WebP). PNG, SVG and PDF ignore it.
+    public var quality = OutputFormat.defaultQuality
     /// Raster tile basemaps (`--tiles`) and how they are fetched; drawn under `basemaps`.
     public var tiles = TileOptions()
     /// Write a map even when no point is left after reading and filtering (`--allow-empty`).

@@ -34,7 +34,7 @@ struct Animate: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the numbered frames, or with --animated the .png (APNG) or .svg file.", valueName: "path"))
     var output: String
 
-    @Option(help: "Frame format: png, svg or pdf (default: png, or the --animated file's extension).")
+    @Option(help: "Frame format: png, jpeg, webp, svg or pdf (default: png, or the --animated file's extension).")
     var format: OutputFormat?
 
     @Flag(help: "Write one animated file: APNG for -o *.png, SMIL SVG for -o *.svg.")

@@ -37,6 +37,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(parsing: .unconditional, help: .table("text-scale")) var textScale: String?
     @Flag(help: .table("allow-empty")) var allowEmpty = false
     @Flag(help: .table("strict")) var strict = false
+    @Option(parsing: .unconditional, help: .table("quality")) var quality: String?
 
     func validate() throws { try validateValues() }
 }

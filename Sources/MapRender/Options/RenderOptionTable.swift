@@ -172,6 +172,10 @@ public enum RenderOptionTable {
                      "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) and input text that is not valid UTF-8 errors instead of warnings.") { v, s, _ in
             s.base.strict = try v.bool()
         },
+        RenderOption("quality", .value(valueName: "1-100"), default: "\(OutputFormat.defaultQuality)",
+                     "JPEG and WebP quality, 1...100; for WebP, 100 is lossless. PNG, SVG and PDF ignore it.") { v, s, _ in
+            s.base.quality = try v.integer(1...100)
+        },
     ]
 
     public static let clustering: [RenderOption] = [

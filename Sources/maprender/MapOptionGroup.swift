@@ -38,6 +38,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Flag(help: .table("allow-empty")) var allowEmpty = false
     @Flag(help: .table("strict")) var strict = false
     @Option(parsing: .unconditional, help: .table("quality")) var quality: String?
+    @Flag(help: .table("system-fonts")) var systemFonts = false
 
     func validate() throws { try validateValues() }
 }

@@ -176,6 +176,10 @@ public enum RenderOptionTable {
                      "JPEG and WebP quality, 1...100; for WebP, 100 is lossless. PNG, SVG and PDF ignore it.") { v, s, _ in
             s.base.quality = try v.integer(1...100)
         },
+        RenderOption("system-fonts", .flag,
+                     "Draw text with the machine's fonts (its fontconfig setup) instead of the fonts maprender pins: DejaVu Sans, Droid Sans Fallback, WenQuanYi Zen Hei and Lohit Devanagari, as scripts/setup installs them, so that a map has the same bytes on every machine. A FONTCONFIG_FILE set in the environment is used as given.") { v, s, _ in
+            s.base.systemFonts = try v.bool()
+        },
     ]
 
     public static let clustering: [RenderOption] = [

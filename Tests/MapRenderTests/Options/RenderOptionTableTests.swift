@@ -32,7 +32,7 @@ import MapRenderCore
         "user-agent": (["me@example.org"], #""me@example.org""#), "tile-connections": (["1"], "1"),
         "offline": (["true"], "true"), "tiles-strict": (["true"], "true"),
         "allow-empty": (["true"], "true"), "strict": (["true"], "true"), "max-memory": (["100"], "100"),
-        "quality": (["75"], "75"),
+        "quality": (["75"], "75"), "system-fonts": (["true"], "true"),
     ]
 
     /// The command line's spelling of a sample: flags are given or not, `--no-cluster` for `cluster: false`.

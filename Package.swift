@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // JPEG and WebP output through libjpeg-turbo and libwebp (C for libjpeg's longjmp errors).
         .target(name: "CImageEncoders", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
+        // The git commit of the build, for `maprender --version` (scripts/stamp-commit writes it).
+        .target(name: "CBuildInfo"),
         // Cache prefetch hints for the clustering's hot loop (no Swift spelling).
         .target(name: "CPrefetch"),
         // SQLite for MBTiles through the system library (Debian: libsqlite3-dev) rather than GRDB.swift:
@@ -45,7 +47,7 @@ let package = Package(
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",
-            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", "CBuildInfo", .product(name: "Yams", package: "Yams")]
         ),
         // Thin CLI.
         .executableTarget(

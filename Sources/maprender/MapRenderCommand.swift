@@ -14,7 +14,7 @@ struct MapRenderCommand: ParsableCommand {
         78 bad style file or manifest. \
         `compare` exits 0 equal, 1 different, 2 error; `batch` exits 1 when any job failed.
         """,
-        version: MapRenderVersion.current,
+        version: MapRenderVersion.long,
         subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self, Animate.self],
         defaultSubcommand: Render.self
     )

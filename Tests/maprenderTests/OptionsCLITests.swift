@@ -140,7 +140,7 @@ import MapRender
     @Test func versionIsPrinted() throws {
         let r = try cli.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout == MapRenderVersion.current + "\n")
+        #expect(r.stdout == MapRenderVersion.long + "\n")
     }
 
     @Test func rootHelpShowsSubcommandsAndRenderOptions() throws {

@@ -89,7 +89,7 @@ struct Animate: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON summary (frames, view, keyframe or track counts, time per stage) to a file or '-'.", valueName: "file"))
     var summary: String?
 
-    @Flag(name: .shortAndLong, help: "No progress and no warnings about skipped rows.")
+    @Flag(name: .shortAndLong, help: "Print no progress and no warnings (skipped rows, tiles missing or failed, a scale bar or legend that cannot be drawn, a missing font family). Errors are still printed.")
     var quiet = false
 
     /// `--cluster-transition` in map time: a share of a keyframe interval, or data seconds for tracks.

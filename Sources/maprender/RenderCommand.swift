@@ -33,7 +33,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON summary (points read, skipped, drawn; view; marks; time per stage) to a file or '-'.", valueName: "file"))
     var summary: String?
 
-    @Flag(name: .shortAndLong, help: "Do not print warnings about skipped rows.")
+    @Flag(name: .shortAndLong, help: "Print no warnings: skipped rows, tiles missing or failed, a scale bar or legend that cannot be drawn, a missing font family, a view that shows none of the points. Errors are still printed.")
     var quiet = false
 
     /// The format: `--format`, else the output's extension, else PNG for standard output.

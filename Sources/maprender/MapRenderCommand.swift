@@ -6,7 +6,7 @@ import MapRender
 struct MapRenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "maprender",
-        abstract: "Render points from GeoJSON or CSV to a static map (PNG, SVG or PDF).",
+        abstract: "Render points from GeoJSON or CSV to a static map (PNG, JPEG, WebP, SVG or PDF).",
         discussion: """
         Exit codes: 0 success; 64 bad option or option value (also in a batch manifest); \
         65 malformed input; 66 input not readable; 69 tiles missing with --tiles-strict; \

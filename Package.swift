@@ -21,6 +21,10 @@ let package = Package(
         ),
         // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // JPEG and WebP output through libjpeg-turbo and libwebp (C for libjpeg's longjmp errors).
+        .target(name: "CImageEncoders", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
+        // The git commit of the build, for `maprender --version` (scripts/stamp-commit writes it).
+        .target(name: "CBuildInfo"),
         // Cache prefetch hints for the clustering's hot loop (no Swift spelling).
         .target(name: "CPrefetch"),
         // SQLite for MBTiles through the system library (Debian: libsqlite3-dev) rather than GRDB.swift:
@@ -36,14 +40,14 @@ let package = Package(
         // Swift + Foundation: input, model, projection, clustering, layout, scene.
         .target(name: "MapRenderCore", dependencies: ["CPrefetch"]),
         // Draws a Scene with Cairo; measures text with Pango.
-        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG"]),
+        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG", "CImageEncoders"]),
         // Raster tile basemaps: folder, MBTiles, PMTiles and HTTP sources, disk cache, decoding.
         // HTTP through Foundation's URLSession (FoundationNetworking on Linux): it ships with Swift.
         .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CTileCodecs"]),
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",
-            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", "CBuildInfo", .product(name: "Yams", package: "Yams")]
         ),
         // Thin CLI.
         .executableTarget(
@@ -64,6 +68,6 @@ let package = Package(
         .testTarget(name: "MapRenderTilesTests", dependencies: ["MapRenderTiles", "MapRender", "TestSupport"],
                     exclude: ["Fixtures"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
-        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "TestSupport"]),
+        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "MapRenderCairo", "TestSupport"]),
     ]
 )

@@ -8,6 +8,8 @@ MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-de
 MAPRENDER_PACKAGES+=(chromium)
 # Mapnik draws the same lines and polygons as the fill and line layers' independent oracle.
 MAPRENDER_PACKAGES+=(python3-mapnik)
+# djpeg and dwebp decode the JPEG and WebP outputs for the tests that compare them with the PNG.
+MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
 
 install_missing_packages() {
   local missing=()

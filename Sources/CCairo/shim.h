@@ -5,4 +5,5 @@
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>
+#include <pango/pangofc-fontmap.h>
 #endif

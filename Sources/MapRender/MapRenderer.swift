@@ -61,20 +61,20 @@ public enum MapRenderer {
         warnings += tiles?.warnings ?? []
         lap("tiles")
 
-        let text = PangoText()
+        let text = PangoText(systemFonts: request.systemFonts)
         let layers = MapLayer.standard(style: request.style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes)
         let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
                                     data: plan.data, plan: plan.marks, layers: layers,
                                     options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
         lap("layout")
-        warnings += scene.warnings
+        warnings += scene.warnings + text.warnings
         if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
         if plan.marks.spreadFallbacks > 0 {
             warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
         }
 
-        let data = try CairoRenderer(text: text).render(scene, format: request.format)
+        let data = try CairoRenderer(text: text).render(scene, format: request.format, quality: request.quality)
         lap("render")
 
         var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,

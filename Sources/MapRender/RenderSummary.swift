@@ -18,14 +18,20 @@ public struct RenderSummary: Sendable, Codable {
     }
 
     public struct View: Sendable, Codable {
-        /// [longitude, latitude]
-        public var center: [Double]
+        /// The center, with named keys (`{"lat": 48.85, "lon": 2.35}`): `--center` takes LAT,LON,
+        /// and an unnamed pair would read either way.
+        public var center: Center
         public var zoom: Double
         /// [west, south, east, north]; west > east when the view crosses the antimeridian.
         public var bounds: [Double]
         /// [width, height] in CSS pixels.
         public var size: [Double]
         public var scale: Double
+    }
+
+    public struct Center: Sendable, Codable, Equatable {
+        public var lat: Double
+        public var lon: Double
     }
 
     /// Where the points went: every point read is drawn alone (`pointsDrawn`), inside one bubble,
@@ -96,7 +102,7 @@ extension RenderSummary {
                             spreadGroups: spreadSizes.count, spreadPoints: spreadSizes.reduce(0, +),
                             spreadGroupSizes: Dictionary(spreadSizes.map { (String($0), 1) }, uniquingKeysWith: +),
                             pointsOutsideView: plan.data.points.count - markersDrawn - inBubbles),
-            view: .init(center: [v.centerLongitude, v.centerLatitude], zoom: v.zoom,
+            view: .init(center: Center(lat: v.centerLatitude, lon: v.centerLongitude), zoom: v.zoom,
                         bounds: [b.west, b.south, b.east, b.north], size: [v.width, v.height], scale: request.scale),
             marks: scene.markCounts, timings: timings, output: nil, format: request.format.rawValue, bytes: bytes)
         labelsDropped = scene.labelsDropped

@@ -1,9 +1,10 @@
 import CCairo
+import CImageEncoders
 import CPNG
 import Foundation
 import MapRenderCore
 
-/// Draws a `Scene` to PNG, SVG or PDF bytes. It knows nothing of clustering or data: only marks.
+/// Draws a `Scene` to PNG, JPEG, WebP, SVG or PDF bytes. It knows nothing of clustering or data: only marks.
 ///
 /// Raster output stamps pre-rendered markers (`MarkerStamps`); SVG and PDF keep vector markers,
 /// one definition per symbol reused for every marker (a recording surface that Cairo emits once).
@@ -15,14 +16,19 @@ public final class CairoRenderer {
         self.text = text
     }
 
-    public func render(_ scene: Scene, format: OutputFormat) throws -> Data {
+    /// - Parameter quality: JPEG and WebP quality, 1...100 (100: lossless WebP); nil is
+    ///   `OutputFormat.defaultQuality`. Ignored by the other formats.
+    public func render(_ scene: Scene, format: OutputFormat, quality: Int? = nil) throws -> Data {
         let devW = max(1, Int((scene.width * scene.scale).rounded(.up)))
         let devH = max(1, Int((scene.height * scene.scale).rounded(.up)))
+        if let limit = [OutputFormat.jpeg: 65500, .webp: 16383][format], max(devW, devH) > limit {
+            throw MapRenderError(.usage, "\(format == .jpeg ? "JPEG" : "WebP") images are at most \(limit) pixels per side; this one would be \(devW)x\(devH) (--size times --scale): choose a smaller size or PNG")
+        }
         let sink = ByteSink()
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         let surface: OpaquePointer
         switch format {
-        case .png:
+        case .png, .jpeg, .webp:
             surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(devW), Int32(devH))
         case .svg:
             surface = cairo_svg_surface_create_for_stream(byteSinkWrite, closure, Double(devW), Double(devH))
@@ -38,16 +44,24 @@ public final class CairoRenderer {
         defer { cairo_surface_destroy(surface) }
         try cairoCheck(cairo_surface_status(surface), "creating the \(format.rawValue) surface")
         let cr = cairo_create(surface)!
-        try draw(scene, on: cr, raster: format == .png)
+        try draw(scene, on: cr, raster: format.isRaster)
         let status = cairo_status(cr)
         cairo_destroy(cr)
         try cairoCheck(status, "drawing")
-        if format == .png {
+        if format.isRaster {
             cairo_surface_flush(surface)
-            guard let pixels = cairo_image_surface_get_data(surface),
-                  mr_png_write_argb32(pixels, Int32(devW), Int32(devH), cairo_image_surface_get_stride(surface),
-                                      6, pngSinkWrite, closure) == 0 else {
-                throw MapRenderError(.internal, "libpng: encoding the PNG failed")
+            guard let pixels = cairo_image_surface_get_data(surface) else {
+                throw MapRenderError(.internal, "cairo: the image surface has no pixels")
+            }
+            let stride = cairo_image_surface_get_stride(surface)
+            switch format {
+            case .jpeg, .webp:
+                sink.data = try Self.encode(pixels, width: devW, height: devH, stride: stride, format: format,
+                                            quality: quality ?? OutputFormat.defaultQuality)
+            default:
+                guard mr_png_write_argb32(pixels, Int32(devW), Int32(devH), stride, 6, pngSinkWrite, closure) == 0 else {
+                    throw MapRenderError(.internal, "libpng: encoding the PNG failed")
+                }
             }
         } else {
             cairo_surface_finish(surface)
@@ -56,6 +70,26 @@ public final class CairoRenderer {
         withExtendedLifetime(sink) {}
         if format == .svg { return SVGNormalizer.normalizeIDs(sink.data) }
         return sink.data
+    }
+
+    /// JPEG (libjpeg-turbo) or WebP (libwebp) bytes of a Cairo ARGB32 image; see mr_image_encoders.h
+    /// for the fixed settings that make them deterministic.
+    static func encode(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int32,
+                       format: OutputFormat, quality: Int) throws -> Data {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var error = [CChar](repeating: 0, count: 256)
+        let q = Int32(min(max(quality, 1), 100))
+        let status = format == .jpeg
+            ? mr_jpeg_write_argb32(pixels, Int32(width), Int32(height), stride, q, &out, &length, &error, error.count)
+            : mr_webp_write_argb32(pixels, Int32(width), Int32(height), stride, q, &out, &length, &error, error.count)
+        guard status == 0, let out else {
+            let library = format == .jpeg ? "libjpeg" : "libwebp"
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw MapRenderError(.internal, "\(library): cannot encode the \(format == .jpeg ? "JPEG" : "WebP") image: \(reason)")
+        }
+        defer { mr_image_free(out) }
+        return Data(bytes: out, count: length)
     }
 
     func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool) throws {

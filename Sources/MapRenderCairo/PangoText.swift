@@ -11,9 +11,21 @@ public final class PangoText: TextMeasuring {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
     private let fontOptions: OpaquePointer
+    /// The pinned fonts' configuration, or nil for the machine's (`PinnedFonts`).
+    private let fontConfig: OpaquePointer?
+    /// Families asked for that the fonts in use lack (checked once per family list).
+    private var checkedFamilies: Set<String> = []
+    private var missing: [String] = []
 
-    public init() {
+    /// - Parameter systemFonts: draw with the machine's fontconfig configuration instead of
+    ///   maprender's pinned fonts (`--system-fonts`; see `PinnedFonts`).
+    public init(systemFonts: Bool = false) {
         fontMap = pango_cairo_font_map_new()!
+        fontConfig = systemFonts ? nil : PinnedFonts.config
+        if let c = fontConfig {
+            // Before the first context: the font map then never loads the machine's fonts.
+            pango_fc_font_map_set_config(OpaquePointer(fontMap), c)
+        }
         context = pango_font_map_create_context(fontMap)!
         fontOptions = cairo_font_options_create()
         cairo_font_options_set_hint_style(fontOptions, CAIRO_HINT_STYLE_NONE)
@@ -30,8 +42,25 @@ public final class PangoText: TextMeasuring {
         cairo_font_options_destroy(fontOptions)
     }
 
+    /// One warning per font family a style asked for that the fonts in use lack, naming it.
+    public var warnings: [String] {
+        missing.map { family in
+            fontConfig == nil
+                ? "font family '\(family)' is not installed: its text is drawn in a fallback font"
+                : "font family '\(family)' is not among maprender's fonts (\(PinnedFonts.families.joined(separator: ", "))): its text is drawn in a fallback font; --system-fonts uses the machine's fonts"
+        }
+    }
+
+    private func check(family list: String) {
+        guard checkedFamilies.insert(list).inserted else { return }
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            if !missing.contains(name) && !PinnedFonts.isAvailable(name, config: fontConfig) { missing.append(name) }
+        }
+    }
+
     /// A layout of `text` in `font`; the caller unrefs it.
     private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil) -> OpaquePointer {
+        check(family: font.family)
         let layout = pango_layout_new(context)!
         let desc = pango_font_description_new()!
         pango_font_description_set_family(desc, font.family)

@@ -34,7 +34,7 @@ struct Animate: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the numbered frames, or with --animated the .png (APNG) or .svg file.", valueName: "path"))
     var output: String
 
-    @Option(help: "Frame format: png, svg or pdf (default: png, or the --animated file's extension).")
+    @Option(help: "Frame format: png, jpeg, webp, svg or pdf (default: png, or the --animated file's extension).")
     var format: OutputFormat?
 
     @Flag(help: "Write one animated file: APNG for -o *.png, SMIL SVG for -o *.svg.")
@@ -89,7 +89,7 @@ struct Animate: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON summary (frames, view, keyframe or track counts, time per stage) to a file or '-'.", valueName: "file"))
     var summary: String?
 
-    @Flag(name: .shortAndLong, help: "No progress and no warnings about skipped rows.")
+    @Flag(name: .shortAndLong, help: "Print no progress and no warnings (skipped rows, tiles missing or failed, a scale bar or legend that cannot be drawn, a missing font family). Errors are still printed.")
     var quiet = false
 
     /// `--cluster-transition` in map time: a share of a keyframe interval, or data seconds for tracks.

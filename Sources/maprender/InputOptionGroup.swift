@@ -31,4 +31,10 @@ struct InputOptionGroup: TableOptionGroup {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    /// `--format jpg` is `jpeg`, as `-o map.jpg` is.
+    public init?(argument: String) {
+        let name = argument.lowercased()
+        self.init(rawValue: name == "jpg" ? "jpeg" : name)
+    }
+}

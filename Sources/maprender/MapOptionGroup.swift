@@ -37,6 +37,8 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(parsing: .unconditional, help: .table("text-scale")) var textScale: String?
     @Flag(help: .table("allow-empty")) var allowEmpty = false
     @Flag(help: .table("strict")) var strict = false
+    @Option(parsing: .unconditional, help: .table("quality")) var quality: String?
+    @Flag(help: .table("system-fonts")) var systemFonts = false
 
     func validate() throws { try validateValues() }
 }

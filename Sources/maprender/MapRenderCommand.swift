@@ -6,7 +6,7 @@ import MapRender
 struct MapRenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "maprender",
-        abstract: "Render points from GeoJSON or CSV to a static map (PNG, SVG or PDF).",
+        abstract: "Render points from GeoJSON or CSV to a static map (PNG, JPEG, WebP, SVG or PDF).",
         discussion: """
         Exit codes: 0 success; 64 bad option or option value (also in a batch manifest); \
         65 malformed input; 66 input not readable; 69 tiles missing with --tiles-strict, or no tile arrived; \
@@ -14,7 +14,7 @@ struct MapRenderCommand: ParsableCommand {
         78 bad style file or manifest. \
         `compare` exits 0 equal, 1 different, 2 error; `batch` exits 1 when any job failed.
         """,
-        version: MapRenderVersion.current,
+        version: MapRenderVersion.long,
         subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self, Animate.self],
         defaultSubcommand: Render.self
     )
@@ -35,22 +35,33 @@ struct MapRenderCommand: ParsableCommand {
             print(renderHelp[start...], terminator: renderHelp.hasSuffix("\n") ? "" : "\n")
             return
         }
-        if args.first == "compare" { runCompare(args) }
-        main(nil)
+        run(args, usageErrorCode: args.first == "compare" ? 2 : nil)
     }
 
-    /// `compare` documents exit 2 for every error, a bad option included (ArgumentParser's is 64).
-    static func runCompare(_ args: [String]) -> Never {
+    /// Parses and runs, with one error style: every error is `maprender: error: MESSAGE`; an
+    /// argument error (exit 64) adds a second line pointing at the command's `--help`, instead of
+    /// ArgumentParser's `Error: ...` followed by the whole usage. `compare` documents exit 2 for
+    /// every error, a bad option included (`usageErrorCode`).
+    static func run(_ args: [String], usageErrorCode: Int32?) -> Never {
         do {
             var command = try parseAsRoot(args)
             try command.run()
             exit(withError: nil)
+        } catch let e as ExitCode {
+            // Thrown after the message was printed (runReportingErrors), or a bare exit status.
+            exit(withError: e)
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                StandardStreams.writeError(fullMessage(for: error) + "\n")
-                Foundation.exit(2)
+            let code = exitCode(for: error)
+            // --help, --version, --generate-completion-script: ArgumentParser prints them.
+            guard code != .success else { exit(withError: error) }
+            let message = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            printError("maprender: error: " + (message.isEmpty ? "\(error)" : message))
+            if code == .validationFailure {
+                let name = configuration.subcommands.map { $0._commandName }.first { $0 == args.first } ?? Render._commandName
+                StandardStreams.writeError("Usage: see 'maprender \(name) --help'\n")
+                Foundation.exit(usageErrorCode ?? code.rawValue)
             }
-            exit(withError: error)
+            Foundation.exit(code.rawValue)
         }
     }
 }

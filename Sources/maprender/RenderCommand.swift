@@ -4,12 +4,13 @@ import MapRender
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render points to a PNG, SVG or PDF map (the default command).",
+        abstract: "Render points to a PNG, JPEG, WebP, SVG or PDF map (the default command).",
         discussion: """
         Examples:
           maprender cities.csv -o map.png
           maprender places.geojson --basemap countries.geojson --label name -o map.svg
           maprender quakes.csv --wrap-longitude --bbox 160,-25,-170,-10 -o fiji.png
+          maprender cities.csv -o map.jpg --quality 85
           maprender cities.csv -o - > map.png
         """
     )
@@ -17,10 +18,10 @@ struct Render: ParsableCommand {
     @Argument(help: ArgumentHelp("Point files: GeoJSON or CSV ('-' reads standard input).", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png, .svg or .pdf; '-' writes PNG to standard output unless --format).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png, .jpg, .jpeg, .webp, .svg or .pdf; '-' writes PNG to standard output unless --format).", valueName: "file"))
     var output: String
 
-    @Option(help: "Output format: png, svg or pdf (default: from the output's extension; png for '-').")
+    @Option(help: "Output format: png, jpeg, webp, svg or pdf (default: from the output's extension; png for '-').")
     var format: OutputFormat?
 
     @OptionGroup(title: "Input")
@@ -32,7 +33,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON summary (points read, skipped, drawn; view; marks; time per stage) to a file or '-'.", valueName: "file"))
     var summary: String?
 
-    @Flag(name: .shortAndLong, help: "Do not print warnings about skipped rows.")
+    @Flag(name: .shortAndLong, help: "Print no warnings: skipped rows, tiles missing or failed, a scale bar or legend that cannot be drawn, a missing font family, a view that shows none of the points. Errors are still printed.")
     var quiet = false
 
     /// The format: `--format`, else the output's extension, else PNG for standard output.
@@ -40,7 +41,7 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         if outputFormat == nil {
-            throw ValidationError("cannot tell the format from '\(output)': use .png, .svg or .pdf, or --format")
+            throw ValidationError("cannot tell the format from '\(output)': use \(OutputFormat.extensionsText), or --format")
         }
         if output == "-" && summary == "-" { throw ValidationError("--output - and --summary - cannot both use standard output") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }

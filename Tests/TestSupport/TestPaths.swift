@@ -14,7 +14,8 @@ public enum TestPaths {
     }()
 
     /// Where each dataset of the team's shared data (`shared/data`, named as there) is vendored in
-    /// the repository: byte-identical copies, so a clone without `../shared` runs every test.
+    /// the repository: copies, so a clone without `../shared` runs every test. They are
+    /// byte-identical but for two names restored in populated_places.geojson (samples/README.md).
     /// samples/README.md and Tests/Data/README.md give their sources and licences.
     public static let vendored: [String: String] = [
         "world_cities_15000.csv": "samples/world_cities.csv",

@@ -87,7 +87,7 @@ import TestSupport
             let r = try cli.run([Self.airports, "-o", out, "--scale", s])
             #expect(r.status == 64, "\(s)")
             let shown = Double(s)?.isFinite == true ? s : "\"\(s)\""  // words that are not decimals are quoted
-            #expect(r.stderr.hasPrefix("Error: --scale: expected a number in 0.1...8, got \(shown)\n"), "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("maprender: error: --scale: expected a number in 0.1...8, got \(shown)\n"), "\(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
         #expect(try cli.run([Self.airports, "-o", out, "--scale", "0.1", "--size", "200x100"]).status == 0)
@@ -106,7 +106,7 @@ import TestSupport
         #expect(m.status == 2 && m.stderr == "maprender: error: --threshold must be in 0...1 and --max-diff >= 0\n")
         // Any other usage error of compare: 2 as well, with ArgumentParser's message.
         let missing = try cli.run(["compare", a])
-        #expect(missing.status == 2 && missing.stderr.hasPrefix("Error: Missing expected argument '<actual>'\n"), "\(missing.stderr)")
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("maprender: error: Missing expected argument '<actual>'\n"), "\(missing.stderr)")
         let bad = try cli.run(["compare", a, a, "--threshold", "x"])
         #expect(bad.status == 2, "\(bad.stderr)")
         #expect(try cli.run(["compare", "--help"]).status == 0)

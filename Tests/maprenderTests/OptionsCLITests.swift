@@ -58,7 +58,7 @@ import MapRender
         let b = try cli.run(["batch", manifest.path])
         let cliLine = try #require(r.stderr.split(separator: "\n").first.map(String.init))
         let batchLine = try #require(b.stderr.split(separator: "\n").first.map(String.init))
-        let cliPrefix = "Error: --\(key): ", batchPrefix = "maprender: error: \(manifest.path): jobs[0].\(key): "
+        let cliPrefix = "maprender: error: --\(key): ", batchPrefix = "maprender: error: \(manifest.path): jobs[0].\(key): "
         #expect(cliLine.hasPrefix(cliPrefix), "\(cliLine)")
         #expect(batchLine.hasPrefix(batchPrefix), "\(batchLine)")
         #expect(cliLine.dropFirst(cliPrefix.count) == batchLine.dropFirst(batchPrefix.count))
@@ -140,7 +140,7 @@ import MapRender
     @Test func versionIsPrinted() throws {
         let r = try cli.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout == MapRenderVersion.current + "\n")
+        #expect(r.stdout == MapRenderVersion.long + "\n")
     }
 
     @Test func rootHelpShowsSubcommandsAndRenderOptions() throws {
@@ -185,7 +185,7 @@ import MapRender
 
     // MARK: - Misleading messages (issue 14)
 
-    /// Exact message and exit code of each bad value (ArgumentParser's "Error: " and usage lines).
+    /// Exact message and exit code of each bad value (`maprender: error: ` and a usage hint line).
     @Test(arguments: [
         (["--bbox=-200,-100,200,100"], #"--bbox: W and E must be in -180...180, got "-200,-100,200,100""#),
         (["--bbox=10,10,10,20"], #"--bbox: W and E are equal, so the box has no width, got "10,10,10,20""#),
@@ -197,14 +197,14 @@ import MapRender
     func badValueMessages(args: [String], message: String) throws {
         let r = try cli.run([Self.places, "-o", "/tmp/never-written.png"] + args)
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix("Error: \(message)\nUsage: maprender render"), "\(r.stderr)")
+        #expect(r.stderr == "maprender: error: \(message)\nUsage: see 'maprender render --help'\n", "\(r.stderr)")
     }
 
     /// `cluster`'s own `--bbox` is checked by the same parser.
     @Test func clusterBoxMessages() throws {
         let r = try cli.run(["cluster", Self.places, "--zoom", "2", "--bbox=10,10,10,20"])
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix(#"Error: --bbox: W and E are equal, so the box has no width, got "10,10,10,20""#), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix(#"maprender: error: --bbox: W and E are equal, so the box has no width, got "10,10,10,20""#), "\(r.stderr)")
         let ok = try cli.run(["cluster", Self.places, "--zoom", "2", "--bbox", "-20,30,40,60"])
         #expect(ok.status == 0 && ok.stdout.hasPrefix(#"{"type":"FeatureCollection""#), "\(ok.stderr)")
     }

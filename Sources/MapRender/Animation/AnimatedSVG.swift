@@ -52,12 +52,13 @@ struct AnimatedSVG {
     /// Callouts by point and text (`textKey`).
     private var callouts: [String: CalloutTrack] = [:]
     /// Measures text as the layout did, for SVG baselines and directions.
-    private let pango = PangoText()
+    private let pango: PangoText
     /// Plain labels' single lines, by text.
     private var labelLines: [String: PangoText.Line] = [:]
 
     init(base: RenderRequest, fps: Double, frameCount: Int) {
         self.base = base
+        self.pango = PangoText(systemFonts: base.systemFonts)
         self.fps = fps
         self.frameCount = frameCount
     }

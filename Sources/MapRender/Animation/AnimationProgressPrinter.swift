@@ -2,8 +2,8 @@ import Foundation
 import MapRenderCore
 
 /// Shows an animation's progress on standard error: a bar redrawn in place on a terminal
-/// (frames done, frames per second, ETA), otherwise a plain line at every tenth of the frames
-/// (logs, CI).
+/// (frames done, frames per second, ETA), otherwise a plain line for the first frame and at every
+/// tenth of the frames (logs, CI): "1/11", "2/11", ... "11/11", counting frames from 1.
 ///
 /// ```swift
 /// let printer = AnimationProgressPrinter()
@@ -35,7 +35,7 @@ public final class AnimationProgressPrinter: @unchecked Sendable {
             barShown = true
         case .lines:
             let tenth = p.total == 0 ? 10 : 10 * p.done / p.total
-            if tenth > lastTenth || p.done == p.total {
+            if (p.done == 1 && lastTenth == 0) || tenth > lastTenth || p.done == p.total {
                 lastTenth = tenth
                 write("maprender: \(p.done)/\(p.total) frames (\(ProgressText.duration(p.elapsed)))\n")
                 if p.done == p.total { lastTenth = 11 }

@@ -92,7 +92,7 @@ public enum AnimationRenderer {
     static func scenes(_ request: AnimationRequest) throws -> [(plan: FramePlan, scene: Scene)] {
         var session = try Session(request)
         let drawing = session.drawing
-        let measurer = CachingTextMeasurer(PangoText())
+        let measurer = CachingTextMeasurer(PangoText(systemFonts: request.base.systemFonts))
         var out: [(plan: FramePlan, scene: Scene)] = []
         try session.forEachChunk { plans, scenes in
             for (i, p) in plans.enumerated() {
@@ -114,11 +114,12 @@ public enum AnimationRenderer {
         /// Labels and callouts: the side each one took in the previous frame, by the key of its point
         /// (a bubble's: of the point it is named after) (nil: no labels).
         var labelSides: LabelSides?
-        let labelMeasurer = CachingTextMeasurer(PangoText())
+        let labelMeasurer: CachingTextMeasurer
         var timings: [String: Double] = [:]
         private var clock = DispatchTime.now().uptimeNanoseconds
 
         init(_ request: AnimationRequest) throws {
+            labelMeasurer = CachingTextMeasurer(PangoText(systemFonts: request.base.systemFonts))
             try MapRenderer.validate(Self.validationRequest(request.base))
             guard request.jobs >= 1 else { throw MapRenderError(.usage, "jobs must be at least 1, got \(request.jobs)") }
             if let f = request.fps, !(f > 0 && f.isFinite) { throw MapRenderError(.usage, "fps must be positive, got \(f)") }
@@ -224,7 +225,7 @@ public enum AnimationRenderer {
             case .animatedSVG(let path):
                 let drawing = self.drawing, view = views.viewports.first!
                 return AnimatedSVGSink(path: path, base: request.base, fps: request.effectiveFPS, frameCount: total,
-                                       background: { try drawing.render(background: view, text: PangoText()) })
+                                       background: { try drawing.render(background: view, text: PangoText(systemFonts: drawing.base.systemFonts)) })
             case .inMemory:
                 return CallerSink()
             }
@@ -238,7 +239,7 @@ public enum AnimationRenderer {
             let counter = ProgressCounter(total: total, report: progress)
             let jobs = self.jobs
             // One text context per thread: never more threads than frames in a chunk (`--jobs` may be huge).
-            let texts = (0..<min(jobs, chunkSize, total)).map { _ in PangoText() }
+            let texts = (0..<min(jobs, chunkSize, total)).map { _ in PangoText(systemFonts: request.base.systemFonts) }
             let drawing = self.drawing
             let wantsBytes = sink.wantsBytes
             let store = sink

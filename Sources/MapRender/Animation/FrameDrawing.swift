@@ -40,7 +40,7 @@ struct FrameDrawing {
     }
 
     func render(_ scene: Scene, format: OutputFormat, text: PangoText) throws -> Data {
-        try CairoRenderer(text: text).render(scene, format: format)
+        try CairoRenderer(text: text).render(scene, format: format, quality: base.quality)
     }
 
     /// The map without points (background, basemap, attribution): the still part of an animated SVG.

@@ -129,7 +129,7 @@ struct ManifestReader {
             guard !paths.contains("-") else { throw fail("a batch cannot read standard input") }
             s.inputs = try paths.map { try files.readableFile($0) }
         case "format":
-            s.format = try value.choice(["png", "svg", "pdf"]) { OutputFormat(rawValue: $0) }
+            s.format = try value.choice(OutputFormat.allCases.map(\.rawValue) + ["jpg"]) { OutputFormat(rawValue: $0 == "jpg" ? "jpeg" : $0) }
         default:
             guard let option = RenderOptionTable.option(named: key), option.cliName == key || option.form == .offFlag else {
                 throw MapRenderError(.internal, "key not handled")
@@ -155,7 +155,7 @@ struct ManifestReader {
         }
         let format = s.format ?? OutputFormat(path: output)
         if format == nil && !s.failedKeys.contains("format") {
-            report(.style, "\(at).output", "cannot tell the format from '\(output)': use .png, .svg or .pdf, or 'format'")
+            report(.style, "\(at).output", "cannot tell the format from '\(output)': use \(OutputFormat.extensionsText), or 'format'")
             ok = false
         }
         guard ok, let format else { return nil }

@@ -200,6 +200,14 @@ public enum RenderOptionTable {
                      "Make expression results that cannot be used (a marker size out of range, a fill that is not a colour) and input text that is not valid UTF-8 errors instead of warnings.") { v, s, _ in
             s.base.strict = try v.bool()
         },
+        RenderOption("quality", .value(valueName: "1-100"), default: "\(OutputFormat.defaultQuality)",
+                     "JPEG and WebP quality, 1...100; for WebP, 100 is lossless. PNG, SVG and PDF ignore it.") { v, s, _ in
+            s.base.quality = try v.integer(1...100)
+        },
+        RenderOption("system-fonts", .flag,
+                     "Draw text with the machine's fonts (its fontconfig setup) instead of the fonts maprender pins: DejaVu Sans, Droid Sans Fallback, WenQuanYi Zen Hei and Lohit Devanagari, as scripts/setup installs them, so that a map has the same bytes on every machine. A FONTCONFIG_FILE set in the environment is used as given.") { v, s, _ in
+            s.base.systemFonts = try v.bool()
+        },
     ]
 
     public static let clustering: [RenderOption] = [

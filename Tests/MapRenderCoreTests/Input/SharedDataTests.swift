@@ -90,6 +90,10 @@ struct InputSharedDataTests {
         #expect(r.points.ids[saoTome] == .number(136))
         #expect(r.points.lon[saoTome] == 6.729649806269851 && r.points.lat[saoTome] == 0.3374664069826239)
         #expect(r.points.properties.columns[0].contains(.string("København")))
+        // Restored from the source's "Chi?in?u" and "?saka" (samples/README.md); no name keeps a question mark.
+        #expect(r.points.properties.columns[0][73] == .string("Chișinău"))
+        #expect(r.points.properties.columns[0][200] == .string("Ōsaka"))
+        #expect(!r.points.properties.columns[0].contains { $0.displayText?.contains("?") == true })
     }
 
     @Test func countries() throws {

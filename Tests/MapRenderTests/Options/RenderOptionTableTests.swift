@@ -35,6 +35,7 @@ import MapRenderCore
         "offline": (["true"], "true"), "tiles-strict": (["true"], "true"),
         "tiles-timeout": (["7.5"], "7.5"), "tile-cache-max": (["200"], "200"), "allow-missing-tiles": (["true"], "true"),
         "allow-empty": (["true"], "true"), "strict": (["true"], "true"), "max-memory": (["100"], "100"),
+        "quality": (["75"], "75"), "system-fonts": (["true"], "true"),
     ]
 
     /// The command line's spelling of a sample: flags are given or not, `--no-cluster` for `cluster: false`.

@@ -235,7 +235,7 @@ final class TileHTTPClient: @unchecked Sendable {
             if let refused = call.refusal() {
                 delegate.forget(call.task)
                 if call.finish() { queue.next() }
-                if let task = call.task { DispatchQueue.global().async { task.cancel() } }
+                if let task = call.task { delegate.cancel(task) }
                 return .failed(refused)
             }
             // Progress may have been made while we slept: look again before giving up.
@@ -250,7 +250,7 @@ final class TileHTTPClient: @unchecked Sendable {
             if call.finish() { queue.next() }
             // Cancelled on another thread: FoundationNetworking's cancel waits for the transfer's
             // queue, which a stalled transfer can hold, and this thread must not wait for it.
-            if let task = call.task { DispatchQueue.global().async { task.cancel() } }
+            if let task = call.task { delegate.cancel(task) }
             return .timedOut(why)
         }
         let (data, response, error, refused) = call.result()
@@ -497,6 +497,33 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         lock.lock(); calls[task.taskIdentifier] = (call, ended); lock.unlock()
     }
 
+    /// Tasks that have ended, and tasks cancelled once: FoundationNetworking traps ("a task that
+    /// is not in the registry") when a task is cancelled after it ended, so each is cancelled at
+    /// most once and never after its end. (An id stays in `ended` for the session's life: ids
+    /// are never reused, and a map asks a few hundred tiles.)
+    private var ended = Set<Int>()
+    private var cancelled = Set<Int>()
+
+    /// Cancels `task` once, unless it has ended; on another thread, since FoundationNetworking's
+    /// cancel waits for the transfer's queue, which a stalled transfer can hold.
+    func cancel(_ task: URLSessionTask) {
+        guard markCancelled(task) else { return }
+        DispatchQueue.global().async { [self] in
+            lock.lock()
+            let over = ended.contains(task.taskIdentifier)
+            lock.unlock()
+            if !over { task.cancel() }
+        }
+    }
+
+    /// False when `task` was cancelled before or has ended.
+    @discardableResult
+    func markCancelled(_ task: URLSessionTask) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if ended.contains(task.taskIdentifier) { return false }
+        return cancelled.insert(task.taskIdentifier).inserted
+    }
+
     func forget(_ task: URLSessionTask?) {
         guard let task else { return }
         lock.lock(); calls.removeValue(forKey: task.taskIdentifier); lock.unlock()
@@ -516,8 +543,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
            let cl = http.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
            cl > Int64(limit) {
             call.refuse("Content-Length \(cl) is larger than the \(HostCall.mib(limit)) maprender takes for a tile")
+            // (.cancel ends the task: cancelling it again once it has ended traps in FoundationNetworking.)
+            markCancelled(dataTask)
             completionHandler(.cancel)
-            DispatchQueue.global().async { dataTask.cancel() }
             return
         }
         completionHandler(.allow)
@@ -527,11 +555,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         guard let call = call(dataTask) else { return }
         // Counted as it comes, after decompression: a gzip bomb stops at the limit too.
         // Cancelled from another thread: cancel waits for the transfer's queue.
-        if !call.received(data, limit: limit) { DispatchQueue.global().async { dataTask.cancel() } }
+        if !call.received(data, limit: limit) { cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.lock()
+        ended.insert(task.taskIdentifier)
+        cancelled.remove(task.taskIdentifier)
         let entry = calls.removeValue(forKey: task.taskIdentifier)
         lock.unlock()
         guard let (call, ended) = entry else { return }

@@ -117,7 +117,7 @@ public enum BatchRunner {
 
     /// The points for which the filter gives `true`. A filter (or label, ...) that reads a property
     /// the input does not have is an error, as in `render` (`InputFieldCheck`).
-    static func select(_ points: PointSet, _ filter: BatchFilter, job: BatchJob) throws -> PointSet {
+    static func select(_ points: PointSet, _ filter: FeatureFilter, job: BatchJob) throws -> PointSet {
         try InputFieldCheck.check(job.request, filter: filter.expression, points: points)
         let bound = filter.expression.bind(to: points.properties)
         var rows: [Int] = []

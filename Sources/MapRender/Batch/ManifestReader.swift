@@ -164,7 +164,7 @@ struct ManifestReader {
         r.inputs = s.inputs
         r.format = format
         // The runner selects each job's points from the shared inputs before rendering.
-        let filter = r.filter.map { BatchFilter(expression: $0, source: s.settings.filterSource ?? "") }
+        let filter = r.filter.map { FeatureFilter(expression: $0, source: s.settings.filterSource ?? "") }
         r.filter = nil
 
         var options = s.canonical

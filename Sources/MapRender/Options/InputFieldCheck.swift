@@ -8,7 +8,7 @@ import MapRenderCore
 /// exit 64, naming the option, the property and the nearest existing one.
 ///
 /// A property counts as present when any point has it. With no points there is nothing to
-/// check. `["zoom"]` in a filter is refused when the filter is read (`BatchFilter`).
+/// check. `["zoom"]` in a filter is refused when the filter is read (`FeatureFilter`).
 enum InputFieldCheck {
     /// Throws for the first option naming a missing property; `filter` is the job's filter when
     /// it is applied apart from the request (batch).

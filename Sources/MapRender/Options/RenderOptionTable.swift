@@ -50,7 +50,7 @@ public enum RenderOptionTable {
             s.base.inputOptions.geometryColumn = .init(name: try v.string(), encoding: .polyline)
         },
         RenderOption("polyline-precision", .value(valueName: "digits"), default: "5",
-                     "Decimal digits of --polyline's coordinates: 5 (Google's) or 6 (OSRM, Valhalla).") { v, s, _ in
+                     "Decimal digits of the coordinates in the --polyline column: 5 (Google's) or 6 (OSRM, Valhalla).") { v, s, _ in
             let p = try v.integer(5...6)
             s.base.inputOptions.polylinePrecision = p
         },
@@ -162,7 +162,7 @@ public enum RenderOptionTable {
         },
         RenderOption("filter", .value(valueName: "expression"),
                      #"Draw only points for which this MapLibre expression (JSON) is true, e.g. '["==", ["get", "country"], "FR"]', or one comparison: 'country == "FR"'. A property the input lacks is an error; ["zoom"] cannot be used."#) { v, s, c in
-            let f = try BatchFilter(v, file: c.file, path: c.path)
+            let f = try FeatureFilter(v, file: c.file, path: c.path)
             s.base.filter = f.expression
             s.filterSource = f.source
         },

@@ -22,8 +22,8 @@ public struct StyleLayer: Sendable, Equatable {
         case basemap
     }
 
-    public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
-    public enum LineJoin: String, Sendable, CaseIterable { case bevel, round, miter }
+    public typealias LineCap = MapRenderCore.LineCap
+    public typealias LineJoin = MapRenderCore.LineJoin
 
     /// Which geometries a layer takes besides what its type draws (the default data layers
     /// keep lines and polygons apart: a polygon's outline is drawn by its fill layer).

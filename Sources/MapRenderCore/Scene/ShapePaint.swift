@@ -6,11 +6,11 @@ public struct ShapePaint: Hashable, Sendable {
     public var strokeWidth: Double
     /// Dash and gap lengths in CSS px; empty: solid.
     public var dash: [Double] = []
-    public var cap: StyleLayer.LineCap = .round
-    public var join: StyleLayer.LineJoin = .round
+    public var cap: LineCap = .round
+    public var join: LineJoin = .round
 
     public init(fill: RGBA, stroke: RGBA, strokeWidth: Double, dash: [Double] = [],
-                cap: StyleLayer.LineCap = .round, join: StyleLayer.LineJoin = .round) {
+                cap: LineCap = .round, join: LineJoin = .round) {
         self.fill = fill; self.stroke = stroke; self.strokeWidth = strokeWidth
         self.dash = dash; self.cap = cap; self.join = join
     }

@@ -26,6 +26,7 @@ import TestSupport
         ("scripts/test", "runs the whole test suite, this test included"),
         ("scripts/readme-images", "rewrites docs/images/ with a release build; ReadmeCommandsTests runs it with the tested binary"),
         ("ffmpeg ", "ffmpeg is not installed by scripts/setup (the frames command before it runs here)"),
+        ("docker ", "needs the Docker daemon and the network (base images, a registry); ReadmeDeploymentTests checks the Dockerfile"),
     ]
 
     struct Command: CustomStringConvertible {

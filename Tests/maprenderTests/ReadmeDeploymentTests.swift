@@ -152,4 +152,44 @@ import Yams
             #expect(runStage.contains(font), "the image lacks \(font)")
         }
     }
+
+    /// The packages the Dockerfile's run stage installs (its apt-get install line).
+    static func runStagePackages() throws -> [String] {
+        let text = try String(contentsOfFile: TestPaths.repoFile("Dockerfile"), encoding: .utf8)
+        let runStage = try #require(text.components(separatedBy: "\nFROM ").last)
+        let joined = runStage.replacingOccurrences(of: "\\\n", with: " ")
+        let install = try #require(joined.range(of: "--no-install-recommends"))
+        let rest = joined[install.upperBound...]
+        let end = rest.range(of: "&&")?.lowerBound ?? rest.endIndex
+        return rest[..<end].split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    }
+
+    static var canAskDpkg: Bool {
+        PortableBinaryTests.hasReleaseBinary && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-cache")
+    }
+
+    /// Every library the release binary needs (readelf's NEEDED) comes, on this Debian machine, from
+    /// a package that the image's run stage installs or that one of them depends on.
+    @Test(.enabled(if: ReadmeDeploymentTests.canAskDpkg, "needs the release binary (scripts/setup) and dpkg"))
+    func imageInstallsTheLibrariesTheBinaryLinks() throws {
+        let packages = try Self.runStagePackages()
+        #expect(packages.contains("libcairo2") && packages.contains("fonts-dejavu-core"), "\(packages)")
+        let deps = try Every.run("/usr/bin/apt-cache", ["depends", "--recurse", "--no-recommends", "--no-suggests",
+                                                       "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances"] + packages)
+        try #require(deps.status == 0, Comment(rawValue: deps.output))
+        let installed = Set(deps.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.split(separator: ":")[0]) })
+        let needed = try Every.run("/bin/bash", ["-c", "readelf -d \"$0\" | sed -n 's/.*(NEEDED).*\\[\\(.*\\)\\]/\\1/p'", PortableBinaryTests.releaseBinary])
+        try #require(needed.status == 0, Comment(rawValue: needed.output))
+        let libraries = needed.output.split(separator: "\n").map(String.init)
+        #expect(libraries.contains("libcairo.so.2"), "\(libraries)")
+        for library in libraries {
+            let owner = try Every.run("/usr/bin/dpkg", ["-S", "*/" + library])
+            guard owner.status == 0, let first = owner.output.split(separator: "\n").first else {
+                Issue.record("no package holds \(library): \(owner.output)"); continue
+            }
+            let names = first.split(separator: ":")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(names.contains { installed.contains($0) }, "the image does not install \(library) (\(names.joined(separator: ", "))): add it to the Dockerfile's run stage")
+        }
+    }
 }

@@ -156,6 +156,15 @@ import TestSupport
         for entry in Self.skipped {
             #expect(commands.contains { $0.text.hasPrefix(entry.prefix) }, "skip entry '\(entry.prefix)' matches no README command: remove it")
         }
+        // A skipped command still names only what exists: a script of the repository is there,
+        // executable, and parses (bash -n).
+        for c in commands where Self.skipReason(c.text) != nil && c.text.hasPrefix("scripts/") {
+            let script = String(c.text.prefix { $0 != " " })
+            let path = TestPaths.repoFile(script)
+            #expect(FileManager.default.isExecutableFile(atPath: path), "\(c): no executable \(script)")
+            let syntax = try Self.run("/bin/bash", ["-n", path])
+            #expect(syntax.status == 0, "\(c): \(syntax.output)")
+        }
         // Every picture command is one of ours (the two extractions agree).
         #expect(pictures.isSubset(of: Set(commands.map(\.text))), "scripts/readme-images extracts \(pictures.subtracting(commands.map(\.text)))")
         // Sections with a command to run here; a section of picture commands only is

@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "MapRenderTilesTests", dependencies: ["MapRenderTiles", "MapRender", "TestSupport"],
                     exclude: ["Fixtures"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
-        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "MapRenderCairo", "TestSupport"]),
+        // Yams: ReadmeDeploymentTests parses the README's Kubernetes manifest.
+        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "MapRenderCairo", "TestSupport",
+                                                           .product(name: "Yams", package: "Yams")]),
     ]
 )

@@ -8,6 +8,9 @@ MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-de
 MAPRENDER_PACKAGES+=(chromium)
 # Mapnik draws the same lines and polygons as the fill and line layers' independent oracle.
 MAPRENDER_PACKAGES+=(python3-mapnik)
+# libcurl's development link: the release binary links Foundation statically (--static-swift-stdlib), and
+# static FoundationNetworking (URLSession, for HTTP tiles) links -lcurl, which only the -dev package provides.
+MAPRENDER_PACKAGES+=(libcurl4-openssl-dev)
 # djpeg and dwebp decode the JPEG and WebP outputs for the tests that compare them with the PNG.
 MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
 

@@ -89,6 +89,18 @@ struct ShapeCoordinates {
     private mutating func readLine(_ s: inout JSONScanner) throws -> [Double] {
         var coords: [Double] = []
         try eachElement(&s) { me, s in
+            // Most positions are `[lon, lat]`: read straight, the checks below only when not.
+            if let (lon, lat) = try Self.plainPosition(&s) {
+                if me.strict {
+                    coords.append(lon); coords.append(lat)
+                    return
+                }
+                switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: me.wrapLongitude) {
+                case .point(let la, let lo): coords.append(lo); coords.append(la)
+                case .skip(let reason): if me.problem == nil { me.problem = reason }
+                }
+                return
+            }
             s.skipWhitespace()
             let start = s.pos
             guard s.peek() == UInt8(ascii: "[") else {
@@ -132,5 +144,29 @@ struct ShapeCoordinates {
             }
         }
         return coords
+    }
+
+    /// `[lon, lat]` of two finite numbers, consumed; nil (nothing consumed) for anything else,
+    /// which the general reading handles with its messages.
+    @inline(__always)
+    private static func plainPosition(_ s: inout JSONScanner) throws -> (Double, Double)? {
+        let save = s.pos
+        guard s.peek() == UInt8(ascii: "[") else { return nil }
+        s.pos += 1
+        if s.peekKind() == .number {
+            let lon = try s.readNumber()
+            if s.peek() == UInt8(ascii: ",") {
+                s.pos += 1
+                if s.peekKind() == .number {
+                    let lat = try s.readNumber()
+                    if s.peek() == UInt8(ascii: "]"), lon.isFinite, lat.isFinite {
+                        s.pos += 1
+                        return (lon, lat)
+                    }
+                }
+            }
+        }
+        s.pos = save
+        return nil
     }
 }

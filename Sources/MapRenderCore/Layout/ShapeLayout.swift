@@ -75,17 +75,7 @@ public enum ShapeLayout {
             let isPolygon = kind == .polygon
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for r in shapes.rings(of: s) {
-                var prev: Double? = nil
-                var shift = 0.0
-                for q in shapes.vertices(of: r) {
-                    var x = WebMercator.x(lon: shapes.coords[2 * q])
-                    let y = WebMercator.y(lat: shapes.coords[2 * q + 1])
-                    if let q = prev {
-                        let d = x + shift - q
-                        if d > 0.5 { shift -= 1 } else if d < -0.5 { shift += 1 }
-                    }
-                    x += shift
-                    prev = x
+                shapes.forEachUnwrappedVertex(ofRing: r) { x, y, q in
                     wx.append(x); wy.append(y)
                     if isPolygon { cut.append(cutSide(lon: shapes.coords[2 * q], lat: shapes.coords[2 * q + 1])) }
                     minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)

@@ -16,6 +16,28 @@ extension Viewport {
     }
 }
 
+extension ShapeSet {
+    /// Visits ring r's vertices in world units (Web Mercator), unwrapped: consecutive vertices
+    /// never jump by more than half the world, so a ring across 180° goes the short way (x may
+    /// pass 1 or 0). The one projection of lines and polygons, for fitting and for drawing.
+    @inline(__always)
+    public func forEachUnwrappedVertex(ofRing r: Int, _ body: (_ x: Double, _ y: Double, _ vertex: Int) -> Void) {
+        var prev = Double.nan
+        var shift = 0.0
+        for q in vertices(of: r) {
+            var x = WebMercator.x(lon: coords[2 * q])
+            let y = WebMercator.y(lat: coords[2 * q + 1])
+            if !prev.isNaN {
+                let d = x + shift - prev
+                if d > 0.5 { shift -= 1 } else if d < -0.5 { shift += 1 }
+            }
+            x += shift
+            prev = x
+            body(x, y, q)
+        }
+    }
+}
+
 /// Positions in world units (Web Mercator, 0...1) that a view fitted to the data must show
 /// besides the points: for each line or polygon, the corners of its box and, for a wide one,
 /// points along its width every 1/32 of the world, so the shortest span of all (`ViewFitter`)
@@ -33,18 +55,8 @@ public struct FitSamples: Sendable, Equatable {
         for s in 0..<shapes.shapeCount {
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for r in shapes.rings(of: s) {
-                var prev: Double? = nil
-                var shift = 0.0
-                for q in shapes.vertices(of: r) {
-                    var x = WebMercator.x(lon: shapes.coords[2 * q])
-                    let y = WebMercator.y(lat: shapes.coords[2 * q + 1])
-                    // Unwrapped as the shape is drawn: across 180° the short way.
-                    if let p = prev {
-                        let d = x + shift - p
-                        if d > 0.5 { shift -= 1 } else if d < -0.5 { shift += 1 }
-                    }
-                    x += shift
-                    prev = x
+                // Unwrapped as the shape is drawn: across 180° the short way.
+                shapes.forEachUnwrappedVertex(ofRing: r) { x, y, _ in
                     minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
                 }
             }

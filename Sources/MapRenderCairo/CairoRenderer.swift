@@ -303,7 +303,9 @@ public final class CairoRenderer {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, b.opacity)
             cairo_restore(cr)
-            text.draw(bubble.text, font: b.font, color: b.textColor, halo: nil, haloWidth: 0,
+            var font = b.font
+            if let size = bubble.textSize { font.size = size }
+            text.draw(bubble.text, font: font, color: b.textColor, halo: nil, haloWidth: 0,
                       x: bubble.textBox.x, y: bubble.textBox.y, on: cr)
         }
     }

@@ -7,7 +7,9 @@ import MapRenderCore
 /// Draws a `Scene` to PNG, JPEG, WebP, SVG or PDF bytes. It knows nothing of clustering or data: only marks.
 ///
 /// Raster output stamps pre-rendered markers (`MarkerStamps`); SVG and PDF keep vector markers,
-/// one definition per symbol reused for every marker (a recording surface that Cairo emits once).
+/// one definition per symbol reused for every marker (a recording surface that Cairo emits once),
+/// except an SVG batch with more than 10,000 markers of one symbol, written as merged paths
+/// (`MergedMarkers`: librsvg refuses 500,000 referenced elements).
 public final class CairoRenderer {
     private let text: PangoText
 
@@ -44,7 +46,7 @@ public final class CairoRenderer {
         defer { cairo_surface_destroy(surface) }
         try cairoCheck(cairo_surface_status(surface), "creating the \(format.rawValue) surface")
         let cr = cairo_create(surface)!
-        try draw(scene, on: cr, raster: format.isRaster)
+        try draw(scene, on: cr, raster: format.isRaster, svg: format == .svg)
         let status = cairo_status(cr)
         cairo_destroy(cr)
         try cairoCheck(status, "drawing")
@@ -92,7 +94,7 @@ public final class CairoRenderer {
         return Data(bytes: out, count: length)
     }
 
-    func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool) throws {
+    func draw(_ scene: Scene, on cr: OpaquePointer, raster: Bool, svg: Bool = false) throws {
         let s = scene.scale
         cairo_scale(cr, s, s)
         if let w = scene.world {
@@ -126,7 +128,7 @@ public final class CairoRenderer {
                         cairo_identity_matrix(cr)
                         stamps.paint(m, on: cr, scale: s)
                     }
-                } else {
+                } else if !(svg && MergedMarkers.applies(to: m) && MergedMarkers.draw(m, on: cr)) {
                     drawVectorMarkers(m, cr)
                 }
             case .label(let l):
@@ -303,7 +305,9 @@ public final class CairoRenderer {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, b.opacity)
             cairo_restore(cr)
-            text.draw(bubble.text, font: b.font, color: b.textColor, halo: nil, haloWidth: 0,
+            var font = b.font
+            if let size = bubble.textSize { font.size = size }
+            text.draw(bubble.text, font: font, color: b.textColor, halo: nil, haloWidth: 0,
                       x: bubble.textBox.x, y: bubble.textBox.y, on: cr)
         }
     }

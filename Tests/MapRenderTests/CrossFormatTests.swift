@@ -176,6 +176,73 @@ import TestSupport
         #expect(d.differentFraction <= Self.maxDifferentFraction(scale: 1), Comment(rawValue: message))
     }
 
+    /// A 170k-point world dot map (the GeoNames cities five times over, jittered by up to 0.2°,
+    /// deterministically) as SVG: Cairo's `<use>` per marker made 343k references, which librsvg
+    /// refuses ("exceeded more than 500000 referenced elements"). Merged into paths
+    /// (`MergedMarkers`), it opens in rsvg-convert and matches the PNG within the SVG limit; the
+    /// same map of pins (three paints a marker, merged only where marks do not touch) too; and two
+    /// renders are the same bytes.
+    @Test(arguments: ["dots", "pins"])
+    func denseSVGOpensInLibrsvgAndMatchesPng(_ kind: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xformat-dense-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rows = try String(contentsOfFile: TestPaths.repoFile("samples/world_cities.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst()
+        var csv = "id,name,country,lat,lon,population\n"
+        var n = 0
+        for copy in 0..<5 {
+            for row in rows {
+                let f = row.split(separator: ",", omittingEmptySubsequences: false)
+                guard f.count == 6, let lat = Double(f[3]), let lon = Double(f[4]) else { continue }
+                // A fixed jitter from the row number: 0 for the first copy, up to ±0.2° after.
+                let a = Double((n &* 7919) % 2001 - 1000) / 5000, b = Double((n &* 104729) % 2001 - 1000) / 5000
+                let dy = copy == 0 ? 0 : a, dx = copy == 0 ? 0 : b
+                csv += "\(n),c,\(f[2]),\(min(85, max(-85, lat + dy))),\(lon + dx),1\n"
+                n += 1
+            }
+        }
+        #expect(n > 170_000)
+        let input = dir.appendingPathComponent("cities.csv")
+        try csv.write(to: input, atomically: true, encoding: .utf8)
+        var r = RenderRequest()
+        r.width = 1024; r.height = 512
+        r.inputs = [input.path]
+        r.clustering = nil
+        r.view = .bbox(GeoBounds(west: -180, south: -60, east: 180, north: 80))
+        if kind == "dots" {
+            r.style.marker.shape = .circle; r.style.marker.size = 4
+        } else {
+            r.style.marker.shape = .pin; r.style.marker.size = 14
+        }
+        r.format = .png
+        let png = try PNGCodec.decode(data: MapRenderer.render(r).data, name: "PNG")
+        r.format = .svg
+        let bytes = try MapRenderer.render(r).data
+        #expect(try MapRenderer.render(r).data == bytes, "the SVG is not the same bytes twice")
+        let uses = bytes.withUnsafeBytes { raw in
+            var count = 0, i = 0
+            let b = raw.bindMemory(to: UInt8.self), pattern = Array("<use".utf8)
+            while i + 4 <= b.count {
+                if b[i] == 60, b[i + 1] == pattern[1], b[i + 2] == pattern[2], b[i + 3] == pattern[3] { count += 1 }
+                i += 1
+            }
+            return count
+        }
+        #expect(uses < 10_000, "\(uses) <use> elements")
+        let svg = dir.appendingPathComponent("map.svg")
+        try bytes.write(to: svg)
+        let fromSVG = dir.appendingPathComponent("svg.png")
+        try Self.runTool("rsvg-convert", package: "librsvg2-bin",
+                         ["--width", String(png.width), "--height", String(png.height), "--output", fromSVG.path, svg.path])
+        let other = try PNGCodec.decode(path: fromSVG.path)
+        let d = try ImageDiff.compare(png, other)
+        let percent = String(format: "%.3f", 100 * d.differentFraction)
+        let message = "dense \(kind): SVG via librsvg differs from the PNG in \(d.differentPixels) of \(d.totalPixels) pixels (\(percent)%); \(bytes.count) bytes, \(uses) <use>"
+        if ProcessInfo.processInfo.environment["MAPRENDER_XFORMAT_REPORT"] != nil { print(message) }
+        #expect(d.differentFraction <= Self.maxDifferentFraction(scale: 1), Comment(rawValue: message))
+    }
+
     /// Runs a rasteriser found on PATH; a missing tool is an error that says what to install.
     static func runTool(_ name: String, package: String, _ args: [String]) throws {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

@@ -109,13 +109,16 @@ struct AnimatedSVG {
         // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.
         var spaced = marks
         BubbleSpacing.apply(to: &spaced, style: base.style.cluster)
+        let bubbleFont = FontSpec(family: base.style.cluster.font, size: base.style.cluster.textSize * base.layout.textScale,
+                                  weight: .bold)
         for (b, bubble) in spaced.bubbles.enumerated() {
             let track = plan.bubbles[b].track
             var t = bubbles[track] ?? Track(frames: frameCount)
             t.x[k] = Float(bubble.x); t.y[k] = Float(bubble.y)
             t.size[k] = Float(bubble.radius); t.opacity[k] = 1
             t.count[k] = Int32(clamping: bubble.count)
-            t.text[k] = bubble.showsText
+            // Its count shows when the frame's layout shows it (it fits the bubble as drawn).
+            t.text[k] = !BubbleTextFit.fit(bubble, style: base.style.cluster, font: bubbleFont, measurer: pango).text.isEmpty
             bubbles[track] = t
         }
         for l in scene.labels {

@@ -493,13 +493,17 @@ struct ClusterContinuity {
             let p = f.pixel(x: shown.x, y: shown.y)
             marks.bubbles[b].x = p.x; marks.bubbles[b].y = p.y
             marks.bubbles[b].radius = shown.r
-            // The count shows once a growing bubble has reached 60 % of its size.
-            marks.bubbles[b].showsText = bubble.showsText && shown.r >= 0.6 * bubble.radius
+            // The count shows whenever it fits the bubble as it is drawn (`BubbleTextFit`).
+            marks.bubbles[b].showsText = bubble.showsText
+            // It is named once it has grown to 60 % of its size.
+            marks.bubbles[b].nameable = shown.r >= 0.6 * bubble.radius
         }
         for g in ghostPlans {
             let p = f.pixel(x: g.x, y: g.y)
             marks.bubbles.append(MarkPlan.Bubble(x: p.x, y: p.y, count: g.count, clusterID: nil, aggregates: [:],
-                                                 representative: nil, radius: g.radius, text: "", showsText: false))
+                                                 representative: nil, radius: g.radius, text: ClusterItem.abbreviate(g.count),
+                                                 showsText: g.count > 0))
+            marks.bubbles[marks.bubbles.count - 1].nameable = false
         }
         marks.bubbles.removeAll { $0.radius <= 0 }
         // A fading point's label fades with its marker.

@@ -43,6 +43,30 @@ public struct ClusterItem: Sendable, Equatable {
         if count >= 1_000 { return ClusterGeoJSON.number(jsRound(Double(count) / 100) / 10) + "k" }
         return String(count)
     }
+
+    /// An aggregate (`sum_population`, a mean) as a bubble shows it: at most three digits and a
+    /// unit, `k`, `M`, `B` or `T` (thousand, million, billion, trillion): below 100 of a unit with
+    /// one decimal unless it is 0 (`1.2k`, `12.3M`, `1.2B`, `5M`), from 100 whole (`123k`,
+    /// `100M`); below 1000 the rounded number itself (`999`). A value that rounds up to 1000 of a
+    /// unit is written in the next (`999,960` is `1M`). Counts keep `abbreviate` (supercluster's
+    /// `point_count_abbreviated`).
+    public static func abbreviateAggregate(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "" : (value > 0 ? "∞" : "-∞") }
+        let sign = value < 0 ? "-" : ""
+        var v = abs(value)
+        if jsRound(v) < 1000 { return sign + String(Int(jsRound(v))) }
+        let units = ["k", "M", "B", "T"]
+        var u = 0
+        v /= 1000
+        while true {
+            // Rounded as it will be written: one decimal below 100, whole from 100.
+            let written = v < 99.95 ? jsRound(v * 10) / 10 : jsRound(v)
+            if written >= 1000 && u + 1 < units.count { v /= 1000; u += 1; continue }
+            let text = written < 100 && written != written.rounded(.down)
+                ? String(format: "%.1f", written) : String(Int(written))
+            return sign + text + units[u]
+        }
+    }
 }
 
 /// JavaScript's `Math.round`: the nearest integer, halves rounded up (towards +∞).

@@ -54,11 +54,11 @@ enum LabelLayout {
 
         /// The texts a bubble's label or callout tries, in order: its representative's text with
         /// the count of the others ("Paris +41"), then the name alone (one member: the name).
-        /// nil when the bubble shows no count (a bubble growing in or shrinking away in an
-        /// animation frame) or its centre is off the image (as a marker is named only when its
+        /// nil when the bubble shows no count or is not `nameable` (a bubble growing in or
+        /// shrinking away in an animation frame) or its centre is off the image (as a marker is named only when its
         /// head's centre is in it).
         func bubbleTexts(_ b: MarkPlan.Bubble) -> [String]? {
-            guard b.showsText, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
+            guard b.showsText, b.nameable, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
                   let rep = b.representative, let name = text(rep) else { return nil }
             return b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
         }

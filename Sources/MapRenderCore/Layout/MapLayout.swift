@@ -254,15 +254,12 @@ public enum MapLayout {
             let r = b.radius
             guard r > 0, b.x + r >= 0, b.x - r <= v.width, b.y + r >= 0, b.y - r <= v.height else { continue }
             let fill = style.step(for: b.count).fill
-            guard b.showsText else {
-                batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: fill, count: b.count, text: "",
-                                           textBox: Rect(x: b.x, y: b.y, width: 0, height: 0)))
-                continue
-            }
-            let size = measurer.measure(b.text, font: font)
-            batch.bubbles.append(.init(x: b.x, y: b.y, radius: r, fill: fill, count: b.count, text: b.text,
+            // Its text as BubbleTextFit sets it (an aggregate shrunk to fit, a growing one's hidden).
+            let fit = BubbleTextFit.fit(b, style: style, font: font, measurer: measurer)
+            let size = fit.size
+            batch.bubbles.append(.init(x: b.x, y: b.y, radius: fit.radius, fill: fill, count: b.count, text: fit.text,
                                        textBox: Rect(x: b.x - size.width / 2, y: b.y - size.height / 2,
-                                                     width: size.width, height: size.height)))
+                                                     width: size.width, height: size.height), textSize: fit.textSize))
         }
         return batch
     }

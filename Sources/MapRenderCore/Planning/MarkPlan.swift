@@ -22,8 +22,11 @@ public struct MarkPlan: Sendable {
         public var radius: Double
         /// The text shown in the bubble: the abbreviated count, or the style's aggregated `text-field`.
         public var text: String
-        /// Whether `text` is drawn (a growing or fading bubble in an animation shows no count).
+        /// Whether `text` is drawn (where it fits the bubble as drawn: `BubbleTextFit`).
         public var showsText: Bool
+        /// Whether the bubble may be named (a label or callout): false for a bubble of an
+        /// animation frame growing in or shrinking away below 60 % of its size.
+        public var nameable = true
 
         public init(x: Double, y: Double, count: Int, clusterID: Int?, aggregates: [String: Double],
                     representative: Int?, radius: Double, text: String, showsText: Bool = true) {
@@ -42,9 +45,10 @@ public struct MarkPlan: Sendable {
                       text: Self.text(count: count, aggregates: aggregates, style: style))
         }
 
-        /// The abbreviated count, or the aggregate named by the style's `text-field` when the bubble has it.
+        /// The abbreviated count, or the aggregate named by the style's `text-field` when the bubble has
+        /// it (`ClusterItem.abbreviateAggregate`: 12.3M, 1.2B).
         public static func text(count: Int, aggregates: [String: Double], style: Style.Cluster) -> String {
-            if let f = style.textField, let value = aggregates[f] { return ClusterItem.abbreviate(Int(value.rounded())) }
+            if let f = style.textField, let value = aggregates[f] { return ClusterItem.abbreviateAggregate(value) }
             return ClusterItem.abbreviate(count)
         }
     }

@@ -154,6 +154,9 @@ public struct BubbleBatch: Sendable {
         public var text: String
         /// The text's measured box, centred on the bubble.
         public var textBox: Rect
+        /// The text's size when smaller than the batch's font (a long aggregate shrunk to fit
+        /// its bubble: `BubbleTextFit`), CSS px; nil: the batch's font size.
+        public var textSize: Double? = nil
         public var box: Rect { Rect(x: x - radius, y: y - radius, width: 2 * radius, height: 2 * radius) }
     }
     public var bubbles: [Bubble] = []

@@ -57,8 +57,9 @@ import TestSupport
     /// as three of its shops move away (samples/mall.csv), and a bubble over the pins: the SVG
     /// draws the legs and dots of every frame and the bubble above the markers, as the PNG frames
     /// do. Without text, the browser differs from Cairo by edges only (0-0.08 % here, the most in
-    /// frames of half-faded pins), so the bound is tighter: 0.1 %; without the legs and dots the
-    /// frames at rest differed by 0.15 % and 0.18 %.
+    /// frames of half-faded pins), so the bound was 0.1 %; without the legs and dots the frames at
+    /// rest differed by 0.15 % and 0.18 %. The bubble's count in transition (issue 47) adds glyph
+    /// edges to frame 5 (0.133 %): the bound is 0.2 %, still under the legless 0.15-0.18 % + text.
     @Test func spreadLegsAndBubblesInChromiumMatchThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let mall = try String(contentsOfFile: TestPaths.repoFile("samples/mall.csv"), encoding: .utf8)
@@ -87,9 +88,12 @@ import TestSupport
         #expect(frames.count == 7 && discrete > 0 && timed == discrete)
         // The first keyframe, with its ring of six, and the frames of the transition (the last
         // keyframe is where the loop restarts).
+        // Since a bubble in transition shows its count (issue 47), frame 5 holds text: Chromium's
+        // glyphs and Pango's differ at their edges (0.133 % measured, the diff image shows the
+        // "6" and pin rims), so the bound is 0.2 % (the callouts' text bound is 0.6 %).
         for (k, fraction) in try Self.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 2, 3, 4, 5], dir: dir,
-                                                           bound: 0.001, name: "browser-spread-frame", rendered: (svg, frames)) {
-            #expect(fraction <= 0.001, "frame \(k): \(fraction * 100) % of the pixels differ")
+                                                           bound: 0.002, name: "browser-spread-frame", rendered: (svg, frames)) {
+            #expect(fraction <= 0.002, "frame \(k): \(fraction * 100) % of the pixels differ")
         }
     }
 

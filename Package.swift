@@ -22,7 +22,7 @@ let package = Package(
         // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // JPEG and WebP output through libjpeg-turbo and libwebp (C for libjpeg's longjmp errors).
-        .target(name: "CImageEncoders", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
+        .target(name: "CImageEncoders", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // The git commit of the build, for `maprender --version` (scripts/stamp-commit writes it).
         .target(name: "CBuildInfo"),
         // Cache prefetch hints for the clustering's hot loop (no Swift spelling).

@@ -3,6 +3,7 @@
 // Swift cannot catch. Both encoders run with fixed settings on one thread, so the bytes depend
 // only on the pixels and the quality: no time stamps, no metadata, no thread scheduling.
 #include "mr_image_encoders.h"
+#include "mr_png.h"
 #include <stdio.h> // before jpeglib.h, which uses FILE
 #include <jpeglib.h>
 #include <setjmp.h>
@@ -152,23 +153,7 @@ int mr_webp_write_argb32(const unsigned char *data, int width, int height, int s
     if (!rgba) return fail(error, error_size, "out of memory");
     unsigned char *o = rgba;
     for (int y = 0; y < height; y++) {
-        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
-        for (int x = 0; x < width; x++) {
-            uint32_t p = row[x];
-            unsigned int a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-            if (a != 0xff && a != 0) {
-                // Un-premultiply with rounding, as the PNG writer does.
-                r = (r * 255 + a / 2) / a;
-                g = (g * 255 + a / 2) / a;
-                b = (b * 255 + a / 2) / a;
-            } else if (a == 0) {
-                r = g = b = 0;
-            }
-            *o++ = (unsigned char)r;
-            *o++ = (unsigned char)g;
-            *o++ = (unsigned char)b;
-            if (!opaque) *o++ = (unsigned char)a;
-        }
+        o = mr_unpremultiply_row((const uint32_t *)(data + (size_t)y * stride), width, opaque, o);
     }
 
     WebPPicture pic;

@@ -57,27 +57,31 @@ int mr_png_write_argb32(const unsigned char *data, int width, int height, int st
     png_write_info(png, info);
     for (int y = 0; y < height; y++) {
         const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
-        unsigned char *out = line;
-        for (int x = 0; x < width; x++) {
-            uint32_t p = row[x];
-            unsigned int a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-            if (a != 0xff && a != 0) {
-                // Un-premultiply with rounding, as Cairo does.
-                r = (r * 255 + a / 2) / a;
-                g = (g * 255 + a / 2) / a;
-                b = (b * 255 + a / 2) / a;
-            } else if (a == 0) {
-                r = g = b = 0;
-            }
-            *out++ = (unsigned char)r;
-            *out++ = (unsigned char)g;
-            *out++ = (unsigned char)b;
-            if (!opaque) *out++ = (unsigned char)a;
-        }
+        mr_unpremultiply_row(row, width, opaque, line);
         png_write_row(png, line);
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     free(line);
     return sink.failed;
+}
+
+unsigned char *mr_unpremultiply_row(const uint32_t *row, int width, int opaque, unsigned char *out) {
+    for (int x = 0; x < width; x++) {
+        uint32_t p = row[x];
+        unsigned int a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+        if (a != 0xff && a != 0) {
+            // Un-premultiply with rounding, as Cairo does.
+            r = (r * 255 + a / 2) / a;
+            g = (g * 255 + a / 2) / a;
+            b = (b * 255 + a / 2) / a;
+        } else if (a == 0) {
+            r = g = b = 0;
+        }
+        *out++ = (unsigned char)r;
+        *out++ = (unsigned char)g;
+        *out++ = (unsigned char)b;
+        if (!opaque) *out++ = (unsigned char)a;
+    }
+    return out;
 }

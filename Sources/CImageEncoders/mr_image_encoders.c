@@ -141,13 +141,7 @@ int mr_webp_write_argb32(const unsigned char *data, int width, int height, int s
     }
     if (!WebPValidateConfig(&config)) return fail(error, error_size, "invalid WebP settings");
 
-    int opaque = 1;
-    for (int y = 0; y < height && opaque; y++) {
-        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
-        for (int x = 0; x < width; x++) {
-            if ((row[x] >> 24) != 0xff) { opaque = 0; break; }
-        }
-    }
+    int opaque = mr_argb32_is_opaque(data, width, height, stride);
     const int channels = opaque ? 3 : 4;
     unsigned char *rgba = malloc((size_t)width * height * channels);
     if (!rgba) return fail(error, error_size, "out of memory");

@@ -25,13 +25,7 @@ static void mr_png_flush_cb(png_structp png) { (void)png; }
 int mr_png_write_argb32(const unsigned char *data, int width, int height, int stride,
                         int level, mr_png_write_fn write, void *closure) {
     if (width <= 0 || height <= 0) return 1;
-    int opaque = 1;
-    for (int y = 0; y < height && opaque; y++) {
-        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
-        for (int x = 0; x < width; x++) {
-            if ((row[x] >> 24) != 0xff) { opaque = 0; break; }
-        }
-    }
+    int opaque = mr_argb32_is_opaque(data, width, height, stride);
     const int channels = opaque ? 3 : 4;
     unsigned char *line = malloc((size_t)width * channels);
     if (!line) return 1;
@@ -84,4 +78,14 @@ unsigned char *mr_unpremultiply_row(const uint32_t *row, int width, int opaque, 
         if (!opaque) *out++ = (unsigned char)a;
     }
     return out;
+}
+
+int mr_argb32_is_opaque(const unsigned char *data, int width, int height, int stride) {
+    for (int y = 0; y < height; y++) {
+        const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
+        for (int x = 0; x < width; x++) {
+            if ((row[x] >> 24) != 0xff) return 0;
+        }
+    }
+    return 1;
 }

@@ -12,12 +12,7 @@ import MapRender
     var tiles: Int { Set(TileCoverage.cover(view, zoom: 2).placements.map(\.tile)).count }
 
     func options(_ server: TileServer, _ change: (inout TileOptions) -> Void = { _ in }) -> TileOptions {
-        var o = TileOptions()
-        o.cacheDirectory = server.cache
-        o.product = MapRenderVersion.userAgent
-        o.retryBase = 0.1
-        change(&o)
-        return o
+        server.options(change)
     }
 
     @Test func retryAfterInfIsIgnoredAndTheBackoffUsed() throws {
@@ -120,12 +115,7 @@ import MapRender
     var tiles: Int { Set(TileCoverage.cover(view, zoom: 2).placements.map(\.tile)).count }
 
     func options(_ server: TileServer, _ change: (inout TileOptions) -> Void = { _ in }) -> TileOptions {
-        var o = TileOptions()
-        o.cacheDirectory = server.cache
-        o.product = MapRenderVersion.userAgent
-        o.retryBase = 0.1
-        change(&o)
-        return o
+        server.options(change)
     }
 
     @Test func aServerThatNeverAnswersFailsEachRequestAtTheConnectTimeout() throws {

@@ -15,12 +15,7 @@ import MapRender
     func tileCount(_ v: Viewport, zoom: Int) -> Int { Set(TileCoverage.cover(v, zoom: zoom).placements.map(\.tile)).count }
 
     func options(_ server: TileServer, _ change: (inout TileOptions) -> Void = { _ in }) -> TileOptions {
-        var o = TileOptions()
-        o.cacheDirectory = server.cache
-        o.product = MapRenderVersion.userAgent
-        o.retryBase = 0.1
-        change(&o)
-        return o
+        server.options(change)
     }
 
     // MARK: timeouts

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MapRender
+import MapRenderTiles
 import TestSupport
 
 /// The loopback tile server (Fixtures/tile_server.py), one per test, stopped on deinit.
@@ -58,5 +60,17 @@ final class TileServer {
 
     func requests(_ mode: String) throws -> Int {
         try stats().counts.filter { $0.key.hasPrefix("/\(mode)/") }.values.reduce(0, +)
+    }
+}
+
+extension TileServer {
+    /// Tile options on this server's cache, with short retry backoffs (0.1 s) for the tests.
+    func options(_ change: (inout TileOptions) -> Void = { _ in }) -> TileOptions {
+        var o = TileOptions()
+        o.cacheDirectory = cache
+        o.product = MapRenderVersion.userAgent
+        o.retryBase = 0.1
+        change(&o)
+        return o
     }
 }

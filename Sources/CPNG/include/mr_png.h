@@ -16,6 +16,9 @@ int mr_png_write_argb32(const unsigned char *data, int width, int height, int st
 /// One row of Cairo's ARGB32 (premultiplied, native-endian) as straight RGB (opaque) or RGBA
 /// bytes, un-premultiplied with rounding; the one conversion of the PNG, JPEG and WebP writers.
 /// Returns the byte after the last one written.
+/// 1 when every pixel of a Cairo ARGB32 image is opaque (written without an alpha channel).
+int mr_argb32_is_opaque(const unsigned char *data, int width, int height, int stride);
+
 unsigned char *mr_unpremultiply_row(const uint32_t *row, int width, int opaque, unsigned char *out);
 
 #endif

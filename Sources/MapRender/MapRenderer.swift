@@ -34,7 +34,7 @@ public enum MapRenderer {
         }
         // The built-in land is the fallback when the map has no basemap of its own: no
         // --basemap file and no raster tiles (which it would cover).
-        let useDefaultBasemap = request.defaultBasemap && request.tiles.sources.isEmpty
+        let useDefaultBasemap = request.defaultBasemap && request.tiles.sources.isEmpty && request.basemapStyle == nil
         var basemaps = try request.basemaps.isEmpty ? [] : request.basemaps.map { try BasemapCache.shapes(path: $0) }
         var warnings = input.warnings
         lap("read")
@@ -61,12 +61,26 @@ public enum MapRenderer {
         warnings += tiles?.warnings ?? []
         lap("tiles")
 
+        // --basemap-style: its layers over the raster tiles, under the --basemap files and the data.
+        let styled = try BasemapStyleStage.run(request, viewport: plan.viewport)
+        var style = request.style
+        if let s = styled {
+            warnings += s.warnings
+            if let bg = s.background, !request.backgroundGiven { style.background = bg }
+            lap("basemap")
+        }
+
         let text = PangoText(systemFonts: request.systemFonts)
-        let layers = MapLayer.standard(style: request.style, rasters: tiles?.marks ?? [], basemaps: basemaps,
+        var layers = MapLayer.standard(style: style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes)
-        let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
+        if let s = styled { layers.insert(contentsOf: s.layers, at: tiles?.marks.isEmpty == false ? 1 : 0) }
+        var layout = TileStage.layout(request.layout, tiles: tiles)
+        if let s = styled, !s.attributions.isEmpty, request.tiles.attribution == nil {
+            layout.attribution = ([layout.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
+        }
+        let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: style,
                                     data: plan.data, plan: plan.marks, layers: layers,
-                                    options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
+                                    options: layout, measurer: CachingTextMeasurer(text))
         lap("layout")
         warnings += scene.warnings + text.warnings
         if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
@@ -80,6 +94,7 @@ public enum MapRenderer {
         var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,
                                     timings: timings, bytes: data.count)
         summary.tiles = tiles?.stats
+        summary.basemapStyle = styled?.summary
         return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
     }
 

@@ -22,6 +22,11 @@ public struct RenderRequest: Sendable {
     public var basemaps: [String] = []
     /// With no `basemaps`, draw the embedded Natural Earth land and borders (`--no-basemap`: false).
     public var defaultBasemap = true
+    /// `--basemap-style`: a MapLibre style over vector (and raster, GeoJSON) sources, drawn
+    /// instead of the built-in land, under the data.
+    public var basemapStyle: MapLibreStyle?
+    /// `--background` was given: it wins over a `--basemap-style` background layer.
+    public var backgroundGiven = false
     public var layout = LayoutOptions()
     /// Clustering at the rendered zoom (supercluster semantics); nil draws every point.
     /// Its `maxZoom` is the cluster max zoom; `radius` is in pixels at extent 512.

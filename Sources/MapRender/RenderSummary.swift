@@ -70,6 +70,8 @@ public struct RenderSummary: Sendable, Codable {
     public var bytes: Int
     /// Raster tiles (`--tiles`): requested, fromCache, fetched, missing, failed.
     public var tiles: TileStats?
+    /// `--basemap-style`: its vector tiles, features drawn, and what of the style is not drawn.
+    public var basemapStyle: BasemapStyleSummary?
 
     public init(input: Input, pointsDrawn: Int, clusters: Clusters, view: View, marks: [String: Int],
                 timings: [String: Double], output: String?, format: String, bytes: Int) {

@@ -25,7 +25,8 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
     /// Set once a tile query was stopped: later tiles fail at once instead of each waiting.
     private var stalled: String?
 
-    init(path: String, queryTimeLimit: Double = 2) throws {
+    /// - Parameter vector: the file must hold vector tiles (format pbf) for a `--basemap-style` source.
+    init(path: String, queryTimeLimit: Double = 2, vector: Bool = false) throws {
         name = path
         self.queryTimeLimit = queryTimeLimit
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -43,7 +44,10 @@ final class MBTilesSource: TileSource, @unchecked Sendable {
         }, Unmanaged.passUnretained(clock).toOpaque())
         let meta = try readMetadata(path)
         if let f = meta["format"] { format = f }
-        guard ["png", "jpg", "jpeg", "webp"].contains(format) else {
+        if vector && format != "pbf" {
+            throw MapRenderError(.inputMalformed, "--tiles: \(path) holds \(format) tiles; a vector source needs pbf (MVT) tiles")
+        }
+        guard vector || ["png", "jpg", "jpeg", "webp"].contains(format) else {
             closeDatabase()
             throw MapRenderError(.inputMalformed, "--tiles: \(path) holds \(format) tiles; maprender draws png, jpg and webp")
         }

@@ -100,18 +100,29 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
     /// with room to spare, and no raster tileset goes past 30.
     static let zoomRange = 0...30
 
-    init(reader: RangeReader) throws {
+    /// - Parameter vector: the file must hold vector tiles (MVT, gzip or not) for a
+    ///   `--basemap-style` source, instead of PNG, JPEG or WebP.
+    init(reader: RangeReader, vector: Bool = false) throws {
         self.reader = reader
         name = reader.name
         let head = try reader.read(offset: 0, length: 16384)
         header = try Self.parseHeader(head, name: name)
         try Self.validate(header, fileSize: reader.size, name: name)
+        if vector {
+            guard header.tileType == 1 else {
+                throw MapRenderError(.inputMalformed, "--tiles: \(name) holds raster tiles (type \(header.tileType)); a vector source needs MVT tiles")
+            }
+            guard header.tileCompression <= 2 else {
+                throw MapRenderError(.inputMalformed, "--tiles: \(name): vector tiles compressed with \(header.tileCompression) are not supported (none or gzip)")
+            }
+        } else {
         guard [2, 3, 4].contains(header.tileType) else {
             let kind = [0: "unknown", 1: "vector (MVT)", 5: "AVIF"][Int(header.tileType)] ?? "type \(header.tileType)"
             throw MapRenderError(.inputMalformed, "--tiles: \(name) holds \(kind) tiles; maprender draws PNG, JPEG and WebP")
         }
         guard header.tileCompression <= 1 else {
             throw MapRenderError(.inputMalformed, "--tiles: \(name): compressed raster tiles (compression \(header.tileCompression)) are not supported")
+        }
         }
         let rootBytes: Data
         // `validate` checked offset + length does not overflow and stays below 2^63.

@@ -22,6 +22,14 @@ public struct TileStats: Sendable, Codable, Equatable {
 }
 
 /// The tiles of one map: raster marks in draw order, attribution, stats, warnings.
+/// Tiles of one vector source as bytes (`TileService.rawTiles`), in the order asked.
+public struct RawTiles: Sendable {
+    public var tiles: [(TileID, [UInt8])] = []
+    public var stats = TileStats()
+    /// The first failure, one line.
+    public var problem: String?
+}
+
 public struct TileBasemap: Sendable {
     public var marks: [RasterMark] = []
     public var attributions: [String] = []
@@ -50,13 +58,25 @@ public final class TileService: @unchecked Sendable {
 
     enum Result {
         case image(RasterImage, fromCache: Bool)
+        /// A vector tile's bytes, inflated.
+        case bytes([UInt8], fromCache: Bool)
         case missing
         case failed(String)
 
         /// Bytes it holds, for the memory's bound.
         var cost: Int {
             if case .image(let img, _) = self { return img.rgba.count + (img.jpeg?.count ?? 0) + 128 }
+            if case .bytes(let b, _) = self { return b.count + 128 }
             return 128
+        }
+
+        /// The same result, as found in memory.
+        var cached: Result {
+            switch self {
+            case .image(let img, _): return .image(img, fromCache: true)
+            case .bytes(let b, _): return .bytes(b, fromCache: true)
+            default: return self
+            }
         }
     }
 
@@ -158,7 +178,7 @@ public final class TileService: @unchecked Sendable {
                 let r = results[k]; k += 1
                 byTile[t] = r
                 switch r {
-                case .image(_, let c): if c { out.stats.fromCache += 1 } else { out.stats.fetched += 1 }
+                case .image(_, let c), .bytes(_, let c): if c { out.stats.fromCache += 1 } else { out.stats.fetched += 1 }
                 case .missing: out.stats.missing += 1
                 case .failed(let why): out.stats.failed += 1; problems.append(why)
                 }
@@ -189,27 +209,80 @@ public final class TileService: @unchecked Sendable {
         return out
     }
 
-    private func open(_ spec: TileSourceSpec) throws -> TileSource {
+    /// The zooms and attribution of the tileset `text` (a `--tiles` form), opening it once.
+    public func sourceInfo(_ text: String) throws -> (minZoom: Int, maxZoom: Int, attribution: String?) {
+        do {
+            let s = try open(try TileSourceSpec.parse(text, options: options), vector: true)
+            return (s.minZoom, s.maxZoom, s.attribution)
+        } catch let e as MapRenderError {
+            throw MapRenderError(e.kind, Redaction.redact(e.message))
+        }
+    }
+
+    /// The bytes of `tiles` of the tileset `text` (vector tiles: gzip inflated), through the
+    /// same fetching, disk cache and memory as raster tiles. Missing tiles are left out; failed
+    /// ones are counted and the first reason kept in `problem`.
+    public func rawTiles(_ text: String, tiles: [TileID]) throws -> RawTiles {
+        var out = RawTiles()
+        let spec = try TileSourceSpec.parse(text, options: options)
+        let source = try open(spec, vector: true)
+        let results = fetchAll(tiles.map { Want(source: source, key: spec.text, tile: $0, retina: false, raw: true) })
+        out.stats.requested = tiles.count
+        for (t, r) in zip(tiles, results) {
+            switch r {
+            case .bytes(let b, let c):
+                if c { out.stats.fromCache += 1 } else { out.stats.fetched += 1 }
+                out.tiles.append((t, b))
+            case .image: out.stats.failed += 1
+            case .missing: out.stats.missing += 1
+            case .failed(let why):
+                out.stats.failed += 1
+                if out.problem == nil { out.problem = Redaction.redact(why) }
+            }
+        }
+        return out
+    }
+
+    /// A vector tile's bytes inflated when gzip (MBTiles and PMTiles from tippecanoe are), at most
+    /// `maxBodyBytes`.
+    static func inflate(_ d: Data, name: String, limit: Int = 64 << 20) throws -> [UInt8] {
+        guard d.count >= 2, d[d.startIndex] == 0x1f, d[d.startIndex + 1] == 0x8b else { return [UInt8](d) }
+        var out: UnsafeMutablePointer<UInt8>?
+        var n = 0
+        let rc = d.withUnsafeBytes { mr_gunzip($0.bindMemory(to: UInt8.self).baseAddress, d.count, limit, &out, &n) }
+        defer { if let out { mr_tile_free(out) } }
+        switch rc {
+        case 0: return out.map { [UInt8](UnsafeBufferPointer(start: $0, count: n)) } ?? []
+        case 2: throw MapRenderError(.inputMalformed, "\(name): inflates to more than \(limit >> 20) MiB")
+        default: throw MapRenderError(.inputMalformed, "\(name): gzip data is corrupt or truncated")
+        }
+    }
+
+    /// - Parameter vector: open for vector tiles (`rawTiles`), which the files must hold.
+    private func open(_ spec: TileSourceSpec, vector: Bool = false) throws -> TileSource {
         lock.lock(); defer { lock.unlock() }
-        if let s = sources[spec.text] { return s }
+        let key = vector ? "vector|" + spec.text : spec.text
+        if let s = sources[key] { return s }
         let s: TileSource
         switch spec.kind {
         case .template(let t): s = URLTileSource(spec: spec, template: t, client: client)
         case .folder(let p): s = try FolderTileSource(path: p)
-        case .mbtiles(let p): s = try MBTilesSource(path: p)
-        case .pmtiles(let p): s = try PMTilesSource(reader: FileRangeReader(path: p))
+        case .mbtiles(let p): s = try MBTilesSource(path: p, vector: vector)
+        case .pmtiles(let p): s = try PMTilesSource(reader: FileRangeReader(path: p), vector: vector)
         case .pmtilesURL(let u):
-            do { s = try PMTilesSource(reader: HTTPRangeReader(url: u, client: client)) }
+            do { s = try PMTilesSource(reader: HTTPRangeReader(url: u, client: client), vector: vector) }
             catch let e as TileReadError { throw MapRenderError(.inputUnreadable, "--tiles: \(e.description)") }
         }
-        sources[spec.text] = s
+        sources[key] = s
         return s
     }
 
     /// One tile of one source that a map needs.
     private struct Want {
         var source: TileSource, key: String, tile: TileID, retina: Bool
-        var memoryKey: String { "\(key)|\(tile)|\(retina)" }
+        /// Keep the bytes (vector tiles) instead of decoding an image.
+        var raw = false
+        var memoryKey: String { "\(key)|\(tile)|\(retina)\(raw ? "|raw" : "")" }
     }
 
     /// Fetches and decodes `wanted` in parallel, results in the same order. A tile already in
@@ -223,7 +296,7 @@ public final class TileService: @unchecked Sendable {
         for (i, w) in wanted.enumerated() {
             let key = w.memoryKey
             if let r = memory.value(for: key) {
-                if case .image(let img, _) = r { out[i] = .image(img, fromCache: true) } else { out[i] = r }
+                out[i] = r.cached
             } else if let p = inFlight[key] {
                 waits.append((i, p))
             } else {
@@ -263,7 +336,7 @@ public final class TileService: @unchecked Sendable {
         for (i, p) in waits {
             if p.group.wait(timeout: deadline) == .timedOut {
                 out[i] = .failed("\(wanted[i].source.name) tile \(wanted[i].tile): \(late)")
-            } else if case .image(let img, _) = p.result! { out[i] = .image(img, fromCache: true) } else { out[i] = p.result! }
+            } else { out[i] = p.result!.cached }
         }
         return out.map { $0! }
     }
@@ -279,7 +352,7 @@ public final class TileService: @unchecked Sendable {
                 guard DispatchTime.now() < deadline else {
                     return done(.failed("\(w.source.name) tile \(w.tile): not fetched within the \(TileHTTPClient.format(self.options.mapTimeout)) s --tiles-timeout"))
                 }
-                switch Self.load(w.tile, from: w.source, retina: w.retina, attempt: attempt) {
+                switch Self.load(w.tile, from: w.source, retina: w.retina, raw: w.raw, attempt: attempt) {
                 case .done(let r): done(r)
                 case .retry(let wait, let next):
                     if let why = self.client.retryBudgetSpent(started: started, wait: wait, attempts: attempt + 1) {
@@ -298,11 +371,14 @@ public final class TileService: @unchecked Sendable {
         case retry(after: Double, attempt: Int)
     }
 
-    static func load(_ t: TileID, from source: TileSource, retina: Bool, attempt: Int = 0) -> Load {
+    static func load(_ t: TileID, from source: TileSource, retina: Bool, raw: Bool = false, attempt: Int = 0) -> Load {
         switch source.fetch(t, retina: retina, attempt: attempt) {
         case .missing: return .done(.missing)
         case .failed(let why): return .done(.failed(why))
         case .retry(let after, let next): return .retry(after: after, attempt: next)
+        case .data(let d, let fromCache) where raw:
+            do { return .done(.bytes(try inflate(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
+            catch { return .done(.failed("\(error)")) }
         case .data(let d, let fromCache):
             do { return .done(.image(try decode(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
             catch { return .done(.failed("\(error)")) }

@@ -37,7 +37,8 @@ final class FolderTileSource: TileSource, @unchecked Sendable {
     let minZoom: Int, maxZoom: Int
     var attribution: String? { nil }
     var hasRetina: Bool { false }
-    static let extensions = ["png", "jpg", "jpeg", "webp"]
+    /// Raster tiles, and vector tiles (`.pbf`, `.mvt`) for a `--basemap-style` source.
+    static let extensions = ["png", "jpg", "jpeg", "webp", "pbf", "mvt"]
 
     init(path: String) throws {
         root = path; name = path

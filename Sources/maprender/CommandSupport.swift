@@ -105,6 +105,6 @@ func jsonText<T: Encodable>(_ value: T) throws -> Data {
 extension MapOptionGroup {
     /// The files the map options read (basemaps, style): no output may replace them.
     var filesRead: [OutputSafety.Named] {
-        basemap.map { ("--basemap", $0) } + (style.map { [("--style", $0)] } ?? [])
+        basemap.map { ("--basemap", $0) } + (style.map { [("--style", $0)] } ?? []) + (basemapStyle.map { [("--basemap-style", $0)] } ?? [])
     }
 }

@@ -25,6 +25,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(parsing: .unconditional, help: .table("spread-max")) var spreadMax: String?
     @Option(parsing: .unconditional, help: .table("padding")) var padding: String?
     @Option(help: .table("basemap")) var basemap: [String] = []
+    @Option(help: .table("basemap-style")) var basemapStyle: String?
     @Flag(help: .table("no-basemap")) var noBasemap = false
     @Option(help: .table("attribution")) var attribution: String?
     @Option(help: .table("filter")) var filter: String?

@@ -9,6 +9,7 @@ public final class OptionFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var problems: [String: String?] = [:]
     private var styles: [String: Result<Style, MapRenderError>] = [:]
+    private var basemapStyles: [String: Result<MapLibreStyle, MapRenderError>] = [:]
 
     public init(baseDirectory: URL? = nil) { self.baseDirectory = baseDirectory }
 
@@ -51,6 +52,22 @@ public final class OptionFiles: @unchecked Sendable {
             }
         }
         switch styles[path]! {
+        case .success(let s): return s
+        case .failure(let e): throw e
+        }
+    }
+
+    /// The MapLibre style at `path` (already resolved), read and checked once.
+    public func basemapStyle(_ path: String) throws -> MapLibreStyle {
+        lock.lock(); defer { lock.unlock() }
+        if basemapStyles[path] == nil {
+            do {
+                basemapStyles[path] = .success(try MapLibreStyle.load(path: path))
+            } catch let e as MapRenderError {
+                basemapStyles[path] = .failure(e)
+            }
+        }
+        switch basemapStyles[path]! {
         case .success(let s): return s
         case .failure(let e): throw e
         }

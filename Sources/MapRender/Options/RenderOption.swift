@@ -102,7 +102,7 @@ public struct RenderSettings: Sendable {
     public func request() -> RenderRequest {
         var r = base
         if let s = style { r.style = s }
-        if let bg = background { r.style.background = bg }
+        if let bg = background { r.style.background = bg; r.backgroundGiven = true }
         if let m = marker {
             r.style.marker.shape = m
             r.style.marker.size = m.defaultSize

@@ -153,6 +153,11 @@ public enum RenderOptionTable {
         RenderOption("basemap", .list(valueName: "file"), "GeoJSON polygons and lines to draw under the markers (repeatable).") { v, s, c in
             s.base.basemaps = try v.strings().map { try c.files.readableFile($0) }
         },
+        RenderOption("basemap-style", .value(valueName: "file"),
+                     "MapLibre style (spec v8) drawn as the basemap instead of the built-in land: vector tiles (pmtiles://, mbtiles://, tiles: [template]), raster tiles and GeoJSON sources; background, fill, line, raster and symbol layers. Unsupported properties are listed on stderr and in --summary.") { v, s, c in
+            let path = try c.files.readableFile(try v.string())
+            s.base.basemapStyle = try c.files.basemapStyle(path)
+        },
         RenderOption("no-basemap", .flag,
                      "Without --basemap, draw no land: the embedded Natural Earth countries (1:110m, 1:50m from zoom 3) are drawn by default.") { v, s, _ in
             s.base.defaultBasemap = !(try v.bool())

@@ -20,7 +20,8 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         return "#" + h(r) + h(g) + h(b) + (a < 1 ? h(a) : "")
     }
 
-    /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(r,g,b)`, `rgba(r,g,b,a)` and CSS basic names.
+    /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb(r,g,b)`, `rgba(r,g,b,a)`, `hsl(h,s%,l%)`,
+    /// `hsla(h,s%,l%,a)` (as MapLibre styles write them) and CSS basic names.
     public static func parse(_ text: String) -> RGBA? {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
         if s.hasPrefix("#") {
@@ -45,6 +46,27 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
             let a = p.count == 4 ? p[3] : 1
             guard (0...1).contains(a) else { return nil }
             return RGBA(p[0] / 255, p[1] / 255, p[2] / 255, a)
+        }
+        if s.hasPrefix("hsl"), let open = s.firstIndex(of: "("), s.hasSuffix(")") {
+            let inner = s[s.index(after: open)..<s.index(before: s.endIndex)]
+            let parts = inner.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")) }
+            guard parts.count == 3 || parts.count == 4, parts.allSatisfy({ $0 != nil }) else { return nil }
+            let p = parts.map { $0! }
+            guard p.allSatisfy(\.isFinite), (0...100).contains(p[1]), (0...100).contains(p[2]) else { return nil }
+            let a = p.count == 4 ? p[3] : 1
+            guard (0...1).contains(a) else { return nil }
+            // CSS Color 3's HSL to RGB.
+            let h = (p[0].truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 360
+            let sat = p[1] / 100, l = p[2] / 100
+            let m2 = l <= 0.5 ? l * (sat + 1) : l + sat - l * sat, m1 = l * 2 - m2
+            func hue(_ t: Double) -> Double {
+                let t = t < 0 ? t + 1 : t > 1 ? t - 1 : t
+                if t * 6 < 1 { return m1 + (m2 - m1) * t * 6 }
+                if t * 2 < 1 { return m2 }
+                if t * 3 < 2 { return m1 + (m2 - m1) * (2.0 / 3 - t) * 6 }
+                return m1
+            }
+            return RGBA(hue(h + 1.0 / 3), hue(h), hue(h - 1.0 / 3), a)
         }
         return namedColors[s]
     }

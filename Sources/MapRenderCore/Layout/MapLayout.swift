@@ -106,7 +106,7 @@ public enum MapLayout {
             case .shapes(let styleLayer, let shapes):
                 for b in ShapeLayout.batches(for: shapes, layer: styleLayer, viewport: v) {
                     scene.items.append(.shapes(b))
-                    if styleLayer.source == .basemap && b.kind == .polygon && styleLayer.type == .fill { land.append(b) }
+                    if styleLayer.source == .basemap && !styleLayer.fromBasemapStyle && b.kind == .polygon && styleLayer.type == .fill { land.append(b) }
                 }
             case .points:
                 if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }

@@ -42,7 +42,7 @@ struct ExpressionParser {
     let file: String
 
     static let operators = [
-        "literal", "get", "has", "zoom",
+        "literal", "get", "has", "zoom", "geometry-type", "id",
         "to-number", "to-string", "to-boolean", "to-color", "number", "string", "boolean",
         "match", "step", "interpolate", "case", "coalesce",
         "==", "!=", "<", "<=", ">", ">=", "!", "all", "any", "in",
@@ -163,6 +163,11 @@ struct ExpressionParser {
         case "zoom":
             try arity(0...0)
             return .zoom
+        case "geometry-type", "id":
+            // A vector tile feature's type and id are the properties `$type` and `$id` of its
+            // table (`VectorLayerData`), as the legacy filters name them.
+            try arity(0...0)
+            return .get(StyleExpression.Property(name: op == "id" ? "$id" : "$type"))
         case "e", "pi", "ln2":
             try arity(0...0)
             return .literal(.number(op == "e" ? M_E : op == "pi" ? Double.pi : M_LN2))

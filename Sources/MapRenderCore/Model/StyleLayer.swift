@@ -43,6 +43,9 @@ public struct StyleLayer: Sendable, Equatable {
     /// layers a style without `layers` gets, false for a style's own layers (which say what they
     /// paint, and may read those properties with `["get", "fill"]`).
     public var simplestyle = false
+    /// A layer of a `--basemap-style` (MapLibre style over vector tiles): its polygons are not
+    /// the land that labels keep off (a water fill is not land), and its lines are tile-clipped.
+    public var fromBasemapStyle = false
 
     // Paint (`fill-*` for fill layers, `line-*` for line layers).
     public var fillColor = StyleExpression(constant: .color(RGBA.parse("#555555")!))

@@ -9,6 +9,7 @@ import MapRenderCore
 @Suite struct RenderOptionTableTests {
     static let style = TestPaths.repoFile("styles/dark.json")
     static let countries = TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")
+    static let basemapStyle = TestPaths.repoFile("styles/basemap-light.json")
 
     /// A good value for every entry: as command-line words, and as a manifest (JSON) value.
     /// Adding an option to the table without a sample here fails `everyOptionHasASample`.
@@ -21,7 +22,7 @@ import MapRenderCore
         "background": (["#102030"], ##""#102030""##), "marker": (["square"], #""square""#), "marker-size": (["9"], "9"),
         "center": (["-33.9,151.2"], "[-33.9, 151.2]"), "zoom": (["5.5"], "5.5"), "bbox": (["-10,35,30,60"], "[-10, 35, 30, 60]"),
         "cluster": (["false"], "false"), "spread-tolerance": (["3"], "3"), "spread-max": (["9"], "9"), "padding": (["7"], "7"),
-        "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "no-basemap": (["true"], "true"), "attribution": (["© x"], #""© x""#),
+        "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "basemap-style": ([basemapStyle], "\"\(basemapStyle)\""), "no-basemap": (["true"], "true"), "attribution": (["© x"], #""© x""#),
         "filter": ([#"pop > 3"#], #"[">", ["get", "pop"], 3]"#), "label": (["name"], #""name""#),
         "label-priority": (["pop"], #""pop""#), "label-style": (["callout"], #""callout""#),
         "allow-overlap": (["true"], "true"), "scale-bar": (["true"], "true"), "legend": (["true"], "true"),

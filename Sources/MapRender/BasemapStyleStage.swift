@@ -1,0 +1,119 @@
+import Foundation
+import MapRenderCore
+import MapRenderTiles
+
+/// What `--basemap-style` did, for `--summary`.
+public struct BasemapStyleSummary: Sendable, Codable, Equatable {
+    /// The style's file.
+    public var style: String
+    /// Vector tiles: requested, fromCache, fetched, missing, failed (all vector sources).
+    public var tiles: TileStats
+    /// The zoom of the vector tiles used (past a source's maximum zoom they are overzoomed).
+    public var tileZoom: Int?
+    /// Features decoded from the tiles.
+    public var features: Int
+    /// Paint and layout properties (and layer types) of the style that are not drawn, with the
+    /// layers using them.
+    public var unsupported: [String]
+}
+
+/// The pipeline's hook for `--basemap-style`: after the view, before layout. It fetches each
+/// vector source's tiles for the view (through the tile layer: files, HTTP, disk cache),
+/// decodes them, reads GeoJSON sources and raster sources, and gives the style's layers as map
+/// layers, drawn under the data.
+enum BasemapStyleStage {
+    struct Output {
+        var layers: [MapLayer]
+        var background: RGBA?
+        var warnings: [String]
+        var summary: BasemapStyleSummary
+        var attributions: [String]
+    }
+
+    /// The tile zoom of a vector source for a view: MapLibre's for 512-px tiles (the view's zoom
+    /// rounded down, 256-px tiles one more), clamped to the source's zooms.
+    static func tileZoom(viewZoom: Double, tileSize: Int, minZoom: Int, maxZoom: Int) -> Int {
+        let z = Int((viewZoom + log2(512 / Double(max(tileSize, 1))) + 1e-9).rounded(.down))
+        return max(minZoom, min(maxZoom, max(0, z)))
+    }
+
+    static func run(_ r: RenderRequest, viewport v: Viewport) throws -> Output? {
+        guard let style = r.basemapStyle else { return nil }
+        var warnings: [String] = []
+        var summary = BasemapStyleSummary(style: style.file, tiles: TileStats(), tileZoom: nil, features: 0,
+                                          unsupported: style.unsupportedLines)
+        var attributions: [String] = []
+        var sources: [String: StyledBasemap.SourceData] = [:]
+        let used = Set(style.layers.filter { $0.style.shows(atZoom: v.zoom) }.compactMap(\.source))
+        var tileOptions = r.tiles
+        tileOptions.sources = []
+        tileOptions.product = MapRenderVersion.userAgent
+        try tileOptions.validate()
+        let service = TileService.shared(for: tileOptions)
+        for source in style.sources where used.contains(source.id) {
+            let name = "basemap style: source \"\(source.id)\""
+            switch source.kind {
+            case .vector:
+                guard let spec = source.tiles else { continue }
+                let info: (minZoom: Int, maxZoom: Int, attribution: String?)
+                do { info = try service.sourceInfo(spec) } catch let e as MapRenderError {
+                    throw MapRenderError(e.kind, "\(name): \(e.message)")
+                }
+                let lo = max(info.minZoom, source.minzoom), hi = min(info.maxZoom, source.maxzoom)
+                let z = tileZoom(viewZoom: v.zoom, tileSize: source.tileSize, minZoom: lo, maxZoom: max(lo, hi))
+                summary.tileZoom = summary.tileZoom.map { max($0, z) } ?? z
+                let cover = TileCoverage.cover(v, zoom: z, minZoom: lo, maxZoom: max(lo, hi), scale: r.scale)
+                let tiles = Array(Set(cover.placements.map(\.tile))).sorted()
+                let raw = try service.rawTiles(spec, tiles: tiles)
+                summary.tiles.requested += raw.stats.requested; summary.tiles.fromCache += raw.stats.fromCache
+                summary.tiles.fetched += raw.stats.fetched; summary.tiles.missing += raw.stats.missing
+                summary.tiles.failed += raw.stats.failed
+                if let p = raw.problem {
+                    if r.tiles.strict { throw MapRenderError(.unavailable, "\(name): \(p) (--tiles-strict)") }
+                    warnings.append("\(name): \(raw.stats.failed) of \(raw.stats.requested) tiles failed (first: \(p))")
+                }
+                let wanted = style.sourceLayers(of: source.id)
+                var layers: [String: VectorLayerData] = [:]
+                for (t, bytes) in raw.tiles {
+                    // Each tile on its own, then appended: a malformed tile adds nothing.
+                    var decoded: [String: VectorLayerData] = [:]
+                    do {
+                        try MVTDecoder.decode(bytes, tile: t, layers: wanted, into: &decoded)
+                        for k in decoded.keys.sorted() {
+                            if layers[k] == nil { layers[k] = decoded[k]! } else { layers[k]!.append(contentsOf: decoded[k]!) }
+                        }
+                    } catch {
+                        warnings.append("\(name): tile \(t) is malformed (\(error)); it is left out")
+                    }
+                }
+                for (k, d) in layers {
+                    layers[k] = d.finished()
+                    summary.features += d.featureCount
+                }
+                sources[source.id] = .vector(layers)
+                if let a = source.attribution ?? info.attribution, !attributions.contains(a) { attributions.append(a) }
+            case .geojson:
+                do {
+                    if let p = source.geojsonPath {
+                        sources[source.id] = .shapes(try BasemapCache.shapes(path: p))
+                    } else if let d = source.geojsonData {
+                        sources[source.id] = .shapes(try ShapeReader.read(data: d, name: "\(style.file): sources.\(source.id).data"))
+                    }
+                } catch let e as MapRenderError {
+                    throw MapRenderError(e.kind, "\(name): \(e.message)")
+                }
+                if let a = source.attribution, !attributions.contains(a) { attributions.append(a) }
+            case .raster:
+                guard let spec = source.tiles else { continue }
+                var o = tileOptions
+                if source.tileSize != 512 { o.tileSize = source.tileSize }
+                let t = try TileService.shared(for: o).basemap(viewport: v, scale: r.scale, sources: [spec])
+                warnings += t.warnings.map { "\(name): \($0)" }
+                sources[source.id] = .raster(t.marks)
+                for a in t.attributions where !attributions.contains(a) { attributions.append(a) }
+            }
+        }
+        let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom)
+        return Output(layers: layers, background: background, warnings: warnings, summary: summary, attributions: attributions)
+    }
+}

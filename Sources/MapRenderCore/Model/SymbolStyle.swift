@@ -1,0 +1,101 @@
+import Foundation
+
+/// The text of a MapLibre symbol layer: what to write at each point feature and how.
+/// Every value is an expression (constants folded), evaluated per feature and zoom.
+public struct SymbolStyle: Sendable {
+    /// `text-field`: `"{name}"` tokens become `["get", "name"]`; nil: the layer writes nothing.
+    public var field: StyleExpression?
+    public var size = StyleExpression(constant: .number(16))
+    public var color = StyleExpression(constant: .color(RGBA(0, 0, 0, 1)))
+    public var haloColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 0)))
+    public var haloWidth = StyleExpression(constant: .number(0))
+    public var opacity = StyleExpression(constant: .number(1))
+    public var sortKey: StyleExpression?
+    /// `text-font`'s first font stack entry mapped to a fontconfig family and weight.
+    public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
+    /// `text-anchor`: which side of the text sits on the point.
+    public var anchor = "center"
+    /// `text-offset` in ems.
+    public var offset = (x: 0.0, y: 0.0)
+    /// `text-transform`.
+    public var transform = "none"
+    /// `text-letter-spacing` in ems.
+    public var letterSpacing = 0.0
+    /// `text-max-width` in ems (lines wrap past it).
+    public var maxWidth = 10.0
+    public var placementLine = false
+
+    public init() {}
+
+    /// Layout and paint keys drawn.
+    static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
+                                     "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
+                                     "text-max-width", "symbol-placement", "text-letter-spacing", "text-justify"]
+
+    /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
+    static func tokens(_ s: String) -> Any {
+        guard s.contains("{") else { return s }
+        var parts: [Any] = []
+        var rest = Substring(s)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(String(rest[..<open])) }
+            parts.append(["to-string", ["get", String(rest[rest.index(after: open)..<close])]] as [Any])
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(String(rest)) }
+        return parts.count == 1 ? parts[0] : ["concat"] + parts
+    }
+
+    /// A MapLibre font stack name ("Noto Sans Bold", "Metropolis Medium Italic") → the fontconfig
+    /// family maprender pins (DejaVu Sans) with the weight the name says.
+    static func font(_ names: [String]) -> FontSpec {
+        let name = names.first?.lowercased() ?? ""
+        let bold = ["bold", "semibold", "black", "heavy", "medium"].contains { name.contains($0) }
+        return FontSpec(family: "DejaVu Sans", size: 16, weight: bold ? .bold : .normal)
+    }
+
+    static func read(layout: [String: Any], paint: [String: Any], file: String, path: String, notes: inout [String]) -> SymbolStyle {
+        var s = SymbolStyle()
+        func expr(_ m: [String: Any], _ key: String, _ t: ExpressionType, _ where_: String) -> StyleExpression? {
+            guard var v = m[key] else { return nil }
+            if key == "text-field", let str = v as? String { v = tokens(str) }
+            if key == "text-field", let o = v as? [String: Any], let stops = o["stops"] as? [[Any]] {
+                // A legacy function of token strings.
+                var copy = o
+                copy["stops"] = stops.map { pair in pair.count == 2 ? [pair[0], (pair[1] as? String).map(tokens) ?? pair[1]] : pair }
+                v = copy
+            }
+            do { return try StyleExpression.parseProperty(v, file: file, path: "\(path).\(where_).\(key)", expecting: t) }
+            catch { notes.append("\(key) (an expression not read)"); return nil }
+        }
+        s.field = expr(layout, "text-field", .string, "layout")
+        if let e = expr(layout, "text-size", .number, "layout") { s.size = e }
+        if let e = expr(layout, "symbol-sort-key", .number, "layout") { s.sortKey = e }
+        if let e = expr(paint, "text-color", .color, "paint") { s.color = e }
+        if let e = expr(paint, "text-halo-color", .color, "paint") { s.haloColor = e }
+        if let e = expr(paint, "text-halo-width", .number, "paint") { s.haloWidth = e }
+        if let e = expr(paint, "text-opacity", .number, "paint") { s.opacity = e }
+        if let f = layout["text-font"] {
+            var raw = f
+            if let a = f as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }
+            if let names = raw as? [String] { s.font = font(names) } else { notes.append("text-font (not a constant list)") }
+        }
+        if let a = layout["text-anchor"] {
+            if let v = a as? String { s.anchor = v } else { notes.append("text-anchor (not constant)") }
+        }
+        if let o = layout["text-offset"] {
+            if let n = MapLibreStyleReader.numbers(o), n.count == 2 { s.offset = (n[0], n[1]) } else { notes.append("text-offset (not constant)") }
+        }
+        if let t = layout["text-transform"] {
+            if let v = t as? String { s.transform = v } else { notes.append("text-transform (not constant)") }
+        }
+        if let l = layout["text-letter-spacing"] {
+            if let v = l as? NSNumber { s.letterSpacing = v.doubleValue } else { notes.append("text-letter-spacing (not constant)") }
+        }
+        if let m = layout["text-max-width"] {
+            if let v = m as? NSNumber { s.maxWidth = v.doubleValue } else { notes.append("text-max-width (not constant)") }
+        }
+        if let p = layout["symbol-placement"] as? String, p != "point" { s.placementLine = true }
+        return s
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MapRenderCairo
+import MapRenderCore
+import Testing
+import TestSupport
+@testable import MapRender
+
+/// `--basemap-style` against an independent renderer: MapLibre Native (PyPI pymgl, installed by
+/// scripts/deps.sh with Mesa's software EGL) draws the same style over the same tiles (the
+/// fixture's MBTiles; maprender reads the PMTiles converted from it) at 1024x768, symbol layers
+/// off. They may differ in at most 3% of pixels past the comparison's colour threshold, with
+/// anti-aliased pixels forgiven (pixelmatch's rule, `ImageDiff`).
+@Suite(.serialized) struct BasemapStyleOracleTests {
+    static let script = TestPaths.repoFile("Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py")
+    static let mbtiles = TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.mbtiles")
+    static let lightStyle = TestPaths.repoFile("styles/basemap-light.json")
+
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-pymgl-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    static func request(style: String, lat: Double, lon: Double, zoom: Double, symbols: Bool = false) throws -> RenderRequest {
+        var r = RenderRequest()
+        r.points = PointSet()
+        r.allowEmpty = true
+        r.layout.scaleBar = false
+        r.width = 1024; r.height = 768
+        r.view = .center(lat: lat, lon: lon, zoom: zoom)
+        var s = try MapLibreStyle.load(path: style)
+        if !symbols { s.layers.removeAll { $0.type == "symbol" } }
+        r.basemapStyle = s
+        return r
+    }
+
+    /// The share of pixels that differ between maprender and MapLibre Native for one view.
+    func difference(_ name: String, style: String = lightStyle, lat: Double, lon: Double, zoom: Double) throws -> Double {
+        let ours = try MapRenderer.render(try Self.request(style: style, lat: lat, lon: lon, zoom: zoom))
+        let theirs = dir.appendingPathComponent("\(name)-maplibre.png").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Self.script, style, theirs, "1024", "768", "\(lon)", "\(lat)", "\(zoom)", Self.mbtiles]
+        var env = ProcessInfo.processInfo.environment
+        env["EGL_PLATFORM"] = "surfaceless"
+        p.environment = env
+        try p.run(); p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "pymgl_oracle.py failed for \(name) (scripts/deps.sh installs pymgl and Mesa's EGL)")
+        let oursPath = dir.appendingPathComponent("\(name).png").path
+        try ours.data.write(to: URL(fileURLWithPath: oursPath))
+        let a = try PNGCodec.decode(data: ours.data)
+        let b = try PNGCodec.decode(data: try Data(contentsOf: URL(fileURLWithPath: theirs)))
+        let result = try ImageDiff.compare(a, b, options: .init(threshold: 0.1), makeDiffImage: true)
+        if let img = result.diffImage {
+            try PNGCodec.encode(img).write(to: dir.appendingPathComponent("\(name)-diff.png"))
+        }
+        let d = result.differentFraction
+        print("maprender vs MapLibre Native, \(name): \(String(format: "%.3f", d * 100))% of pixels differ (\(oursPath), \(theirs))")
+        return d
+    }
+
+    @Test func worldZoom1() throws {
+        #expect(try difference("world-z1", lat: 20, lon: 0, zoom: 1) <= 0.03)
+    }
+
+    @Test func europeZoom4() throws {
+        #expect(try difference("europe-z4", lat: 50, lon: 10, zoom: 4) <= 0.03)
+    }
+
+    @Test func alpsZoom6() throws {
+        #expect(try difference("alps-z6", lat: 46.5, lon: 9, zoom: 6) <= 0.03)
+    }
+
+    /// Past the tiles' maximum zoom (6) both stretch the zoom-6 tiles.
+    @Test func overzoomedZoom8() throws {
+        #expect(try difference("geneva-z8", lat: 46.3, lon: 6.5, zoom: 8) <= 0.03)
+    }
+}

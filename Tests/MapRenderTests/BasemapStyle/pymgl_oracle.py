@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Renders a MapLibre style with MapLibre Native (PyPI pymgl) headless, for the basemap-style oracle.
+
+usage: pymgl_oracle.py STYLE.json OUT.png WIDTH HEIGHT LON LAT ZOOM MBTILES [--symbols]
+
+Every vector source of the style is pointed at MBTILES (mbtiles://: pymgl's MapLibre Native reads
+local MBTiles, not pmtiles://); symbol layers are left out unless --symbols (glyphs differ by
+design, and the style's glyph server is not reachable offline). Run with EGL_PLATFORM=surfaceless
+(Mesa's software EGL)."""
+import json, os, sys
+
+os.environ.setdefault("EGL_PLATFORM", "surfaceless")
+from pymgl import Map
+
+style_path, out, w, h, lon, lat, zoom, mbtiles = sys.argv[1:9]
+symbols = "--symbols" in sys.argv[9:]
+style = json.load(open(style_path))
+for s in style.get("sources", {}).values():
+    if s.get("type") == "vector":
+        s.pop("tiles", None)
+        s["url"] = "mbtiles://" + os.path.abspath(mbtiles)
+if not symbols:
+    style["layers"] = [l for l in style["layers"] if l["type"] != "symbol"]
+    style.pop("glyphs", None)
+m = Map(json.dumps(style), int(w), int(h), 1, float(lon), float(lat), float(zoom))
+with open(out, "wb") as f:
+    f.write(m.renderPNG())

@@ -37,9 +37,21 @@ enum BasemapStyleStage {
         return max(minZoom, min(maxZoom, max(0, z)))
     }
 
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var announced = Set<String>()
+
+    /// The style's unsupported properties as one warning, the first time a process draws it (a
+    /// batch of many maps with one style says it once).
+    static func unsupportedWarning(_ style: MapLibreStyle) -> String? {
+        guard !style.unsupported.isEmpty else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        guard announced.insert(style.file).inserted else { return nil }
+        return "basemap style \(style.file): not drawn: " + style.unsupportedLines.joined(separator: "; ")
+    }
+
     static func run(_ r: RenderRequest, viewport v: Viewport) throws -> Output? {
         guard let style = r.basemapStyle else { return nil }
-        var warnings: [String] = []
+        var warnings: [String] = unsupportedWarning(style).map { [$0] } ?? []
         var summary = BasemapStyleSummary(style: style.file, tiles: TileStats(), tileZoom: nil, features: 0,
                                           unsupported: style.unsupportedLines)
         var attributions: [String] = []

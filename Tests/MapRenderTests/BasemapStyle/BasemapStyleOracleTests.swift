@@ -71,6 +71,17 @@ import TestSupport
         #expect(try difference("alps-z6", lat: 46.5, lon: 9, zoom: 6) <= 0.03)
     }
 
+    /// OpenMapTiles' Positron (its source pointed at the fixture): its boundaries' line-blur is not
+    /// drawn here, the rest must agree.
+    @Test func positronZoom4() throws {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath:
+            TestPaths.repoFile("Tests/MapRenderTests/BasemapStyle/Fixtures/positron/style.json")))) as! [String: Any]
+        s["sources"] = ["openmaptiles": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.pmtiles")]]
+        let path = dir.appendingPathComponent("positron.json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        #expect(try difference("positron-z4", style: path.path, lat: 50, lon: 10, zoom: 4) <= 0.03)
+    }
+
     /// Past the tiles' maximum zoom (6) both stretch the zoom-6 tiles.
     @Test func overzoomedZoom8() throws {
         #expect(try difference("geneva-z8", lat: 46.3, lon: 6.5, zoom: 8) <= 0.03)

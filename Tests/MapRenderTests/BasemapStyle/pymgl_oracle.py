@@ -5,7 +5,7 @@ usage: pymgl_oracle.py STYLE.json OUT.png WIDTH HEIGHT LON LAT ZOOM MBTILES [--s
 
 Every vector source of the style is pointed at MBTILES (mbtiles://: pymgl's MapLibre Native reads
 local MBTiles, not pmtiles://); symbol layers are left out unless --symbols (glyphs differ by
-design, and the style's glyph server is not reachable offline). Run with EGL_PLATFORM=surfaceless
+design, and the style's glyph and sprite servers are not reachable offline). Run with EGL_PLATFORM=surfaceless
 (Mesa's software EGL)."""
 import json, os, sys
 
@@ -22,6 +22,7 @@ for s in style.get("sources", {}).values():
 if not symbols:
     style["layers"] = [l for l in style["layers"] if l["type"] != "symbol"]
     style.pop("glyphs", None)
+    style.pop("sprite", None)
 m = Map(json.dumps(style), int(w), int(h), 1, float(lon), float(lat), float(zoom))
 with open(out, "wb") as f:
     f.write(m.renderPNG())

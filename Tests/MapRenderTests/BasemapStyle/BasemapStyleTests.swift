@@ -1,0 +1,113 @@
+import Foundation
+import MapRenderCairo
+import MapRenderCore
+import Testing
+import TestSupport
+@testable import MapRender
+
+@Suite(.serialized) struct BasemapStyleTests {
+    static let pmtiles = TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.pmtiles")
+    static let xyz = TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/xyz")
+
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-basemap-style-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    /// A copy of a style with every vector source pointed at `url` (a `pmtiles://` path, or a template).
+    func styleCopy(_ path: String, source url: String? = nil, tiles: String? = nil) throws -> String {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        var sources = s["sources"] as! [String: Any]
+        for (k, v) in sources {
+            var o = v as! [String: Any]
+            guard o["type"] as? String == "vector" else { continue }
+            o.removeValue(forKey: "url"); o.removeValue(forKey: "tiles")
+            if let url { o["url"] = url }
+            if let tiles { o["tiles"] = [tiles]; o["maxzoom"] = 2 }
+            sources[k] = o
+        }
+        s["sources"] = sources
+        let out = dir.appendingPathComponent(UUID().uuidString + ".json")
+        try JSONSerialization.data(withJSONObject: s).write(to: out)
+        return out.path
+    }
+
+    /// OpenMapTiles' Positron, unchanged but for its source (pointed at the Natural Earth fixture
+    /// in the same schema), loads and draws without error; what it uses that maprender does not
+    /// draw is exactly this list (the README shows it).
+    @Test func positronLoadsAndDraws() throws {
+        let style = try styleCopy(TestPaths.repoFile("Tests/MapRenderTests/BasemapStyle/Fixtures/positron/style.json"),
+                                  source: "pmtiles://" + Self.pmtiles)
+        var r = try BasemapStyleOracleTests.request(style: style, lat: 50, lon: 10, zoom: 4, symbols: true)
+        r.basemapStyle = try MapLibreStyle.load(path: style)
+        let out = try MapRenderer.render(r)
+        let s = try #require(out.summary.basemapStyle)
+        #expect(s.tiles.requested == 9 && s.tiles.failed == 0 && s.tileZoom == 4)
+        #expect(s.features > 100)
+        #expect(s.unsupported.map { $0.components(separatedBy: " (").first! } == [
+            "icon-image", "icon-opacity", "icon-size", "line-blur", "symbol-spacing", "text-anchor", "text-halo-blur",
+            "text-max-angle", "text-pitch-alignment", "text-rotation-alignment", "text-translate"])
+        let png = try PNGCodec.decode(data: out.data)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.pixels[(4 * (y * png.width + x))..<(4 * (y * png.width + x) + 3)]) }
+        // Its water, rgb(194, 200, 202), over the Bay of Biscay; its background, rgb(242,243,240), in Germany.
+        #expect(pixel(100, 500) == [194, 200, 202], "\(pixel(100, 500))")
+        #expect(pixel(520, 300) == [242, 243, 240], "\(pixel(520, 300))")
+    }
+
+    /// SVG and PDF keep the basemap as vector paths (no embedded image), and rasterised by
+    /// librsvg and poppler they match the PNG, as the other formats do (CrossFormatTests).
+    @Test func svgAndPdfAreVectorAndMatchPng() throws {
+        var r = try BasemapStyleOracleTests.request(style: TestPaths.repoFile("styles/basemap-light.json"), lat: 50, lon: 10, zoom: 4)
+        r.width = 512; r.height = 384
+        r.format = .png
+        let png = try PNGCodec.decode(data: MapRenderer.render(r).data)
+        r.format = .svg
+        let svgData = try MapRenderer.render(r).data
+        let svgText = String(decoding: svgData, as: UTF8.self)
+        #expect(!svgText.contains("<image"))
+        #expect(svgText.components(separatedBy: "<path").count > 5)
+        let svg = dir.appendingPathComponent("map.svg")
+        try svgData.write(to: svg)
+        r.format = .pdf
+        let pdfData = try MapRenderer.render(r).data
+        #expect(!String(decoding: pdfData, as: UTF8.self).contains("/Subtype /Image"))
+        let pdf = dir.appendingPathComponent("map.pdf")
+        try pdfData.write(to: pdf)
+        let w = String(png.width), h = String(png.height)
+        let fromSVG = dir.appendingPathComponent("svg.png")
+        try CrossFormatTests.runTool("rsvg-convert", package: "librsvg2-bin", ["--width", w, "--height", h, "--output", fromSVG.path, svg.path])
+        try CrossFormatTests.runTool("pdftoppm", package: "poppler-utils",
+                                     ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, pdf.path, dir.appendingPathComponent("pdf").path])
+        for (label, path, limit) in [("SVG via librsvg", fromSVG.path, 0.025), ("PDF via poppler", dir.appendingPathComponent("pdf.png").path, 0.03)] {
+            let d = try ImageDiff.compare(png, try PNGCodec.decode(path: path))
+            print("basemap style, \(label): \(String(format: "%.3f", 100 * d.differentFraction))% of pixels differ from the PNG")
+            #expect(d.differentFraction <= limit, "\(label)")
+        }
+    }
+
+    /// A damaged tile is a warning naming the source and the tile's z/x/y; the map is drawn
+    /// with the other tiles. Missing tiles (past the folder's zooms) are no error.
+    @Test func malformedTileIsAWarning() throws {
+        let folder = dir.appendingPathComponent("tiles")
+        try FileManager.default.copyItem(atPath: Self.xyz, toPath: folder.path)
+        try Data([0x1a, 0xff, 0x01, 0x02]).write(to: folder.appendingPathComponent("2/2/1.pbf"))
+        let style = try styleCopy(TestPaths.repoFile("styles/basemap-light.json"), tiles: folder.path + "/{z}/{x}/{y}.pbf")
+        let r = try BasemapStyleOracleTests.request(style: style, lat: 50, lon: 10, zoom: 2.5)
+        let out = try MapRenderer.render(r)
+        #expect(out.warnings.contains { $0.contains(#"source "ne": tile 2/2/1 is malformed (truncated"#) }, "\(out.warnings)")
+        #expect(out.summary.basemapStyle?.tileZoom == 2)
+    }
+
+    /// The same map, rendered twice and from the MBTiles and PMTiles copies, is the same bytes.
+    @Test func deterministicAcrossRunsAndContainers() throws {
+        let light = TestPaths.repoFile("styles/basemap-light.json")
+        let a = try MapRenderer.render(try BasemapStyleOracleTests.request(style: light, lat: 46.5, lon: 9, zoom: 6, symbols: true)).data
+        let b = try MapRenderer.render(try BasemapStyleOracleTests.request(style: light, lat: 46.5, lon: 9, zoom: 6, symbols: true)).data
+        #expect(a == b)
+        let mb = try styleCopy(light, source: "mbtiles://" + TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.mbtiles"))
+        let c = try MapRenderer.render(try BasemapStyleOracleTests.request(style: mb, lat: 46.5, lon: 9, zoom: 6)).data
+        let d = try MapRenderer.render(try BasemapStyleOracleTests.request(style: light, lat: 46.5, lon: 9, zoom: 6)).data
+        #expect(c == d)
+    }
+}

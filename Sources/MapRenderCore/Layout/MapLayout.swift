@@ -13,6 +13,9 @@ public enum MapLayer: Sendable {
     case labels
     /// Scale bar, legend and attribution.
     case decorations
+    /// A basemap style's point labels (`BasemapSymbols`): drawn here in the layer order, but
+    /// placed after the data's labels, in the space they and every mark leave free.
+    case symbols(BasemapSymbols)
 
     /// The layers of a map in their usual order: raster tiles, then the style's shape layers
     /// (`Style.shapeLayers`: the basemap's fills and lines, then the data's polygons and lines,
@@ -98,9 +101,13 @@ public enum MapLayout {
             attributionMark = nil
         }
         var land: [ShapeBatch] = []
+        // Basemap symbol layers: where their labels go in the scene, placed once the rest is.
+        var symbolSlots: [(at: Int, symbols: BasemapSymbols)] = []
 
         for layer in layers {
             switch layer {
+            case .symbols(let s):
+                symbolSlots.append((scene.items.count, s))
             case .raster(let marks):
                 scene.items += marks.map { .raster($0) }
             case .shapes(let styleLayer, let shapes):
@@ -141,7 +148,56 @@ public enum MapLayout {
                 scene.items += decorations
             }
         }
+        if !symbolSlots.isEmpty {
+            placeBasemapSymbols(symbolSlots, scene: &scene, batch: batch, viewport: v, textScale: options.textScale,
+                                allowOverlap: options.allowOverlap, measurer: measurer)
+        }
         return (scene, sides)
+    }
+
+    /// Places the basemap's labels in the space left by every mark and label already in the
+    /// scene (the data's labels first: they are the map's subject), through one collision index:
+    /// the style's top symbol layer first, by `symbol-sort-key` (lower first) within a layer, then
+    /// feature order. Each placed label is inserted at its layer's place in the drawing order.
+    static func placeBasemapSymbols(_ slots: [(at: Int, symbols: BasemapSymbols)], scene: inout Scene, batch: MarkerBatch,
+                                    viewport v: Viewport, textScale: Double, allowOverlap: Bool, measurer: TextMeasuring) {
+        var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+        for item in scene.items {
+            switch item {
+            case .label(let l): index.insert(l.box)
+            case .callout(let c): index.insert(c.box)
+            case .textBox(let t): index.insert(t.box)
+            case .scaleBar(let b): index.insert(b.box)
+            case .legend(let l): index.insert(l.box)
+            case .bubbles(let b): for x in b.bubbles { index.insert(x.box) }
+            default: break
+            }
+        }
+        for k in 0..<batch.count { index.insert(batch.box(at: k)) }
+        var candidates: [(slot: Int, c: SymbolCandidate)] = []
+        for (k, slot) in slots.enumerated() {
+            candidates += slot.symbols.candidates(viewport: v, textScale: textScale, measurer: measurer).map { (k, $0) }
+        }
+        candidates.sort {
+            if $0.c.layerOrder != $1.c.layerOrder { return $0.c.layerOrder > $1.c.layerOrder }
+            if $0.c.sortKey != $1.c.sortKey { return $0.c.sortKey < $1.c.sortKey }
+            return $0.c.index < $1.c.index
+        }
+        var placed = [[LabelMark]](repeating: [], count: slots.count)
+        let frame = Rect(x: 0, y: 0, width: v.width, height: v.height)
+        for (slot, c) in candidates {
+            let box = c.label.box
+            // The whole label on the image, as MapLibre keeps labels inside a static map's edges.
+            guard frame.contains(box) else { continue }
+            if allowOverlap || index.canPlace(box) {
+                index.insert(box)
+                placed[slot].append(c.label)
+            }
+        }
+        // Inserted from the last slot back, so earlier positions stay valid.
+        for k in slots.indices.reversed() where !placed[k].isEmpty {
+            scene.items.insert(contentsOf: placed[k].map { .label($0) }, at: slots[k].at)
+        }
     }
 
     /// Visible markers in draw order (north to south, so lower pins overlap upper ones; plan order

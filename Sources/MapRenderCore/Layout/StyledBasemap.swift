@@ -58,6 +58,16 @@ public enum StyledBasemap {
                         if !polygons.isEmpty { out.append(.shapes(line, polygons)) }
                     }
                 }
+            case "symbol":
+                guard let symbol = l.symbol, !symbol.placementLine, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
+                switch data {
+                case .vector(let byLayer):
+                    guard let name = l.sourceLayer, let d = byLayer[name], d.pointCount > 0 else { continue }
+                    out.append(.symbols(BasemapSymbols(layer: l.style, symbol: symbol, order: out.count,
+                                                       coords: d.pointCoords, rows: d.pointRows, properties: d.properties)))
+                default:
+                    continue
+                }
             case "raster":
                 guard let s = l.source, case .raster(let marks)? = sources[s], !marks.isEmpty else { continue }
                 out.append(.raster(marks))
@@ -66,5 +76,75 @@ public enum StyledBasemap {
             }
         }
         return (out, background)
+    }
+}
+
+/// The point labels of one symbol layer of a basemap style: the points (lon, lat) and their
+/// feature rows, and how to write them. Placed after the data's labels, in the free space
+/// (`MapLayout`), by `symbol-sort-key` within a layer and the style's top layers first.
+public struct BasemapSymbols: Sendable {
+    public var layer: StyleLayer
+    public var symbol: SymbolStyle
+    /// The layer's index among the map layers of the style (priority: higher first, as MapLibre
+    /// places the top layer's symbols first).
+    public var order: Int
+    public var coords: [Double]
+    public var rows: [Int32]
+    public var properties: PropertyTable
+}
+
+/// One basemap label to place.
+struct SymbolCandidate {
+    var label: LabelMark
+    var sortKey: Double
+    var layerOrder: Int
+    var index: Int
+}
+
+extension BasemapSymbols {
+    /// Labels of the visible points, measured and anchored, not yet placed.
+    func candidates(viewport v: Viewport, textScale: Double, measurer: TextMeasuring) -> [SymbolCandidate] {
+        guard layer.shows(atZoom: v.zoom), let fieldExpr = symbol.field else { return [] }
+        let zoom = v.zoom
+        let filter = layer.filter?.bind(to: properties)
+        let field = fieldExpr.bind(to: properties)
+        let size = symbol.size.bind(to: properties), color = symbol.color.bind(to: properties)
+        let halo = symbol.haloColor.bind(to: properties), haloWidth = symbol.haloWidth.bind(to: properties)
+        let opacity = symbol.opacity.bind(to: properties), sortKey = symbol.sortKey?.bind(to: properties)
+        let t = v.toPixels
+        var out: [SymbolCandidate] = []
+        for i in 0..<rows.count {
+            let row = Int(rows[i])
+            if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
+            guard var text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { continue }
+            switch symbol.transform {
+            case "uppercase": text = text.uppercased()
+            case "lowercase": text = text.lowercased()
+            default: break
+            }
+            let px = t.x(WebMercator.x(lon: coords[2 * i])), py = t.y(WebMercator.y(lat: coords[2 * i + 1]))
+            let em = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
+            // Outside the image by more than a label's reach: not a candidate.
+            guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { continue }
+            var font = symbol.font
+            font.size = em
+            let m = measurer.measure(text, font: font)
+            // text-anchor: the side of the box on the point; text-offset in ems.
+            var x = px - m.width / 2, y = py - m.height / 2
+            let a = symbol.anchor
+            if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
+            if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
+            x += symbol.offset.x * em; y += symbol.offset.y * em
+            var label = LabelMark(text: text, font: font,
+                                  color: color.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
+                                  halo: halo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
+                                  haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), em / 4),
+                                  x: x, y: y, width: m.width, height: m.height)
+            label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+            guard label.opacity > 0, label.color.a > 0 else { continue }
+            out.append(SymbolCandidate(label: label, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
+                                       layerOrder: order, index: i))
+        }
+        return out
     }
 }

@@ -19,10 +19,7 @@ public struct SymbolStyle: Sendable {
     public var offset = (x: 0.0, y: 0.0)
     /// `text-transform`.
     public var transform = "none"
-    /// `text-letter-spacing` in ems.
-    public var letterSpacing = 0.0
-    /// `text-max-width` in ems (lines wrap past it).
-    public var maxWidth = 10.0
+    /// `symbol-placement` other than `point` (along lines): not drawn.
     public var placementLine = false
 
     public init() {}
@@ -30,7 +27,7 @@ public struct SymbolStyle: Sendable {
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
                                      "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
-                                     "text-max-width", "symbol-placement", "text-letter-spacing", "text-justify"]
+                                     "symbol-placement"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -89,13 +86,10 @@ public struct SymbolStyle: Sendable {
         if let t = layout["text-transform"] {
             if let v = t as? String { s.transform = v } else { notes.append("text-transform (not constant)") }
         }
-        if let l = layout["text-letter-spacing"] {
-            if let v = l as? NSNumber { s.letterSpacing = v.doubleValue } else { notes.append("text-letter-spacing (not constant)") }
+        if let p = layout["symbol-placement"] as? String, p != "point" {
+            s.placementLine = true
+            notes.append("symbol-placement: \(p)")
         }
-        if let m = layout["text-max-width"] {
-            if let v = m as? NSNumber { s.maxWidth = v.doubleValue } else { notes.append("text-max-width (not constant)") }
-        }
-        if let p = layout["symbol-placement"] as? String, p != "point" { s.placementLine = true }
         return s
     }
 }

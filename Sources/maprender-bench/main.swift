@@ -12,6 +12,9 @@
 //   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
 //      warm HTTP cache, cold from a loopback server 20 ms away, and 200 batch maps of one region;
 //   5. (--big) 10M points;
+//   8. vector: a 1024x768 map from a local PMTiles file with styles/basemap-light.json (Europe z4,
+//      world z1), cold process against MapLibre Native (pymgl) on the same tiles, the basemap stage
+//      from --summary, and 100 maps in one batch against pymgl's warm time per map;
 //   7. (--sections instructions) instructions per doubling from 1M to 2M points under callgrind,
 //      which do not move with the machine's load (about 15 minutes per distribution).
 import Foundation
@@ -369,7 +372,7 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,instructions] [--big]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,vector,instructions] [--big]
          [--tile-fixtures DIR] [--mapnik-oracle FILE]
          [--scaling-distributions clumps,gen_points,land]
 """
@@ -379,7 +382,7 @@ let peerPython = option("--peer-python") ?? "python3"
 let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
 let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
 let mainN = Int(option("--n") ?? "") ?? 1_000_000
-let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes").split(separator: ",").map(String.init))
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,vector").split(separator: ",").map(String.init))
 let mapnikOracle = option("--mapnik-oracle") ?? "Tests/MapRenderTests/Layers/mapnik_oracle.py"
 let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
 let big = flag("--big")
@@ -919,6 +922,81 @@ if sections.contains("tiles") {
     } else {
         print("note: no loopback tile server (python3 \(tileFixtures)/tile_server.py): HTTP figures skipped")
     }
+}
+
+// MARK: 8. Vector basemaps
+
+if sections.contains("vector") {
+    print("")
+    print("== 8. vector basemaps: styles/basemap-light.json over Natural Earth vector tiles (zooms 0-6), 1024x768 ==")
+    // The shipped style with its source made absolute (the PMTiles file; MapLibre Native reads the
+    // MBTiles it was converted from: its pmtiles:// is not supported here).
+    let repoRoot = (samples as NSString).deletingLastPathComponent
+    let styleText = try String(contentsOfFile: "\(repoRoot)/styles/basemap-light.json", encoding: .utf8)
+        .replacingOccurrences(of: "pmtiles://../samples/", with: "pmtiles://\(samples)/")
+    let style = "\(workDir)/basemap-light.json"
+    try styleText.write(toFile: style, atomically: true, encoding: .utf8)
+    let noSymbols = "\(workDir)/basemap-light-nosymbols.json"
+    if var j = try JSONSerialization.jsonObject(with: Data(styleText.utf8)) as? [String: Any] {
+        j["layers"] = (j["layers"] as? [[String: Any]] ?? []).filter { $0["type"] as? String != "symbol" }
+        try JSONSerialization.data(withJSONObject: j).write(to: URL(fileURLWithPath: noSymbols))
+    }
+    let empty = "\(workDir)/empty.geojson"
+    try #"{"type": "FeatureCollection", "features": []}"#.write(toFile: empty, atomically: true, encoding: .utf8)
+    let mbtiles = "\(tileFixtures)/vector/ne-omt.mbtiles"
+    let oracle = option("--pymgl-oracle") ?? "Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py"
+    let runs = max(5, repeats)
+    func ours(_ s: String, _ lat: Double, _ lon: Double, _ z: Double) -> Measured {
+        median((0..<runs).map { _ in maprender([empty, "--allow-empty", "--basemap-style", s, "--center", "\(lat),\(lon)", "--zoom", "\(z)",
+                                                "--size", "1024x768", "-o", "\(workDir)/vector.png"]) })
+    }
+    func theirs(_ lat: Double, _ lon: Double, _ z: Double) -> Measured {
+        median((0..<runs).map { _ in run(["env", "EGL_PLATFORM=surfaceless", "python3", oracle, style, "\(workDir)/vector-mgl.png",
+                                          "1024", "768", "\(lon)", "\(lat)", "\(z)", mbtiles]) })
+    }
+    print("whole process, median of \(runs) cold runs; basemap stage from --summary")
+    for (name, lat, lon, z, target) in [("Europe z4", 50.0, 10.0, 4.0, 150.0), ("world z1", 20.0, 0.0, 1.0, 100.0)] {
+        let a = ours(noSymbols, lat, lon, z), l = ours(style, lat, lon, z), m = theirs(lat, lon, z)
+        let stage = a.stages["basemap"] ?? .nan, stageL = l.stages["basemap"] ?? .nan
+        print(pad("\(name), no labels: maprender", 44) + pad(a.ok ? secs(a.wall) : "EXIT \(a.status)", 12)
+              + pad("basemap stage \(String(format: "%.1f", stage)) ms", 28) + "target <= \(Int(target)) ms " + verdict(stage, target))
+        print(pad("\(name), no labels: MapLibre Native (pymgl)", 44) + pad(m.ok ? secs(m.wall) : "EXIT \(m.status)", 12)
+              + "maprender / MapLibre \(String(format: "%.2f", a.wall / m.wall))x  target <= 1.0x " + verdict(a.wall / m.wall, 1.0))
+        print(pad("\(name), with labels: maprender", 44) + pad(l.ok ? secs(l.wall) : "EXIT \(l.status)", 12)
+              + "basemap stage \(String(format: "%.1f", stageL)) ms, layout \(String(format: "%.1f", l.stages["layout"] ?? .nan)) ms")
+    }
+    // Warm: 100 maps in one process each (a batch; pymgl re-centring one Map).
+    let n = 100
+    var jobs: [String] = []
+    for k in 0..<n { jobs.append(#"{ "output": "v\#(k).png", "center": "\#(40 + Double(k % 10)),\#(-5 + Double(k / 10) * 2)" }"#) }
+    let batchDir = "\(workDir)/vector-batch"
+    try? FileManager.default.removeItem(atPath: batchDir)
+    try FileManager.default.createDirectory(atPath: batchDir, withIntermediateDirectories: true)
+    try """
+    { "defaults": { "input": "\(empty)", "allow-empty": true, "size": "1024x768", "zoom": 4, "basemap-style": "\(noSymbols)" },
+      "jobs": [\(jobs.joined(separator: ",\n"))] }
+    """.write(toFile: batchDir + "/maps.json", atomically: true, encoding: .utf8)
+    let b = run([binary, "batch", batchDir + "/maps.json", "--allow-outside-root"])
+    let warmScript = """
+    import json, os, sys, time
+    os.environ["EGL_PLATFORM"] = "surfaceless"
+    from pymgl import Map
+    style = json.load(open(sys.argv[1]))
+    for s in style["sources"].values(): s["url"] = "mbtiles://" + sys.argv[2]
+    style["layers"] = [l for l in style["layers"] if l["type"] != "symbol"]; style.pop("glyphs", None)
+    m = Map(json.dumps(style), 1024, 768, 1, -5, 40, 4)
+    m.renderPNG()
+    t = time.time()
+    for k in range(\(n)):
+        m.setCenter(-5 + (k // 10) * 2, 40 + k % 10)
+        open(sys.argv[3] + f"/m{k}.png", "wb").write(m.renderPNG())
+    print(json.dumps({"perMap": (time.time() - t) / \(n)}))
+    """
+    let w = run(["python3", "-c", warmScript, style, mbtiles, batchDir])
+    let perMap = peerJSON(w.stdout)["perMap"] as? Double ?? .nan
+    print(pad("\(n) maps z4 in one batch: maprender", 44) + pad(b.ok ? secs(b.wall) : "EXIT \(b.status)", 12)
+          + pad("MapLibre Native warm \(String(format: "%.1f", perMap * 1000)) ms a map", 34)
+          + "target <= 2x its x\(n) (\(secs(2 * perMap * Double(n)))) " + verdict(b.wall, 2 * perMap * Double(n)))
 }
 
 // MARK: 5. 10M points

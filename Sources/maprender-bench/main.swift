@@ -373,7 +373,7 @@ func flag(_ name: String) -> Bool {
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
          [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,vector,instructions] [--big]
-         [--tile-fixtures DIR] [--mapnik-oracle FILE]
+         [--tile-fixtures DIR] [--mapnik-oracle FILE] [--pymgl-oracle FILE]
          [--scaling-distributions clumps,gen_points,land]
 """
 let shared = option("--shared")
@@ -385,6 +385,7 @@ let mainN = Int(option("--n") ?? "") ?? 1_000_000
 let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,vector").split(separator: ",").map(String.init))
 let mapnikOracle = option("--mapnik-oracle") ?? "Tests/MapRenderTests/Layers/mapnik_oracle.py"
 let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
+let pymglOracle = option("--pymgl-oracle") ?? "Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py"
 let big = flag("--big")
 let scalingOnly = option("--scaling-distributions").map { Set($0.split(separator: ",").map(String.init)) }
 guard args.count == 2 else { print(usage); exit(2) }
@@ -944,7 +945,7 @@ if sections.contains("vector") {
     let empty = "\(workDir)/empty.geojson"
     try #"{"type": "FeatureCollection", "features": []}"#.write(toFile: empty, atomically: true, encoding: .utf8)
     let mbtiles = "\(tileFixtures)/vector/ne-omt.mbtiles"
-    let oracle = option("--pymgl-oracle") ?? "Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py"
+    let oracle = pymglOracle
     let runs = max(5, repeats)
     func ours(_ s: String, _ lat: Double, _ lon: Double, _ z: Double) -> Measured {
         median((0..<runs).map { _ in maprender([empty, "--allow-empty", "--basemap-style", s, "--center", "\(lat),\(lon)", "--zoom", "\(z)",

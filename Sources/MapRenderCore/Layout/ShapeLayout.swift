@@ -42,7 +42,7 @@ public enum ShapeLayout {
             // A line layer strokes a polygon's rings as closed paths without a fill.
             return (asPolygon || kind == .polygon ? .polygon : .line, p)
         }
-        if layer.source == .data { for i in out.indices { out[i].fillsPathsApart = true } }
+        if layer.source == .data || layer.fillsShapesApart { for i in out.indices { out[i].fillsPathsApart = true } }
         return out
     }
 

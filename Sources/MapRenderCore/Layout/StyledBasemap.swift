@@ -58,6 +58,11 @@ public enum StyledBasemap {
                         if !polygons.isEmpty { out.append(.shapes(line, polygons)) }
                     }
                 }
+            case "circle":
+                guard let circle = l.circle, let s = l.source, case .vector(let byLayer)? = sources[s],
+                      let name = l.sourceLayer, let d = byLayer[name], d.pointCount > 0 else { continue }
+                let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
+                if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
                 guard let symbol = l.symbol, !symbol.placementLine, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
                 switch data {
@@ -76,6 +81,45 @@ public enum StyledBasemap {
             }
         }
         return (out, background)
+    }
+}
+
+extension StyledBasemap {
+    /// A circle layer's points as 32-gons of their radius (plus half the stroke, which MapLibre
+    /// draws outside the circle) at `zoom`, and the fill layer that paints them: colour, opacity,
+    /// stroke as the outline.
+    static func circles(_ c: CircleStyle, style: StyleLayer, data d: VectorLayerData, zoom: Double) -> (ShapeSet, StyleLayer) {
+        var shapes = ShapeSet()
+        let filter = style.filter?.bind(to: d.properties)
+        let radius = c.radius.bind(to: d.properties), stroke = c.strokeWidth.bind(to: d.properties)
+        let worldSize = Viewport.tileSize * Foundation.pow(2, zoom)
+        let sides = 32
+        for i in 0..<d.pointCount {
+            let row = Int(d.pointRows[i])
+            if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
+            let r = min(max(radius.evaluate(row: row, zoom: zoom).numberValue ?? 5, 0), 500)
+                + min(max(stroke.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 100) / 2
+            guard r > 0 else { continue }
+            let x = WebMercator.x(lon: d.pointCoords[2 * i]), y = WebMercator.y(lat: d.pointCoords[2 * i + 1])
+            var ring: [Double] = []
+            ring.reserveCapacity(2 * (sides + 1))
+            for k in 0...sides {
+                let a = Double(k % sides) / Double(sides) * 2 * Double.pi
+                ring.append(WebMercator.lon(x: x + r * cos(a) / worldSize))
+                ring.append(WebMercator.lat(y: y + r * sin(a) / worldSize))
+            }
+            shapes.add(kind: .polygon, rings: [ring], feature: row, row: row)
+        }
+        shapes.properties = d.properties
+        var layer = StyleLayer(id: style.id, type: .fill, source: .basemap)
+        layer.fromBasemapStyle = true
+        layer.fillsShapesApart = true
+        layer.minzoom = style.minzoom; layer.maxzoom = style.maxzoom; layer.visible = style.visible
+        layer.fillColor = c.color
+        layer.fillOpacity = c.opacity
+        layer.fillOutlineColor = c.strokeColor
+        layer.fillOutlineWidth = c.strokeWidth
+        return (shapes, layer)
     }
 }
 

@@ -36,6 +36,8 @@ public struct MapLibreStyle: Sendable {
         public var sourceLayer: String?
         /// The label of a symbol layer (`SymbolStyle`); nil for the other types.
         public var symbol: SymbolStyle?
+        /// A circle layer's paint; nil for the other types.
+        public var circle: CircleStyle?
         public var id: String { style.id }
     }
 
@@ -106,6 +108,7 @@ struct MapLibreStyleReader {
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
                  "line-miter-limit", "line-round-limit", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
+        "circle": ["circle-color", "circle-radius", "circle-opacity", "circle-stroke-color", "circle-stroke-width", "visibility"],
     ]
 
     mutating func read(_ root: Any) throws -> MapLibreStyle {
@@ -213,7 +216,7 @@ struct MapLibreStyleReader {
         let layout = o["layout"] as? [String: Any] ?? [:]
         let paint = o["paint"] as? [String: Any] ?? [:]
         if let v = layout["visibility"] as? String { out.style.visible = v != "none" }
-        if !["background", "fill", "line", "symbol", "raster"].contains(type) {
+        if !["background", "fill", "line", "symbol", "raster", "circle"].contains(type) {
             note("\(type) layers", id)
             return out
         }
@@ -265,6 +268,14 @@ struct MapLibreStyleReader {
             if let j = layout["line-join"] {
                 if let s = j as? String, let v = LineJoin(rawValue: s) { out.style.lineJoin = v } else { note("line-join (not constant)", id) }
             }
+        case "circle":
+            var c = CircleStyle()
+            if let e = expr(paint, "circle-color", .color, "paint") { c.color = e }
+            if let e = expr(paint, "circle-radius", .number, "paint") { c.radius = e }
+            if let e = expr(paint, "circle-opacity", .number, "paint") { c.opacity = e }
+            if let e = expr(paint, "circle-stroke-color", .color, "paint") { c.strokeColor = e }
+            if let e = expr(paint, "circle-stroke-width", .number, "paint") { c.strokeWidth = e }
+            out.circle = c
         case "symbol":
             var notes: [String] = []
             out.symbol = SymbolStyle.read(layout: layout, paint: paint, file: file, path: p, notes: &notes)
@@ -287,4 +298,14 @@ struct MapLibreStyleReader {
         }
         return out
     }
+}
+
+/// A circle layer's paint (MapLibre's defaults): drawn as small polygons through the fill path.
+public struct CircleStyle: Sendable {
+    public var color = StyleExpression(constant: .color(RGBA(0, 0, 0, 1)))
+    public var radius = StyleExpression(constant: .number(5))
+    public var opacity = StyleExpression(constant: .number(1))
+    public var strokeColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 1)))
+    public var strokeWidth = StyleExpression(constant: .number(0))
+    public init() {}
 }

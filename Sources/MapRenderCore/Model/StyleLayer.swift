@@ -46,6 +46,9 @@ public struct StyleLayer: Sendable, Equatable {
     /// A layer of a `--basemap-style` (MapLibre style over vector tiles): its polygons are not
     /// the land that labels keep off (a water fill is not land), and its lines are tile-clipped.
     public var fromBasemapStyle = false
+    /// Fill each shape on its own, so overlapping ones both show (a basemap style's circles), as
+    /// the data's polygons are.
+    public var fillsShapesApart = false
 
     // Paint (`fill-*` for fill layers, `line-*` for line layers).
     public var fillColor = StyleExpression(constant: .color(RGBA.parse("#555555")!))

@@ -82,6 +82,21 @@ import TestSupport
         #expect(try difference("positron-z4", style: path.path, lat: 50, lon: 10, zoom: 4) <= 0.03)
     }
 
+    /// A circle layer (the cities, radius by zoom and rank, a white stroke) over the light style.
+    @Test func circlesZoom4() throws {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.lightStyle))) as! [String: Any]
+        s["sources"] = ["ne": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("samples/ne_vector_z0-6.pmtiles")]]
+        var layers = s["layers"] as! [[String: Any]]
+        layers.append(["id": "cities", "type": "circle", "source": "ne", "source-layer": "place", "filter": ["==", "class", "city"],
+                       "paint": ["circle-color": "#d04030", "circle-opacity": 0.8,
+                                 "circle-radius": ["interpolate", ["linear"], ["zoom"], 2, 2, 6, ["case", ["==", ["get", "rank"], 1], 9, 5]],
+                                 "circle-stroke-color": "#ffffff", "circle-stroke-width": 1.5]])
+        s["layers"] = layers
+        let path = dir.appendingPathComponent("circles.json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        #expect(try difference("circles-z4", style: path.path, lat: 50, lon: 10, zoom: 4) <= 0.03)
+    }
+
     /// Past the tiles' maximum zoom (6) both stretch the zoom-6 tiles.
     @Test func overzoomedZoom8() throws {
         #expect(try difference("geneva-z8", lat: 46.3, lon: 6.5, zoom: 8) <= 0.03)

@@ -36,7 +36,17 @@ public enum StyledBasemap {
                     continue
                 }
                 if l.type == "line" {
-                    if !lines.isEmpty { out.append(.shapes(l.style, lines)) }
+                    guard !lines.isEmpty else { continue }
+                    let offset = l.lineOffset?.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 0
+                    let gap = l.lineGapWidth?.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 0
+                    if offset == 0 && gap <= 0 {
+                        out.append(.shapes(l.style, lines))
+                        continue
+                    }
+                    // A gap: two lines, each its width from the gap's edge, as MapLibre draws a casing.
+                    let width = l.style.lineWidth.isFeatureConstant ? (l.style.lineWidth.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 1) : 1
+                    let offsets = gap > 0 ? [offset - gap / 2 - width / 2, offset + gap / 2 + width / 2] : [offset]
+                    for o in offsets { out.append(.shapes(l.style, offsetLines(lines, by: o, zoom: zoom))) }
                     continue
                 }
                 var fill = l.style
@@ -85,6 +95,45 @@ public enum StyledBasemap {
 }
 
 extension StyledBasemap {
+    /// `lines` moved sideways by `px` CSS pixels at `zoom` (positive: to the right of the line's
+    /// direction, as MapLibre's `line-offset`), each vertex along the mean of its segments'
+    /// normals, lengthened at joins up to twice the offset (a miter limit of 2).
+    static func offsetLines(_ lines: ShapeSet, by px: Double, zoom: Double) -> ShapeSet {
+        var out = lines
+        let d = px / (Viewport.tileSize * Foundation.pow(2, zoom))
+        for r in 0..<(lines.ringStart.count - 1) {
+            let v = lines.vertices(of: r)
+            guard v.count >= 2 else { continue }
+            let xs = v.map { WebMercator.x(lon: lines.coords[2 * $0]) }, ys = v.map { WebMercator.y(lat: lines.coords[2 * $0 + 1]) }
+            func normal(_ i: Int) -> (Double, Double)? {   // right normal of segment i -> i + 1
+                let dx = xs[i + 1] - xs[i], dy = ys[i + 1] - ys[i], len = (dx * dx + dy * dy).squareRoot()
+                return len > 0 ? (-dy / len, dx / len) : nil
+            }
+            for (k, q) in v.enumerated() {
+                let a = k > 0 ? normal(k - 1) : nil, b = k < v.count - 1 ? normal(k) : nil
+                var nx = 0.0, ny = 0.0
+                switch (a, b) {
+                case let (a?, b?):
+                    // The bisector, lengthened by 1 / cos(half the turn), at most 2.
+                    let sx = a.0 + b.0, sy = a.1 + b.1, len = (sx * sx + sy * sy).squareRoot()
+                    if len > 1e-12 {
+                        let mx = sx / len, my = sy / len
+                        let scale = min(1 / max(mx * a.0 + my * a.1, 0.5), 2)
+                        nx = mx * scale; ny = my * scale
+                    } else {
+                        nx = a.0; ny = a.1   // a full turn back
+                    }
+                case let (a?, nil): nx = a.0; ny = a.1
+                case let (nil, b?): nx = b.0; ny = b.1
+                default: break
+                }
+                out.coords[2 * q] = WebMercator.lon(x: xs[k] + nx * d)
+                out.coords[2 * q + 1] = WebMercator.lat(y: ys[k] + ny * d)
+            }
+        }
+        return out
+    }
+
     /// A circle layer's points as 32-gons of their radius (plus half the stroke, which MapLibre
     /// draws outside the circle) at `zoom`, and the fill layer that paints them: colour, opacity,
     /// stroke as the outline.

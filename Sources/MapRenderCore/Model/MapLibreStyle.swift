@@ -38,6 +38,9 @@ public struct MapLibreStyle: Sendable {
         public var symbol: SymbolStyle?
         /// A circle layer's paint; nil for the other types.
         public var circle: CircleStyle?
+        /// A line layer's `line-offset` and `line-gap-width` (px; by zoom, the same for every feature).
+        public var lineOffset: StyleExpression?
+        public var lineGapWidth: StyleExpression?
         public var id: String { style.id }
     }
 
@@ -106,7 +109,7 @@ struct MapLibreStyleReader {
         "background": ["background-color", "visibility"],
         "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "visibility"],
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
-                 "line-miter-limit", "line-round-limit", "visibility"],
+                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
         "circle": ["circle-color", "circle-radius", "circle-opacity", "circle-stroke-color", "circle-stroke-width", "visibility"],
     ]
@@ -255,6 +258,12 @@ struct MapLibreStyleReader {
             if let e = expr(paint, "line-color", .color, "paint") { out.style.lineColor = e }
             if let e = expr(paint, "line-width", .number, "paint") { out.style.lineWidth = e }
             if let e = expr(paint, "line-opacity", .number, "paint") { out.style.lineOpacity = e }
+            for key in ["line-offset", "line-gap-width"] {
+                guard let e = expr(paint, key, .number, "paint") else { continue }
+                // Offsets are drawn as offset copies of the lines, one per layer: by zoom only.
+                guard e.isFeatureConstant else { note("\(key) (by feature)", id); continue }
+                if key == "line-offset" { out.lineOffset = e } else { out.lineGapWidth = e }
+            }
             if let d = paint["line-dasharray"] {
                 if let nums = Self.numbers(d), !nums.isEmpty, nums.allSatisfy({ $0 >= 0 && $0.isFinite }), nums.contains(where: { $0 > 0 }) {
                     out.style.lineDasharray = nums

@@ -102,7 +102,7 @@ import Testing
                {"id": "w", "type": "fill", "source": "a", "source-layer": "water", "minzoom": 2, "maxzoom": 9,
                 "paint": {"fill-color": "#00f", "fill-pattern": "x", "fill-translate": [1, 1]}},
                {"id": "l", "type": "line", "source": "b", "source-layer": "boundary", "layout": {"visibility": "none"},
-                "paint": {"line-dasharray": [2, 1], "line-gap-width": 2}},
+                "paint": {"line-dasharray": [2, 1], "line-gap-width": ["get", "w"]}},
                {"id": "h", "type": "heatmap", "source": "e"},
                {"id": "r", "type": "raster", "source": "f"}]}
             """)
@@ -116,7 +116,7 @@ import Testing
         #expect(s.layers[1].style.minzoom == 2 && s.layers[1].style.maxzoom == 9)
         #expect(!s.layers[2].style.visible && s.layers[2].style.lineDasharray == [2, 1])
         #expect(s.unsupportedLines == ["fill-pattern (1 layer: w)", "fill-translate (1 layer: w)",
-                                       "heatmap layers (1 layer: h)", "line-gap-width (1 layer: l)"])
+                                       "heatmap layers (1 layer: h)", "line-gap-width (by feature) (1 layer: l)"])
         #expect(s.sourceLayers(of: "a") == ["water"])
     }
 

@@ -97,6 +97,22 @@ import TestSupport
         #expect(try difference("circles-z4", style: path.path, lat: 50, lon: 10, zoom: 4) <= 0.03)
     }
 
+    /// line-gap-width (a casing: two lines either side of a gap) and line-offset, by zoom.
+    @Test func gapWidthAndOffsetZoom4() throws {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.lightStyle))) as! [String: Any]
+        s["sources"] = ["ne": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("samples/ne_vector_z0-6.pmtiles")]]
+        var layers = (s["layers"] as! [[String: Any]]).filter { ($0["id"] as! String).hasPrefix("boundary") == false }
+        layers.append(["id": "cased", "type": "line", "source": "ne", "source-layer": "boundary", "filter": ["==", "admin_level", 2],
+                       "paint": ["line-color": "#806080", "line-width": 1.2,
+                                 "line-gap-width": ["interpolate", ["linear"], ["zoom"], 2, 1, 6, 6]]])
+        layers.append(["id": "offset", "type": "line", "source": "ne", "source-layer": "boundary", "filter": ["==", "admin_level", 4],
+                       "paint": ["line-color": "#4080c0", "line-width": 1.5, "line-offset": 3]])
+        s["layers"] = layers
+        let path = dir.appendingPathComponent("gap.json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        #expect(try difference("gap-offset-z4", style: path.path, lat: 45, lon: -95, zoom: 4) <= 0.03)
+    }
+
     /// Past the tiles' maximum zoom (6) both stretch the zoom-6 tiles.
     @Test func overzoomedZoom8() throws {
         #expect(try difference("geneva-z8", lat: 46.3, lon: 6.5, zoom: 8) <= 0.03)

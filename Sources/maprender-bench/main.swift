@@ -959,11 +959,11 @@ if sections.contains("vector") {
     for (name, lat, lon, z, target) in [("Europe z4", 50.0, 10.0, 4.0, 150.0), ("world z1", 20.0, 0.0, 1.0, 100.0)] {
         let a = ours(noSymbols, lat, lon, z), l = ours(style, lat, lon, z), m = theirs(lat, lon, z)
         let stage = a.stages["basemap"] ?? .nan, stageL = l.stages["basemap"] ?? .nan
-        print(pad("\(name), no labels: maprender", 44) + pad(a.ok ? secs(a.wall) : "EXIT \(a.status)", 12)
+        print(pad("\(name), no labels: maprender", 48) + pad(a.ok ? secs(a.wall) : "EXIT \(a.status)", 12)
               + pad("basemap stage \(String(format: "%.1f", stage)) ms", 28) + "target <= \(Int(target)) ms " + verdict(stage, target))
-        print(pad("\(name), no labels: MapLibre Native (pymgl)", 44) + pad(m.ok ? secs(m.wall) : "EXIT \(m.status)", 12)
+        print(pad("\(name), no labels: MapLibre Native (pymgl)", 48) + pad(m.ok ? secs(m.wall) : "EXIT \(m.status)", 12)
               + "maprender / MapLibre \(String(format: "%.2f", a.wall / m.wall))x  target <= 1.0x " + verdict(a.wall / m.wall, 1.0))
-        print(pad("\(name), with labels: maprender", 44) + pad(l.ok ? secs(l.wall) : "EXIT \(l.status)", 12)
+        print(pad("\(name), with labels: maprender", 48) + pad(l.ok ? secs(l.wall) : "EXIT \(l.status)", 12)
               + "basemap stage \(String(format: "%.1f", stageL)) ms, layout \(String(format: "%.1f", l.stages["layout"] ?? .nan)) ms")
     }
     // Warm: 100 maps in one process each (a batch; pymgl re-centring one Map).
@@ -995,8 +995,8 @@ if sections.contains("vector") {
     """
     let w = run(["python3", "-c", warmScript, style, mbtiles, batchDir])
     let perMap = peerJSON(w.stdout)["perMap"] as? Double ?? .nan
-    print(pad("\(n) maps z4 in one batch: maprender", 44) + pad(b.ok ? secs(b.wall) : "EXIT \(b.status)", 12)
-          + pad("MapLibre Native warm \(String(format: "%.1f", perMap * 1000)) ms a map", 34)
+    print(pad("\(n) maps z4 in one batch: maprender", 48) + pad(b.ok ? secs(b.wall) : "EXIT \(b.status)", 12)
+          + pad("MapLibre Native warm \(String(format: "%.1f", perMap * 1000)) ms a map", 38)
           + "target <= 2x its x\(n) (\(secs(2 * perMap * Double(n)))) " + verdict(b.wall, 2 * perMap * Double(n)))
 }
 

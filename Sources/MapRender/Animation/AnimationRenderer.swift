@@ -122,6 +122,10 @@ public enum AnimationRenderer {
             labelMeasurer = CachingTextMeasurer(PangoText(systemFonts: request.base.systemFonts))
             try MapRenderer.validate(Self.validationRequest(request.base))
             guard request.jobs >= 1 else { throw MapRenderError(.usage, "jobs must be at least 1, got \(request.jobs)") }
+            if request.base.basemapStyle != nil {
+                // Said, not dropped: frames are drawn from one basemap, and a vector basemap's tiles follow the view.
+                throw MapRenderError(.usage, "--basemap-style is not drawn by animate (still maps only); use --basemap or --tiles")
+            }
             if let f = request.fps, !(f > 0 && f.isFinite) { throw MapRenderError(.usage, "fps must be positive, got \(f)") }
             if let c = request.clusterTransition, !(c > 0 && c.isFinite) {
                 throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")

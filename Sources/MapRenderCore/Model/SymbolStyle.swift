@@ -11,7 +11,7 @@ public struct SymbolStyle: Sendable {
     public var haloWidth = StyleExpression(constant: .number(0))
     public var opacity = StyleExpression(constant: .number(1))
     public var sortKey: StyleExpression?
-    /// `text-font`'s first font stack entry mapped to a fontconfig family and weight.
+    /// `text-font`'s first font stack entry mapped to a fontconfig family and weight (`font(_:)`).
     public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
     /// `text-anchor`: which side of the text sits on the point.
     public var anchor = "center"
@@ -43,12 +43,23 @@ public struct SymbolStyle: Sendable {
         return parts.count == 1 ? parts[0] : ["concat"] + parts
     }
 
-    /// A MapLibre font stack name ("Noto Sans Bold", "Metropolis Medium Italic") → the fontconfig
-    /// family maprender pins (DejaVu Sans) with the weight the name says.
+    /// A MapLibre font stack's first name ("Noto Sans Bold", "Metropolis Medium Italic") → a
+    /// fontconfig family (the name without its style words: "Noto Sans", "Metropolis") and the
+    /// weight the style words say, then DejaVu Sans: Pango takes the first of the two that
+    /// fontconfig has (with the pinned fonts, DejaVu Sans), so a stack naming fonts this machine
+    /// lacks still draws.
     static func font(_ names: [String]) -> FontSpec {
-        let name = names.first?.lowercased() ?? ""
-        let bold = ["bold", "semibold", "black", "heavy", "medium"].contains { name.contains($0) }
-        return FontSpec(family: "DejaVu Sans", size: 16, weight: bold ? .bold : .normal)
+        let words = (names.first ?? "").split(separator: " ").map(String.init)
+        let styles: Set<String> = ["regular", "bold", "semibold", "extrabold", "black", "heavy", "medium", "light", "extralight",
+                                   "thin", "italic", "oblique", "condensed", "narrow", "book", "roman"]
+        var family = words
+        while let last = family.last, styles.contains(last.lowercased()) { family.removeLast() }
+        let lower = words.map { $0.lowercased() }
+        let bold = lower.contains { ["bold", "semibold", "extrabold", "black", "heavy", "medium"].contains($0) }
+        // DejaVu Sans after it: fontconfig's own substitute for an unknown family may be any
+        // installed font (with the pinned ones, Lohit Devanagari).
+        let name = family.joined(separator: " ")
+        return FontSpec(family: name.isEmpty || name == "DejaVu Sans" ? "DejaVu Sans" : "\(name),DejaVu Sans", size: 16, weight: bold ? .bold : .normal)
     }
 
     static func read(layout: [String: Any], paint: [String: Any], file: String, path: String, notes: inout [String]) -> SymbolStyle {

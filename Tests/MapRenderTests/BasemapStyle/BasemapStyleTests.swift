@@ -110,4 +110,38 @@ import TestSupport
         let d = try MapRenderer.render(try BasemapStyleOracleTests.request(style: light, lat: 46.5, lon: 9, zoom: 6)).data
         #expect(c == d)
     }
+
+    /// GeoJSON sources (inline, and a file beside the style) and a raster source (PMTiles of
+    /// PNG tiles) draw in the style's order.
+    @Test func geojsonAndRasterSources() throws {
+        let countries = TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")
+        try FileManager.default.copyItem(atPath: countries, toPath: dir.appendingPathComponent("countries.geojson").path)
+        let style = dir.appendingPathComponent("mixed.json")
+        try """
+            {"version": 8, "sources": {
+               "r": {"type": "raster", "url": "pmtiles://\(TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/ne.pmtiles"))", "tileSize": 256},
+               "c": {"type": "geojson", "data": "countries.geojson"},
+               "box": {"type": "geojson", "data": {"type": "Feature", "properties": {"k": 1},
+                        "geometry": {"type": "Polygon", "coordinates": [[[0, 40], [20, 40], [20, 55], [0, 55], [0, 40]]]}}}},
+             "layers": [
+               {"id": "bg", "type": "background", "paint": {"background-color": "#000000"}},
+               {"id": "tiles", "type": "raster", "source": "r"},
+               {"id": "fr", "type": "fill", "source": "c", "filter": ["==", "ADMIN", "France"], "paint": {"fill-color": "#00ff00"}},
+               {"id": "box", "type": "line", "source": "box", "paint": {"line-color": "#ff0000", "line-width": 4}}]}
+            """.write(to: style, atomically: true, encoding: .utf8)
+        var r = try BasemapStyleOracleTests.request(style: style.path, lat: 47, lon: 10, zoom: 4)
+        r.layout.attribution = ""
+        let out = try MapRenderer.render(r)
+        let png = try PNGCodec.decode(data: out.data)
+        func pixel(lat: Double, lon: Double) -> [UInt8] {
+            let p = out.viewport.pixel(x: WebMercator.x(lon: lon), y: WebMercator.y(lat: lat))
+            let i = 4 * (Int(p.y) * png.width + Int(p.x))
+            return Array(png.pixels[i..<(i + 3)])
+        }
+        #expect(pixel(lat: 47, lon: 2.5) == [0, 255, 0])               // France, from the file
+        #expect(pixel(lat: 47.5, lon: 0) == [255, 0, 0])               // the inline box's west edge
+        let sea = pixel(lat: 45, lon: -5)                               // Biscay: the raster tiles' sea, not the black background
+        #expect(sea != [0, 0, 0], "\(sea)")
+        #expect(out.scene.items.contains { if case .raster = $0 { true } else { false } })
+    }
 }

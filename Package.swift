@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore", "TestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"],
-                    exclude: ["__Snapshots__", "BasemapStyle/Fixtures", "BasemapStyle/pymgl_oracle.py"]),
+                    exclude: ["__Snapshots__", "BasemapStyle/Fixtures", "BasemapStyle/pymgl_oracle.py", "BasemapStyle/make_glyphs.py"]),
         .testTarget(name: "MapRenderTilesTests", dependencies: ["MapRenderTiles", "MapRender", "TestSupport"],
                     exclude: ["Fixtures"]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.

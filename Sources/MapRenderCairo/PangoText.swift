@@ -59,7 +59,7 @@ public final class PangoText: TextMeasuring {
     }
 
     /// A layout of `text` in `font`; the caller unrefs it.
-    private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil) -> OpaquePointer {
+    private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil, centered: Bool = false) -> OpaquePointer {
         check(family: font.family)
         let layout = pango_layout_new(context)!
         let desc = pango_font_description_new()!
@@ -72,6 +72,7 @@ public final class PangoText: TextMeasuring {
         if let w = maxWidth {
             pango_layout_set_width(layout, Int32(w * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            if centered { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
         }
         return layout
     }
@@ -136,11 +137,12 @@ public final class PangoText: TextMeasuring {
         return out
     }
 
-    /// Draws `text` with the top-left of its logical box at (x, y), halo first.
+    /// Draws `text` with the top-left of its logical box at (x, y), halo first; wrapped at
+    /// `maxWidth`, its lines centred on each other when `centered`.
     func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
-              x: Double, y: Double, maxWidth: Double? = nil, on cr: OpaquePointer) {
+              x: Double, y: Double, maxWidth: Double? = nil, centered: Bool = false, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
-        let layout = makeLayout(text, font: font, maxWidth: maxWidth)
+        let layout = makeLayout(text, font: font, maxWidth: maxWidth, centered: centered)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)

@@ -221,7 +221,8 @@ extension BasemapSymbols {
             guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { continue }
             var font = symbol.font
             font.size = em
-            let m = measurer.measure(text, font: font)
+            let wrap = symbol.maxWidth * em
+            let m = measurer.measure(text, font: font, maxWidth: wrap)
             // text-anchor: the side of the box on the point; text-offset in ems.
             var x = px - m.width / 2, y = py - m.height / 2
             let a = symbol.anchor
@@ -234,6 +235,7 @@ extension BasemapSymbols {
                                   haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), em / 4),
                                   x: x, y: y, width: m.width, height: m.height)
             label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+            label.maxWidth = wrap
             guard label.opacity > 0, label.color.a > 0 else { continue }
             out.append(SymbolCandidate(label: label, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
                                        layerOrder: order, index: i))

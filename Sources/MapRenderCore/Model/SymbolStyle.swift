@@ -19,6 +19,8 @@ public struct SymbolStyle: Sendable {
     public var offset = (x: 0.0, y: 0.0)
     /// `text-transform`.
     public var transform = "none"
+    /// `text-max-width` in ems: longer text wraps, lines centred (MapLibre's default 10).
+    public var maxWidth = 10.0
     /// `symbol-placement` other than `point` (along lines): not drawn.
     public var placementLine = false
 
@@ -27,7 +29,7 @@ public struct SymbolStyle: Sendable {
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
                                      "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
-                                     "symbol-placement"]
+                                     "symbol-placement", "text-max-width"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -96,6 +98,9 @@ public struct SymbolStyle: Sendable {
         }
         if let t = layout["text-transform"] {
             if let v = t as? String { s.transform = v } else { notes.append("text-transform (not constant)") }
+        }
+        if let m = layout["text-max-width"] {
+            if let v = m as? NSNumber, v.doubleValue > 0, v.doubleValue.isFinite { s.maxWidth = v.doubleValue } else { notes.append("text-max-width (not a constant)") }
         }
         if let p = layout["symbol-placement"] as? String, p != "point" {
             s.placementLine = true

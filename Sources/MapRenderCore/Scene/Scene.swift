@@ -305,6 +305,8 @@ public struct LabelMark: Sendable, Equatable {
     /// The bubble it names (its index in the plan's bubbles); nil for a point's label. Not drawn,
     /// as `owner`.
     public var bubble: Int?
+    /// Wrapped at this width (CSS px), lines centred (a basemap style's `text-max-width`); nil: one line.
+    public var maxWidth: Double?
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

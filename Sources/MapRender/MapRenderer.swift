@@ -64,9 +64,11 @@ public enum MapRenderer {
         let text = PangoText(systemFonts: request.systemFonts)
         let layers = MapLayer.standard(style: request.style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes)
+        var layoutOptions = TileStage.layout(request.layout, tiles: tiles)
+        layoutOptions.markerSymbols = true
         let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: request.style,
                                     data: plan.data, plan: plan.marks, layers: layers,
-                                    options: TileStage.layout(request.layout, tiles: tiles), measurer: CachingTextMeasurer(text))
+                                    options: layoutOptions, measurer: CachingTextMeasurer(text))
         lap("layout")
         warnings += scene.warnings + text.warnings
         if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
@@ -162,16 +164,28 @@ public enum MapRenderer {
                 if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
             }
         }
-        if let c = points.properties.columnIndex("marker-symbol"),
-           let row = (0..<points.count).first(where: { points.properties.value(column: c, row: $0).displayText != nil }) {
-            warnings.append("marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point \(row))")
+        if request.numberMarkers {
+            let field = request.pointLines?.field
+            MarkerNumbers(orderBy: request.pointLines?.orderBy, groupBy: field?.isEmpty == false ? field : nil).apply(to: &points)
         }
-        if let joined = request.pointLines {
+        // Shapes made from the rows: geodesic circles around the points, great-circle arcs
+        // from them, lines joining them; all drawn by the data's layers, under the points.
+        if let circles = request.pointCircles {
+            let made = circles.circles(from: points)
+            if shapes.isEmpty { shapes = made.shapes } else { shapes.append(contentsOf: made.shapes) }
+            if let w = made.skipped.message { warnings.append(w) }
+        }
+        if let arcs = request.pointArcs {
+            let made = arcs.arcs(from: points)
+            if shapes.isEmpty { shapes = made.shapes } else { shapes.append(contentsOf: made.shapes) }
+            if let w = made.skipped.message { warnings.append(w) }
+        }
+        if let joined = request.pointLines, !joined.field.isEmpty {
             // Points joined into lines: drawn under the points, or instead of them.
             let lines = joined.lines(from: points)
             if shapes.isEmpty { shapes = lines } else { shapes.append(contentsOf: lines) }
-            if request.lineOnly { points = PointSet() }
         }
+        if request.lineOnly { points = PointSet() }
         return (points, shapes, report, warnings)
     }
 
@@ -236,11 +250,15 @@ public enum MapRenderer {
             }
         default: break
         }
-        if let l = r.pointLines, l.field.isEmpty {
-            throw MapRenderError(.usage, "--order-by orders the points of --line-by's lines: give --line-by too")
+        if let l = r.pointLines, l.field.isEmpty, !r.numberMarkers {
+            throw MapRenderError(.usage, "--order-by orders the points of --line-by's lines or --number-markers' numbers: give --line-by or --number-markers too")
         }
-        if r.lineOnly && r.pointLines == nil {
-            throw MapRenderError(.usage, "--line-only draws --line-by's lines without the points: give --line-by too")
+        if let a = r.pointArcs, a.latField.isEmpty || a.lonField.isEmpty {
+            throw MapRenderError(.usage, a.latField.isEmpty ? "--to-lon names the arcs' destination longitude: give --to-lat too"
+                                 : "--to-lat names the arcs' destination latitude: give --to-lon too")
+        }
+        if r.lineOnly && r.pointLines == nil && r.pointArcs == nil {
+            throw MapRenderError(.usage, "--line-only draws --line-by's lines (or --to-lat/--to-lon's arcs) without the points: give --line-by or --to-lat and --to-lon too")
         }
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")

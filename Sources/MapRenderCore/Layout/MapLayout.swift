@@ -72,6 +72,10 @@ public enum MapLayout {
         // them), the decorations' boxes (labels avoid them too) and the basemap's land (labels
         // on dense dot maps keep off coasts).
         var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        if options.markerSymbols, let w = MarkerTextLayout.apply(&batch, drawn: drawn, points: data.points, family: style.cluster.font,
+                                                                  textScale: options.textScale, measurer: measurer) {
+            scene.warnings.append(w)
+        }
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {

@@ -15,7 +15,7 @@ struct InputOptionGroup: TableOptionGroup {
     @Flag(help: .table("line-only")) var lineOnly = false
     @Option(help: .table("to-lat")) var toLat: String?
     @Option(help: .table("to-lon")) var toLon: String?
-    @Option(help: .table("circle-radius")) var circleRadius: String?
+    @Option(parsing: .unconditional, help: .table("circle-radius")) var circleRadius: String?
     @Flag(help: .table("number-markers")) var numberMarkers = false
     @Option(help: .table("id-field")) var idField: String?
     @Option(help: .table("delimiter")) var delimiter: String?

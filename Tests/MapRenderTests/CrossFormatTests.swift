@@ -96,10 +96,16 @@ import TestSupport
                 r.clustering = nil
                 r.style = try Style.load(path: TestPaths.repoFile("samples/flights-style.json"))
             }),
-            ("numbered pins, circles and squares", { r in
+            ("numbered pins along a track", { r in
                 r.inputs = [TestPaths.repoFile("samples/track-stops.geojson")]
                 r.numberMarkers = true
                 r.clustering = nil
+            }),
+            ("numbered translucent squares", { r in
+                r.inputs = [TestPaths.repoFile("samples/track-stops.geojson")]
+                r.numberMarkers = true
+                r.clustering = nil
+                r.style.marker.shape = .square; r.style.marker.size = 14; r.style.marker.opacity = 0.8
             }),
         ]
         let styles = ["default", "dark", "print", "colorblind"].map { name -> (String, @Sendable (inout RenderRequest) throws -> Void) in

@@ -60,19 +60,25 @@ public enum GreatCircle {
     /// it takes the short way across 180°. Nil for antipodes.
     /// - Complexity: O(angle / step), at most 181 vertices.
     public static func arc(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> [Double]? {
-        let d = angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
-        guard d < .pi - antipodeTolerance else { return nil }
-        let steps = max(1, Int((d * 180 / .pi / stepDegrees).rounded(.up)))
         var out: [Double] = []
-        out.reserveCapacity(2 * (steps + 1))
+        return appendArc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, to: &out) ? out : nil
+    }
+
+    /// `arc(...)` appended to `out` (no array per arc); false, and nothing appended, for antipodes.
+    @discardableResult
+    public static func appendArc(lat1: Double, lon1: Double, lat2: Double, lon2: Double, to out: inout [Double]) -> Bool {
+        let d = angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+        guard d < .pi - antipodeTolerance else { return false }
+        let steps = max(1, Int((d * 180 / .pi / stepDegrees).rounded(.up)))
+        out.reserveCapacity(out.count + 2 * (steps + 1))
         out.append(lon1); out.append(lat1)
         for k in 1..<steps {
             guard let p = intermediate(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, angle: d,
-                                       fraction: Double(k) / Double(steps)) else { return nil }
+                                       fraction: Double(k) / Double(steps)) else { return false }
             out.append(p.lon); out.append(p.lat)
         }
         out.append(lon2); out.append(lat2)
-        return out
+        return true
     }
 
     /// The place `distance` metres from (lat, lon) on the initial bearing `bearing` (degrees
@@ -95,10 +101,17 @@ public enum GreatCircle {
     /// - Complexity: O(segments).
     public static func circle(lat: Double, lon: Double, radius: Double, segments: Int = 128) -> [Double] {
         var ring: [Double] = []
-        ring.reserveCapacity(2 * (segments + 5))
+        appendCircle(lat: lat, lon: lon, radius: radius, segments: segments, to: &ring)
+        return ring
+    }
+
+    /// `circle(...)` appended to `out` (no array per circle).
+    public static func appendCircle(lat: Double, lon: Double, radius: Double, segments: Int = 128, to out: inout [Double]) {
+        let b = out.count
+        out.reserveCapacity(b + 2 * (segments + 5))
         for k in 0..<segments {
             let p = destination(lat: lat, lon: lon, distance: radius, bearing: 360 * Double(k) / Double(segments))
-            ring.append(p.lon); ring.append(p.lat)
+            out.append(p.lon); out.append(p.lat)
         }
         let colatitude = (90 - abs(lat)) * .pi / 180
         if radius / earthRadius > colatitude {
@@ -106,20 +119,19 @@ public enum GreatCircle {
             // (latitude ±90°, which the map clamps to its edge) back to its first longitude, in
             // steps of less than half the world so that unwrapping keeps each the short way,
             // and so fills the cap above it.
-            var unwrapped = ring[0]
+            var unwrapped = out[b]
             for k in 1..<segments {
-                var step = ring[2 * k] - ring[2 * (k - 1)]
+                var step = out[b + 2 * k] - out[b + 2 * (k - 1)]
                 step -= 360 * ((step + 180) / 360).rounded(.down)
                 unwrapped += step
             }
             let pole = lat >= 0 ? 90.0 : -90.0
             for k in 0...3 {
-                var x = unwrapped + (ring[0] - unwrapped) * Double(k) / 3
+                var x = unwrapped + (out[b] - unwrapped) * Double(k) / 3
                 x -= 360 * ((x + 180) / 360).rounded(.down)
-                ring.append(x); ring.append(pole)
+                out.append(x); out.append(pole)
             }
         }
-        ring.append(ring[0]); ring.append(ring[1])
-        return ring
+        out.append(out[b]); out.append(out[b + 1])
     }
 }

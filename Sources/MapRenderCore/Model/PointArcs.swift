@@ -34,10 +34,11 @@ public struct PointArcs: Sendable, Equatable {
             let lat1 = points.lat[i], lon1 = points.lon[i]
             let angle = GreatCircle.angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
             guard angle * GreatCircle.earthRadius >= 1 else { skipped.skip("destination is the origin", point: i); continue }
-            guard let coords = GreatCircle.arc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2) else {
+            guard out.addRing(kind: .line, feature: i, row: kept.count, {
+                GreatCircle.appendArc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, to: &$0)
+            }) else {
                 skipped.skip("destination is the origin's antipode (no single great circle)", point: i); continue
             }
-            out.add(kind: .line, rings: [coords], feature: i, row: kept.count)
             kept.append(i)
         }
         out.properties = points.properties.selecting(rows: kept)

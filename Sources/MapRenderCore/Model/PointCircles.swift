@@ -59,8 +59,11 @@ public struct PointCircles: Sendable, Equatable {
             guard metres.isFinite else { skipped.skip("radius is not a distance", point: i); continue }
             guard metres > 0 else { skipped.skip(metres < 0 ? "radius negative" : "radius zero", point: i); continue }
             guard metres <= Self.maxRadius else { skipped.skip("radius over 10000 km", point: i); continue }
-            let ring = GreatCircle.circle(lat: points.lat[i], lon: points.lon[i], radius: metres, segments: segments)
-            out.add(kind: .polygon, rings: [ring], feature: i, row: kept.count)
+            let (lat, lon, n) = (points.lat[i], points.lon[i], segments)
+            out.addRing(kind: .polygon, feature: i, row: kept.count) {
+                GreatCircle.appendCircle(lat: lat, lon: lon, radius: metres, segments: n, to: &$0)
+                return true
+            }
             kept.append(i)
         }
         out.properties = points.properties.selecting(rows: kept)

@@ -200,4 +200,44 @@ import Testing
             }
         }
     }
+
+    /// The text inside a marker is in every format: one 60 px circle with "8" drawn as PNG, and
+    /// as SVG and PDF rasterised by librsvg and poppler; each shows as many white pixels inside
+    /// the circle (the digit; the circle's own pixels are blue), within a fifth, and never none.
+    /// (The cross-format matrix compares whole maps, where a missing digit is too few pixels.)
+    @Test func markerTextsAreInSVGAndPDF() throws {
+        let csv = try write("eight.csv", "name,lat,lon,marker-symbol\na,0,0,8\n")
+        var r = RenderRequest()
+        r.inputs = [csv]
+        r.defaultBasemap = false
+        r.style.marker.shape = .circle; r.style.marker.size = 60; r.style.marker.fill = RGBA.parse("#1f4e99")!
+        r.width = 100; r.height = 100
+        r.view = .center(lat: 0, lon: 0, zoom: 3)
+        func whiteInside(_ img: RGBAImage) -> Int {
+            var n = 0
+            for y in 0..<img.height {
+                for x in 0..<img.width {
+                    let dx = Double(x) + 0.5 - 50, dy = Double(y) + 0.5 - 50
+                    guard dx * dx + dy * dy < 26 * 26 else { continue }
+                    let o = 4 * (y * img.width + x)
+                    if img.pixels[o] > 200 && img.pixels[o + 1] > 200 && img.pixels[o + 2] > 200 { n += 1 }
+                }
+            }
+            return n
+        }
+        let png = whiteInside(try PNGCodec.decode(data: MapRenderer.render(r).data))
+        #expect(png > 60, "white pixels of the digit in the PNG: \(png)")
+        r.format = .svg
+        let svg = dir.appendingPathComponent("eight.svg")
+        try MapRenderer.render(r).data.write(to: svg)
+        r.format = .pdf
+        let pdf = dir.appendingPathComponent("eight.pdf")
+        try MapRenderer.render(r).data.write(to: pdf)
+        try CrossFormatTests.runTool("rsvg-convert", package: "librsvg2-bin", ["--width", "100", "--height", "100", "--output", dir.appendingPathComponent("svg.png").path, svg.path])
+        try CrossFormatTests.runTool("pdftoppm", package: "poppler-utils", ["-png", "-singlefile", "-scale-to-x", "100", "-scale-to-y", "100", pdf.path, dir.appendingPathComponent("pdf").path])
+        for name in ["svg.png", "pdf.png"] {
+            let n = whiteInside(try PNGCodec.decode(path: dir.appendingPathComponent(name).path))
+            #expect(abs(Double(n - png)) <= 0.2 * Double(png), "\(name): \(n) white pixels inside the circle, PNG \(png)")
+        }
+    }
 }

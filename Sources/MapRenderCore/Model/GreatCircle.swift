@@ -70,7 +70,6 @@ public enum GreatCircle {
         let d = angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
         guard d < .pi - antipodeTolerance else { return false }
         let steps = max(1, Int((d * 180 / .pi / stepDegrees).rounded(.up)))
-        out.reserveCapacity(out.count + 2 * (steps + 1))
         out.append(lon1); out.append(lat1)
         for k in 1..<steps {
             guard let p = intermediate(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, angle: d,
@@ -108,7 +107,6 @@ public enum GreatCircle {
     /// `circle(...)` appended to `out` (no array per circle).
     public static func appendCircle(lat: Double, lon: Double, radius: Double, segments: Int = 128, to out: inout [Double]) {
         let b = out.count
-        out.reserveCapacity(b + 2 * (segments + 5))
         for k in 0..<segments {
             let p = destination(lat: lat, lon: lon, distance: radius, bearing: 360 * Double(k) / Double(segments))
             out.append(p.lon); out.append(p.lat)

@@ -148,7 +148,7 @@ public enum AnimationRenderer {
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
-            drawing = FrameDrawing(base: request.base, basemaps: basemaps)
+            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes)
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }

@@ -162,6 +162,12 @@ public enum MapRenderer {
                 if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
             }
         }
+        if let field = request.layout.labelField, let c = points.properties.columnIndex(field),
+           let row = points.properties.columns[c].firstIndex(where: {
+               if case .string(let t) = $0 { return LabelText.hasNoncharacter(t) } else { return false } }) {
+            // Cairo's PDF writer refuses them; every format draws U+FFFD instead (`LabelText`).
+            warnings.append("label text of point \(row) (and maybe others) holds Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF...): drawn as U+FFFD")
+        }
         if let c = points.properties.columnIndex("marker-symbol"),
            let row = (0..<points.count).first(where: { points.properties.value(column: c, row: $0).displayText != nil }) {
             warnings.append("marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point \(row))")

@@ -183,12 +183,18 @@ public enum MapRenderer {
 
     /// Renders and writes the file atomically; the summary's timings include the write.
     @discardableResult
-    public static func render(_ request: RenderRequest, to path: String) throws -> RenderResult {
+    ///
+    /// `beforeCommit` gets the result once the file is written in full beside `path` but before
+    /// it replaces anything (e.g. to write the summary): when it throws, `path` is left as it was.
+    public static func render(_ request: RenderRequest, to path: String,
+                              beforeCommit: (RenderResult) throws -> Void = { _ in }) throws -> RenderResult {
         var result = try render(request)
         let start = DispatchTime.now().uptimeNanoseconds
-        try AtomicFile.write(result.data, to: path)
+        let staged = try AtomicFile.stage(result.data, to: path)
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
+        do { try beforeCommit(result) } catch { staged.discard(); throw error }
+        try staged.commit()
         return result
     }
 

@@ -76,6 +76,8 @@ public struct BatchManifest: Sendable {
         for job in jobs {
             let named = [("output", job.output)] + job.request.inputs.map { ("input", $0) }
                 + job.request.basemaps.map { ("basemap", $0) } + (job.styleFile.map { [("style", $0)] } ?? [])
+                + job.request.tiles.sources.filter { FileManager.default.fileExists(atPath: $0) }.map { ("tiles", $0) }
+                + (job.request.tiles.cacheDirectory.map { [("tile-cache", $0)] } ?? [])
             for (key, path) in named where path != "-" {
                 let real = OutputSafety.Identity.canonical(AtomicFile.resolveSymlinks(path))
                 guard !real.hasPrefix(prefix), reported.insert(path).inserted else { continue }

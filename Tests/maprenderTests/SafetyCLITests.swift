@@ -530,7 +530,7 @@ import TestSupport
         #expect(try run(args + ["--frames", "5"]).status == 0)
         let left = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
         #expect(left == [".maprender-frames", "frame-00001.png", "frame-00002.png", "frame-00003.png", "frame-00004.png",
-                         "frame-00005.png", "frame-00009.png", "frame-00099.png"])
+                         "frame-00005.png", "frame-00009.png", "frame-00099.png", "maprender-frames.json"])
         #expect(FileManager.default.fileExists(atPath: frames.appendingPathComponent("frame-00009.png/sub/data.txt").path))
 
         // An input named like a frame of the folder is never written over.

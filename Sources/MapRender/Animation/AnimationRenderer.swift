@@ -325,6 +325,8 @@ enum FrameFiles {
 
     /// The list of frames the last run wrote into a folder, one name per line.
     static let listName = ".maprender-frames"
+    /// Written last, once every frame is: the frames of the set and their CRC-32s (`FrameFolderSink`).
+    static let manifestName = "maprender-frames.json"
 
     /// Creates the folder if needed, and removes the frames an earlier run wrote that this one
     /// will not (a longer run's tail, another format), so the folder's frames are exactly this
@@ -344,6 +346,14 @@ enum FrameFiles {
                 try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw MapRenderError(.output, "cannot create the folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        // The set is incomplete from here until the manifest is written again.
+        let manifest = (folder as NSString).appendingPathComponent(manifestName)
+        var mst = stat()
+        if lstat(manifest, &mst) == 0 {
+            guard (mst.st_mode & S_IFMT) == S_IFREG, unlink(manifest) == 0 else {
+                throw MapRenderError(.output, "cannot replace \(manifest): it is not a file maprender wrote, or cannot be removed")
             }
         }
         let home = OutputSafety.Identity.canonical(folder + "/x")

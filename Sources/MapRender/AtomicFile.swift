@@ -55,6 +55,14 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes `path` when it is a regular file (through a symbolic link, its target), so that an
+    /// earlier run's record of a set is gone while a new set is written; anything else is left.
+    public static func removeRegularFile(_ path: String) {
+        let target = resolveSymlinks(path)
+        var st = stat()
+        if lstat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(target) }
+    }
+
     /// Writes `data` to a temporary file beside `path` (see `Staged`).
     public static func stage(_ data: Data, to path: String) throws -> Staged {
         if path == "-" { return Staged(pending: .standardOutput(data), shownAs: path) }

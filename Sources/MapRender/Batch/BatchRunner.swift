@@ -106,6 +106,7 @@ public enum BatchRunner {
             report.clusters = result.summary.clusters.drawn
             report.labelsDropped = result.summary.labelsDropped
             report.warnings = result.warnings
+            report.crc32 = String(format: "%08x", result.data.withUnsafeBytes { CRC32.checksum($0) })
         } catch let e as MapRenderError {
             report.error = e.message
         } catch {

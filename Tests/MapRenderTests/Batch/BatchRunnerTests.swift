@@ -93,8 +93,13 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as! [String: Any]
         let first = (json["jobs"] as! [[String: Any]])[0]
         #expect(Set(first.keys) == ["index", "output", "status", "points", "pointsDrawn", "clusters", "labelsDropped",
-                                    "milliseconds", "error", "warnings"])
+                                    "milliseconds", "error", "warnings", "crc32"])
         #expect(first["error"] is NSNull)
+        // The CRC-32 of the map written (zlib's value for these bytes, by another implementation: Python's).
+        let fr = try Data(contentsOf: URL(fileURLWithPath: dir.file("ok/fr.png")))
+        let py = try zlibCRC32(fr)
+        #expect(report.jobs[0].crc32 == py)
+        #expect((json["jobs"] as! [[String: Any]])[1]["crc32"] is NSNull)
     }
 
     @Test func anUnreadableInputFailsItsJobsOnly() throws {
@@ -299,4 +304,19 @@ import Testing
         barPrinter.handle(.finished(BatchJobReport(index: 0, output: "a.png", status: .ok), p))
         #expect(bar.s.contains("[##############################] 2/2  failed 1  skipped 0  done"))
     }
+}
+
+/// zlib's CRC-32 of `data` as lowercase hex, computed by Python (an implementation independent of ours).
+func zlibCRC32(_ data: Data) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("crc-\(UUID()).bin")
+    try data.write(to: file); defer { try? FileManager.default.removeItem(at: file) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))", file.path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let d = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

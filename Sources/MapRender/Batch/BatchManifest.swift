@@ -25,6 +25,9 @@ public struct BatchManifest: Sendable {
     /// The manifest's path as given, used in messages and the report.
     public var name: String
     public var jobs: [BatchJob]
+    /// The folder every output must stay in (canonical), when the manifest was loaded confined
+    /// (`allowOutsideRoot: false`): the runner then writes through `ConfinedWrite`.
+    public var confinedRoot: String?
 
     /// A manifest built in code (library use).
     public init(name: String = "batch", jobs: [BatchJob]) {
@@ -65,7 +68,11 @@ public struct BatchManifest: Sendable {
         var issues = reader.issues
         if !allowOutsideRoot { issues += confinementIssues(jobs, name: name, root: root ?? baseDirectory) }
         if !issues.isEmpty { throw BatchManifestError(issues: issues) }
-        return BatchManifest(name: name, jobs: jobs)
+        var manifest = BatchManifest(name: name, jobs: jobs)
+        if !allowOutsideRoot {
+            manifest.confinedRoot = OutputSafety.Identity.canonical(URL(fileURLWithPath: root ?? baseDirectory).standardizedFileURL.path)
+        }
+        return manifest
     }
 
     /// The paths of jobs that lead outside `root`, one issue each (a path shared by many jobs once).

@@ -56,7 +56,7 @@ public enum MapRenderer {
 
         // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
         // The built-in land's scale follows the view's zoom (1:110m for world views, 1:50m closer).
-        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = [DefaultBasemap.shapes(zoom: plan.viewport.zoom)] }
+        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = DefaultBasemap.sets(zoom: plan.viewport.zoom, style: request.style) }
         let tiles = try TileStage.run(request, viewport: plan.viewport)
         warnings += tiles?.warnings ?? []
         lap("tiles")

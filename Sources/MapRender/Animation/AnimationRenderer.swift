@@ -141,7 +141,7 @@ public enum AnimationRenderer {
             // and a fixed view gives frames whose land is the still map's.
             let coarsest = views.viewports.map(\.zoom).min() ?? 0
             let basemaps = !request.base.basemaps.isEmpty ? userBasemaps
-                : (useDefault ? [DefaultBasemap.shapes(zoom: coarsest)] : [])
+                : (useDefault ? DefaultBasemap.sets(zoom: coarsest, style: request.base.style) : [])
             // Tiles: bad sources, and missing tiles under --tiles-strict, stop the run here (first view).
             if let first = views.viewports.first { _ = try TileStage.run(request.base, viewport: first) }
             let viewed = DispatchTime.now().uptimeNanoseconds

@@ -56,7 +56,7 @@ public enum MapRenderer {
 
         // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
         // The built-in land's scale follows the view's zoom (1:110m for world views, 1:50m closer).
-        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = [DefaultBasemap.shapes(zoom: plan.viewport.zoom)] }
+        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = DefaultBasemap.sets(zoom: plan.viewport.zoom, style: request.style) }
         let tiles = try TileStage.run(request, viewport: plan.viewport)
         warnings += tiles?.warnings ?? []
         lap("tiles")
@@ -164,6 +164,12 @@ public enum MapRenderer {
                 if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
             }
         }
+        if let field = request.layout.labelField, let c = points.properties.columnIndex(field),
+           let row = points.properties.columns[c].firstIndex(where: {
+               if case .string(let t) = $0 { return LabelText.hasNoncharacter(t) } else { return false } }) {
+            // Cairo's PDF writer refuses them; every format draws U+FFFD instead (`LabelText`).
+            warnings.append("label text of point \(row) (and maybe others) holds Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF...): drawn as U+FFFD")
+        }
         if request.numberMarkers {
             let field = request.pointLines?.field
             MarkerNumbers(orderBy: request.pointLines?.orderBy, groupBy: field?.isEmpty == false ? field : nil).apply(to: &points)
@@ -191,12 +197,18 @@ public enum MapRenderer {
 
     /// Renders and writes the file atomically; the summary's timings include the write.
     @discardableResult
-    public static func render(_ request: RenderRequest, to path: String) throws -> RenderResult {
+    ///
+    /// `beforeCommit` gets the result once the file is written in full beside `path` but before
+    /// it replaces anything (e.g. to write the summary): when it throws, `path` is left as it was.
+    public static func render(_ request: RenderRequest, to path: String,
+                              beforeCommit: (RenderResult) throws -> Void = { _ in }) throws -> RenderResult {
         var result = try render(request)
         let start = DispatchTime.now().uptimeNanoseconds
-        try AtomicFile.write(result.data, to: path)
+        let staged = try AtomicFile.stage(result.data, to: path)
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
+        do { try beforeCommit(result) } catch { staged.discard(); throw error }
+        try staged.commit()
         return result
     }
 

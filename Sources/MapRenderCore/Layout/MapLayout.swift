@@ -101,7 +101,7 @@ public enum MapLayout {
         } else {
             attributionMark = nil
         }
-        var land: [ShapeBatch] = []
+        var land: [ShapeBatch] = [], water: [ShapeBatch] = []
 
         for layer in layers {
             switch layer {
@@ -110,7 +110,10 @@ public enum MapLayout {
             case .shapes(let styleLayer, let shapes):
                 for b in ShapeLayout.batches(for: shapes, layer: styleLayer, viewport: v) {
                     scene.items.append(.shapes(b))
-                    if styleLayer.source == .basemap && b.kind == .polygon && styleLayer.type == .fill { land.append(b) }
+                    if styleLayer.source == .basemap && b.kind == .polygon && styleLayer.type == .fill {
+                        // A basemap polygon in the map's water colour (a lake) is water over the land.
+                        if b.fill == style.background { water.append(b) } else { land.append(b) }
+                    }
                 }
             case .points:
                 if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }
@@ -137,7 +140,7 @@ public enum MapLayout {
                                                style: style, viewport: v, obstacles: obstacles, options: options,
                                                measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
                                                soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
-                                               land: LandMask(polygons: land, width: v.width, height: v.height))
+                                               land: LandMask(polygons: land, water: water, width: v.width, height: v.height))
                 scene.items += placed.items
                 scene.labelsDropped = placed.dropped
                 sides = placed.sides

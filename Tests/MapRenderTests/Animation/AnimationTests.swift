@@ -83,7 +83,7 @@ import MapRenderCairo
         // 3 keyframes, 4 frames per transition: (3 − 1) · 4 + 1.
         #expect(result.frames == 9)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(names == [".maprender-frames"] + (1...9).map { String(format: "frame-%05d.png", $0) } + ["notes.txt"])
+        #expect(names == [".maprender-frames"] + (1...9).map { String(format: "frame-%05d.png", $0) } + ["maprender-frames.json", "notes.txt"])
         #expect(result.outputs.map { URL(fileURLWithPath: $0).lastPathComponent } == (1...9).map { String(format: "frame-%05d.png", $0) })
         for name in names where name.hasSuffix(".png") {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))

@@ -20,6 +20,7 @@ public struct PointArcs: Sendable, Equatable {
         var skipped = RowSkips(what: "--to-lat/--to-lon")
         let latColumn = points.properties.columnIndex(latField), lonColumn = points.properties.columnIndex(lonField)
         var kept: [Int] = []
+        var arc: [Double] = []   // one arc's lon, lat pairs, reused
         for i in 0..<points.count {
             guard let la = latColumn, let lo = lonColumn else { skipped.skip("destination column missing", point: i); continue }
             let lat2: Double, lon2: Double
@@ -34,15 +35,55 @@ public struct PointArcs: Sendable, Equatable {
             let lat1 = points.lat[i], lon1 = points.lon[i]
             let angle = GreatCircle.angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
             guard angle * GreatCircle.earthRadius >= 1 else { skipped.skip("destination is the origin", point: i); continue }
-            guard out.addRing(kind: .line, feature: i, row: kept.count, {
-                GreatCircle.appendArc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, to: &$0)
-            }) else {
+            arc.removeAll(keepingCapacity: true)
+            guard GreatCircle.appendArc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, to: &arc) else {
                 skipped.skip("destination is the origin's antipode (no single great circle)", point: i); continue
+            }
+            if let parts = Self.partsInsideMercator(arc) {
+                // Over a pole: only the parts inside the map's ±85.05° are drawn (clamped to the
+                // edge, the rest would run along it).
+                guard !parts.isEmpty else { skipped.skip("arc lies beyond ±85.05° (the map's edge)", point: i); continue }
+                out.add(kind: .line, rings: parts, feature: i, row: kept.count)
+            } else {
+                out.addRing(kind: .line, feature: i, row: kept.count) { $0.append(contentsOf: arc); return true }
             }
             kept.append(i)
         }
         out.properties = points.properties.selecting(rows: kept)
         return (out, skipped)
+    }
+
+    /// The parts of a line (lon, lat pairs) within Web Mercator's ±85.05°, each ending where it
+    /// crosses that latitude (interpolated along the step, the short way round); nil when the
+    /// whole line is inside. A great circle between places on opposite sides of a pole passes
+    /// over it, where no map in Web Mercator can show it.
+    static func partsInsideMercator(_ c: [Double]) -> [[Double]]? {
+        let m = WebMercator.maxLatitude, n = c.count / 2
+        guard (0..<n).contains(where: { abs(c[2 * $0 + 1]) > m }) else { return nil }
+        var parts: [[Double]] = []
+        var part: [Double] = []
+        for k in 0..<n {
+            let lon = c[2 * k], lat = c[2 * k + 1], inside = abs(lat) <= m
+            if k > 0 {
+                let plon = c[2 * k - 2], plat = c[2 * k - 1], wasInside = abs(plat) <= m
+                if wasInside != inside {
+                    let edge = (wasInside ? lat : plat) > 0 ? m : -m
+                    let t = (edge - plat) / (lat - plat)
+                    var step = lon - plon
+                    step -= 360 * ((step + 180) / 360).rounded(.down)
+                    var x = plon + t * step
+                    x -= 360 * ((x + 180) / 360).rounded(.down)
+                    part.append(x); part.append(edge)
+                    if wasInside {
+                        if part.count >= 4 { parts.append(part) }
+                        part = []
+                    }
+                }
+            }
+            if inside { part.append(lon); part.append(lat) }
+        }
+        if part.count >= 4 { parts.append(part) }
+        return parts
     }
 
     enum Coordinate { case value(Double), missing, notANumber }

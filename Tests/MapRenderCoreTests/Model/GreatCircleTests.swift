@@ -130,4 +130,27 @@ import Testing
         #expect(abs(xs[32] - xs[0]) > 0.9 && abs(xs[32] - xs[0]) < 1)
         #expect(abs(xs[xs.count - 1] - xs[0]) < 1e-9)
     }
+
+    /// An arc over the North Pole (70°N 0° to 70°N 180°) is drawn in two parts, each ending
+    /// at 85.05°N where Web Mercator's map ends: no vertex beyond it, nothing along the edge.
+    @Test func arcsOverAPoleStopAtTheMapsEdge() throws {
+        var points = PointSet()
+        let la = points.properties.addColumn("to_lat"), lo = points.properties.addColumn("to_lon")
+        for (lat, lon, tlat, tlon) in [(70.0, 0.0, 70.0, 180.0), (10.0, 20.0, 30.0, 40.0), (89.0, 0.0, 88.0, 180.0)] {
+            points.lat.append(lat); points.lon.append(lon)
+            points.properties.appendRow([(la, .number(tlat)), (lo, .number(tlon))])
+        }
+        let made = PointArcs(latField: "to_lat", lonField: "to_lon").arcs(from: points)
+        #expect(made.shapes.shapeCount == 2)
+        #expect(made.skipped.message == "--to-lat/--to-lon: skipped 1 row: 1 arc lies beyond ±85.05° (the map's edge) (point 2)")
+        let polar = made.shapes.rings(of: 0)
+        #expect(polar.count == 2)
+        for r in polar {
+            let v = made.shapes.vertices(of: r)
+            #expect(v.allSatisfy { abs(made.shapes.coords[2 * $0 + 1]) <= WebMercator.maxLatitude })
+            let ends = [v.lowerBound, v.upperBound - 1].map { made.shapes.coords[2 * $0 + 1] }
+            #expect(ends.contains(WebMercator.maxLatitude) && ends.contains(70))
+        }
+        #expect(made.shapes.rings(of: 1).count == 1)
+    }
 }

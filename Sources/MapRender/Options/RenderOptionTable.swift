@@ -64,7 +64,7 @@ public enum RenderOptionTable {
             let field = try v.string()
             s.base.pointLines = PointLines(field: s.base.pointLines?.field ?? "", orderBy: field)
         },
-        RenderOption("line-only", .flag, "With --line-by or --to-lat/--to-lon: draw the lines or arcs only, not the points.") { v, s, _ in
+        RenderOption("line-only", .flag, "With --line-by, or --to-lat and --to-lon: draw the lines or arcs only, not the points.") { v, s, _ in
             s.base.lineOnly = try v.bool()
         },
         RenderOption("to-lat", .value(valueName: "name"),

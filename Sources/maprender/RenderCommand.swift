@@ -62,7 +62,10 @@ struct Render: ParsableCommand {
             try OutputDestination.check(output)
             if let s = summary { try OutputDestination.check(s) }
             let result = try MapRenderer.render(try request(), to: output)
-            if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
+            if !quiet {
+                result.notes.forEach { printError("maprender: note: \($0)") }
+                result.warnings.forEach { printError("maprender: warning: \($0)") }
+            }
             if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }
         }
     }

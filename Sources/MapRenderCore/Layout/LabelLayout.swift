@@ -9,6 +9,8 @@ import Foundation
 enum LabelLayout {
     /// With small markers, how many labels keep the full text size before the smaller type.
     static let fullSizeLabels = 40
+    /// The smaller type's size, as a share of the style's.
+    static let smallerType = 5.0 / 6
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
     /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
@@ -374,8 +376,14 @@ enum LabelLayout {
             self.c = c; self.measurer = measurer; self.soft = soft; self.land = land; self.discs = discs
             let v = c.viewport
             halo = c.style.haloWidth; gap = c.style.offset
-            let lineHeight = measurer.measure("Hg", font: c.font).height
-            probe = TextSize(width: 1 + 2 * halo, height: 0.8 * lineHeight + 2 * halo)
+            // Within every real box: of the smaller type where there is one (dense dot maps), with
+            // the reserve the real boxes have (half the halo there). (It was the full type's
+            // height with a whole halo: taller than a 5/6 label's box, so on dense maps labels of
+            // the smaller type were dropped with a side free.)
+            let smallest = soft != nil ? FontSpec(family: c.font.family, size: c.font.size * LabelLayout.smallerType, weight: c.font.weight) : c.font
+            let lineHeight = measurer.measure("Hg", font: smallest).height
+            let reserve = soft != nil ? halo / 2 : halo
+            probe = TextSize(width: 1 + 2 * reserve, height: 0.8 * lineHeight + 2 * reserve)
             raster = ObstacleRaster(width: v.width, height: v.height)
             for o in c.obstacles { raster.add(o) }
             raster.finish()
@@ -427,7 +435,7 @@ enum LabelLayout {
         /// smaller towns).
         func font(smallerType: Bool) -> FontSpec {
             var f = c.font
-            if soft != nil && smallerType { f.size = c.font.size * 5 / 6 }
+            if soft != nil && smallerType { f.size = c.font.size * LabelLayout.smallerType }
             return f
         }
 

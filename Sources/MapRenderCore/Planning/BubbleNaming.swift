@@ -3,9 +3,8 @@
 /// `--label-priority FIELD` ranks by FIELD, larger first. Without it, a population-like column
 /// (`population`, `pop`, `pop_max`, `pop_est`, any case) ranks larger first, or else a rank-like
 /// column (`scalerank`, `labelrank`, `rank`: Natural Earth's, where 0 is the most important)
-/// ranks smaller first; with neither, input order decides (the first member names the bubble),
-/// except for a bubble drawn at a cluster's centre (`representative(of:...near:)`): without a
-/// ranking, that is named after the member nearest its centre when one lies under the bubble.
+/// ranks smaller first; with neither, a bubble is named after the label value most of its members
+/// share when one stands out (`sharedLabel`), else it shows its count alone.
 public enum BubbleNaming {
     public static let populationNames = ["population", "pop", "pop_max", "pop_est"]
     public static let rankNames = ["scalerank", "labelrank", "rank"]
@@ -115,6 +114,32 @@ public enum BubbleNaming {
         var pick = top[0].1, pickD = distance2(pick)
         for t in top.dropFirst() where distance2(t.1) < pickD { pick = t.1; pickD = distance2(t.1) }
         return pick
+    }
+
+    /// Without a ranking, the least share of a bubble's members that must carry one label value
+    /// for it to name the bubble (`sharedLabel`).
+    public static let sharedShare = 0.1
+
+    /// Without a ranking: the member that names a bubble after the label value most of its members
+    /// share (the flight table's rows at ORD name a bubble holding ORD "ORD +1392"), when it stands
+    /// out: at least 2 members and a tenth of them (`sharedShare`) carry it, and no other value is
+    /// carried by as many. The first such member in `members`' order; nil (the bubble shows its count
+    /// alone) when no value stands out, as among 13k airports with different names.
+    /// - Complexity: O(members), one dictionary of the distinct values.
+    public static func sharedLabel(of members: [Int], properties: PropertyTable, column: Int) -> Int? {
+        guard members.count >= 2, column >= 0, column < properties.columns.count else { return nil }
+        var counts: [String: (count: Int, first: Int)] = [:]
+        for m in members {
+            guard let t = properties.value(column: column, row: m).displayText, !t.isEmpty else { continue }
+            if let c = counts[t] { counts[t] = (c.count + 1, c.first) } else { counts[t] = (1, m) }
+        }
+        var best = (count: 0, first: -1), second = 0
+        for c in counts.values {
+            if c.count > best.count { second = best.count; best = c } else if c.count > second { second = c.count }
+        }
+        guard best.count >= 2, best.count > second,
+              Double(best.count) >= sharedShare * Double(members.count) else { return nil }
+        return best.first
     }
 
     /// A row's ranking value, larger is better; rows without a finite value rank last.

@@ -108,19 +108,6 @@ import Testing
         scene.items.append(label("B +9", x: 107))   // left of the 20: the wrong one
         #expect(Self.misplacedBubbleLabels(scene).failures.count == 1)
     }
-
-    /// Without a ranking column, a bubble is named after the member nearest its centre when that
-    /// lies under the bubble, else not at all (input order said "San Marino +5" for an Italian bubble).
-    @Test func withoutARankingTheCentralMemberNamesTheBubble() {
-        let props = PropertyTable()
-        // Rows 0..3 at growing distances from the centre (0.5, 0.5); the bubble reaches 1.5 radii = 0.15.
-        let x = [0.58, 0.53, 0.7, 0.505], y = [0.5, 0.5, 0.5, 0.5]
-        let centre = BubbleNaming.Centre(x: 0.5, y: 0.5, reach: 0.15)   // radius 0.1
-        #expect(BubbleNaming.representative(of: [0, 1, 2, 3], properties: props, rank: nil, near: centre, x: x, y: y) == 3)
-        #expect(BubbleNaming.representative(of: [0, 1, 2], properties: props, rank: nil, near: centre, x: x, y: y) == 1)
-        // Nobody under the bubble (radius 0.1): count only.
-        #expect(BubbleNaming.representative(of: [2], properties: props, rank: nil, near: centre, x: x, y: y) == nil)
-    }
 }
 
 /// Issue 47: without a ranking, a bubble is named after the label value most of its members share,

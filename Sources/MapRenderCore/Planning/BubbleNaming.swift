@@ -58,22 +58,15 @@ public enum BubbleNaming {
     /// How many of the top-ranked members are considered when none lies within reach.
     public static let topMembers = 10
 
-    /// Without a ranking, how near the bubble's centre (in bubble radii) the member naming it must
-    /// lie: under the bubble. Input order says nothing of importance in most files (an alphabetical list of capitals
-    /// named an Italian bubble "San Marino +5"): the name then says where the bubble is, or the
-    /// bubble shows its count alone.
-    public static let central = 1.0
-
     /// The member that names a bubble drawn at `near`: the best-ranked member within `near.reach`
     /// of the centre; when none is, the nearest to the centre of the `topMembers` best-ranked.
     /// A cluster's weighted centre can lie far from its most important point (a cluster of India
     /// and western China whose largest city is Chengdu): the name then says where the bubble is.
-    /// Ranks as `representative(of:properties:rank:)`; ties by input order. With no ranking (nil
-    /// rank): the member nearest the centre if it lies within `central` radii (`central / reach`
-    /// of `near.reach`), else none.
+    /// Ranks as `representative(of:properties:rank:)`; ties by input order. (Without a ranking a
+    /// bubble is named by `sharedLabel`.)
     /// - Complexity: O(members · topMembers) at worst, one pass.
     public static func representative(of members: [Int], properties: PropertyTable,
-                                      rank: (column: Int, smallerFirst: Bool)?,
+                                      rank: (column: Int, smallerFirst: Bool),
                                       near c: Centre, x: [Double], y: [Double]) -> Int? {
         guard !members.isEmpty else { return nil }
         func distance2(_ m: Int) -> Double {
@@ -81,16 +74,6 @@ public enum BubbleNaming {
             dx -= dx.rounded()   // the nearer copy across the antimeridian
             let dy = y[m] - c.y
             return dx * dx + dy * dy
-        }
-        guard let rank else {
-            // Nearest first; equal distances by input order.
-            var pick = members[0], pickD = distance2(pick)
-            for m in members.dropFirst() {
-                let d = distance2(m)
-                if d < pickD || (d == pickD && m < pick) { pick = m; pickD = d }
-            }
-            let limit = c.reach * central / reach
-            return pickD <= limit * limit ? pick : nil
         }
         // (value, row) ordered best first: larger value, then earlier row.
         func better(_ a: (Double, Int), _ b: (Double, Int)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }

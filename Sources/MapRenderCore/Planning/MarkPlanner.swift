@@ -45,12 +45,12 @@ public enum MarkPlanner {
                 var representative: Int?
                 if let n = naming, n.rank == nil, let members = leaves(item.id) {
                     representative = n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
-                } else if let n = naming, let members = leaves(item.id) {
+                } else if let n = naming, let rank = n.rank, let members = leaves(item.id) {
                     // Named after a member near where the bubble is drawn, not after a top member
                     // far from it.
                     let reach = BubbleNaming.reach * bubbles.step(for: item.count).radius / v.worldSize
                     representative = BubbleNaming.representative(
-                        of: members, properties: data.points.properties, rank: n.rank,
+                        of: members, properties: data.points.properties, rank: rank,
                         near: .init(x: item.x, y: item.y, reach: reach), x: data.x, y: data.y)
                 }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,

@@ -10,6 +10,9 @@ public struct RenderResult: Sendable {
     public var summary: RenderSummary
     /// Skipped rows and similar, one line each, for stderr.
     public var warnings: [String]
+    /// What was chosen for the user, one line each, for stderr (`maprender: note: ...`): the
+    /// column that ranks labels when `--label-priority` is not given.
+    public var notes: [String] = []
 }
 
 /// The pipeline: read → plan (view, clusters, marks) → layout (scene) → Cairo → bytes.
@@ -82,7 +85,18 @@ public enum MapRenderer {
         var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,
                                     timings: timings, bytes: data.count)
         summary.tiles = tiles?.stats
-        return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
+        var result = RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
+        result.notes = Self.labelRankingNote(request.layout, properties: plan.data.points.properties).map { [$0] } ?? []
+        return result
+    }
+
+    /// With labels and no `--label-priority`: which column ranks them (`BubbleNaming.rankColumn`),
+    /// said once, so that a user knows why Delhi is named before a village; nil when none does.
+    static func labelRankingNote(_ layout: LayoutOptions, properties: PropertyTable) -> String? {
+        guard layout.labelField != nil, layout.labelPriority == nil,
+              let r = BubbleNaming.rankColumn(nil, properties: properties) else { return nil }
+        let name = properties.names[r.column]
+        return "labels ranked by the '\(name)' column, \(r.smallerFirst ? "smaller" : "larger") values first (--label-priority chooses another)"
     }
 
     /// A warning when a view given by hand (`--center`, with or without `--zoom`, or `--bbox`)

@@ -64,7 +64,10 @@ struct Render: ParsableCommand {
             // The summary is written before the map replaces anything: a summary that cannot be
             // written leaves the map as it was.
             _ = try MapRenderer.render(try request(), to: output) { result in
-                if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
+                if !quiet {
+                    result.notes.forEach { printError("maprender: note: \($0)") }
+                    result.warnings.forEach { printError("maprender: warning: \($0)") }
+                }
                 if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }
             }
         }

@@ -191,6 +191,10 @@ public enum RenderOptionTable {
                      "Numeric property ranking labels: larger values win a contested place (e.g. population).") { v, s, _ in
             s.base.layout.labelPriority = try v.string()
         },
+        RenderOption("text-padding", .value(valueName: "px"), default: "2",
+                     "Least gap between two labels, CSS px, 0...100 (as MapLibre's text-padding keeps labels apart), so neighbours never read as one name; overrides the style's label.text-padding.") { v, s, _ in
+            s.textPadding = try v.number(0...100)
+        },
         RenderOption("label-style", .value(valueName: "style"), default: "plain",
                      "plain (text with a halo) or callout (a box with a pointer to its pin or bubble, wrapped text).") { v, s, _ in
             s.base.layout.labelStyle = try v.choice(["plain", "callout"]) { LayoutOptions.LabelStyle(rawValue: $0) }

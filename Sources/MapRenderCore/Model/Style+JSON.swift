@@ -162,7 +162,7 @@ struct StyleReader {
         }
         if let b = o["label"] {
             let p = "label"
-            let m = try object(b, p, keys: ["font", "size", "weight", "color", "halo", "halo-width", "offset",
+            let m = try object(b, p, keys: ["font", "size", "weight", "color", "halo", "halo-width", "offset", "text-padding",
                                             "callout-fill", "callout-stroke", "callout-max-width"])
             try string(m, "font", p, into: &st.label.font)
             try number(m, "size", p, range: 1...200, into: &st.label.size)
@@ -171,6 +171,7 @@ struct StyleReader {
             try color(m, "halo", p, into: &st.label.halo)
             try number(m, "halo-width", p, range: 0...20, into: &st.label.haloWidth)
             try number(m, "offset", p, range: 0...100, into: &st.label.offset)
+            try number(m, "text-padding", p, range: 0...100, into: &st.label.textPadding)
             try color(m, "callout-fill", p, into: &st.label.calloutFill)
             try color(m, "callout-stroke", p, into: &st.label.calloutStroke)
             try number(m, "callout-max-width", p, range: 20...2000, into: &st.label.calloutMaxWidth)

@@ -24,7 +24,7 @@ import MapRenderCore
         "cluster": (["false"], "false"), "spread-tolerance": (["3"], "3"), "spread-max": (["9"], "9"), "padding": (["7"], "7"),
         "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "no-basemap": (["true"], "true"), "attribution": (["© x"], #""© x""#),
         "filter": ([#"pop > 3"#], #"[">", ["get", "pop"], 3]"#), "label": (["name"], #""name""#),
-        "label-priority": (["pop"], #""pop""#), "label-style": (["callout"], #""callout""#),
+        "label-priority": (["pop"], #""pop""#), "label-style": (["callout"], #""callout""#), "text-padding": (["3"], "3"),
         "allow-overlap": (["true"], "true"), "scale-bar": (["true"], "true"), "legend": (["true"], "true"),
         "text-scale": (["1.5"], "1.5"), "cluster-radius": (["60"], "60"), "min-points": (["3"], "3"), "max-zoom": (["9"], "9"),
         "cluster-sum": (["pop"], #"["pop"]"#), "cluster-max": (["pop", "area"], #"["pop", "area"]"#),

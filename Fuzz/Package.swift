@@ -8,7 +8,8 @@
 // -parse-as-library). Seed corpora are under Fuzz/Corpus/<target>/.
 import PackageDescription
 
-let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png", "wkt", "polyline", "mvt"]
+let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png", "wkt", "polyline",
+               "pmtiles", "mbtiles", "tile-image", "http-headers", "mvt"]
 
 let package = Package(
     name: "maprender-fuzz",

@@ -8,6 +8,8 @@ MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-de
 MAPRENDER_PACKAGES+=(chromium)
 # Mapnik draws the same lines and polygons as the fill and line layers' independent oracle.
 MAPRENDER_PACKAGES+=(python3-mapnik)
+# GeographicLib (Karney's geodesics) computes the great-circle arcs that Mapnik draws for the arcs' oracle test.
+MAPRENDER_PACKAGES+=(python3-geographiclib)
 # libcurl's development link: the release binary links Foundation statically (--static-swift-stdlib), and
 # static FoundationNetworking (URLSession, for HTTP tiles) links -lcurl, which only the -dev package provides.
 MAPRENDER_PACKAGES+=(libcurl4-openssl-dev)

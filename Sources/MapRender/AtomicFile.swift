@@ -24,10 +24,48 @@ public enum AtomicFile {
     static let temporaryMarker = ".maprender-tmp-"
 
     public static func write(_ data: Data, to path: String) throws {
-        if path == "-" {
-            try StandardStreams.writeOutput(data)
-            return
+        try stage(data, to: path).commit()
+    }
+
+    /// A file written in full beside its target but not yet in its place: `commit` renames it
+    /// over the target, `discard` removes it. So that two outputs of one run (a map and its
+    /// summary) are both complete before either replaces anything: a failure before the commit
+    /// leaves the target as it was.
+    ///
+    /// Standard output and devices, which cannot be replaced, are written at the commit.
+    public struct Staged {
+        enum Pending {
+            case renamed(temporary: String, target: String)
+            case direct(Data, target: String)
+            case standardOutput(Data)
         }
+        let pending: Pending
+        let shownAs: String
+
+        public func commit() throws {
+            switch pending {
+            case .renamed(let tmp, let target): _ = try AtomicFile.rename(tmp, over: target, shownAs: shownAs)
+            case .direct(let data, let target): try AtomicFile.writeInPlace(data, to: target, shownAs: shownAs)
+            case .standardOutput(let data): try StandardStreams.writeOutput(data)
+            }
+        }
+
+        public func discard() {
+            if case .renamed(let tmp, _) = pending { unlink(tmp) }
+        }
+    }
+
+    /// Removes `path` when it is a regular file (through a symbolic link, its target), so that an
+    /// earlier run's record of a set is gone while a new set is written; anything else is left.
+    public static func removeRegularFile(_ path: String) {
+        let target = resolveSymlinks(path)
+        var st = stat()
+        if lstat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(target) }
+    }
+
+    /// Writes `data` to a temporary file beside `path` (see `Staged`).
+    public static func stage(_ data: Data, to path: String) throws -> Staged {
+        if path == "-" { return Staged(pending: .standardOutput(data), shownAs: path) }
         let target = resolveSymlinks(path)
         var st = stat()
         let exists = stat(target, &st) == 0
@@ -35,7 +73,7 @@ public enum AtomicFile {
             throw MapRenderError(.output, "cannot write \(path): it is a folder")
         }
         if exists && (st.st_mode & S_IFMT) != S_IFREG {
-            return try writeInPlace(data, to: target, shownAs: path)
+            return Staged(pending: .direct(data, target: target), shownAs: path)
         }
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent().path
@@ -47,15 +85,18 @@ public enum AtomicFile {
         let mode: mode_t = exists ? st.st_mode & 0o7777 : 0o666
         let owner = exists ? (uid: st.st_uid, gid: st.st_gid) : nil
         #if os(Linux)
-        if try writeUnnamed(data, to: target, folder: dir, mode: mode, owner: owner, shownAs: path) { return }
+        if let tmp = try writeUnnamed(data, to: target, folder: dir, mode: mode, owner: owner, shownAs: path) {
+            return Staged(pending: .renamed(temporary: tmp, target: target), shownAs: path)
+        }
         #endif
-        try writeNamed(data, to: target, mode: mode, owner: owner, shownAs: path)
+        let tmp = try writeNamed(data, to: target, mode: mode, owner: owner, shownAs: path)
+        return Staged(pending: .renamed(temporary: tmp, target: target), shownAs: path)
     }
 
     // MARK: - Ways of writing
 
     /// A device, pipe or socket: opened for writing (no create) and written as is.
-    private static func writeInPlace(_ data: Data, to target: String, shownAs path: String) throws {
+    fileprivate static func writeInPlace(_ data: Data, to target: String, shownAs path: String) throws {
         let fd = open(target, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path) }
         defer { close(fd) }
@@ -66,12 +107,13 @@ public enum AtomicFile {
     /// O_TMPFILE | O_DIRECTORY, not imported from the C macro.
     private static let oTmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
 
-    /// Writes through an unnamed file; false when the filesystem does not support it.
+    /// Writes through an unnamed file, named (temporarily) only once complete; nil when the
+    /// filesystem does not support it.
     private static func writeUnnamed(_ data: Data, to target: String, folder: String, mode: mode_t,
-                                     owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws -> Bool {
+                                     owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws -> String? {
         let fd = open(folder, oTmpfile | O_WRONLY | O_CLOEXEC, mode)
         if fd < 0 {
-            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return false }
+            if [EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) { return nil }
             throw failure(path)
         }
         defer { close(fd) }
@@ -80,16 +122,16 @@ public enum AtomicFile {
         // The file gets a (temporary) name only now, complete; rename then replaces the target atomically.
         let tmp = temporaryName(for: target)
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 else {
-            if [ENOENT, EXDEV, EPERM, EOPNOTSUPP].contains(errno) { return false } // no /proc: named file instead
+            if [ENOENT, EXDEV, EPERM, EOPNOTSUPP].contains(errno) { return nil } // no /proc: named file instead
             throw failure(path)
         }
-        return try rename(tmp, over: target, shownAs: path)
+        return tmp
     }
     #endif
 
-    /// Writes a named temporary file beside the target, then renames it over the target.
+    /// Writes a named temporary file beside the target (renamed over it at the commit).
     private static func writeNamed(_ data: Data, to target: String, mode: mode_t,
-                                   owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws {
+                                   owner: (uid: uid_t, gid: gid_t)?, shownAs path: String) throws -> String {
         let tmp = temporaryName(for: target)
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw failure(path) }
@@ -102,10 +144,10 @@ public enum AtomicFile {
             throw error
         }
         close(fd)
-        _ = try rename(tmp, over: target, shownAs: path)
+        return tmp
     }
 
-    private static func rename(_ tmp: String, over target: String, shownAs path: String) throws -> Bool {
+    fileprivate static func rename(_ tmp: String, over target: String, shownAs path: String) throws -> Bool {
         guard Glibc.rename(tmp, target) == 0 else {
             let e = failure(path)
             unlink(tmp)

@@ -5,7 +5,8 @@ import MapRenderCore
 /// "Made with Natural Earth", naturalearthdata.com) at 1:110m for world and continent views and
 /// 1:50m from zoom `detailZoom` on, embedded in the binary as generated source
 /// (`scripts/gen-default-basemap.py`; the 1:50m data from Debian's r-cran-rnaturalearthdata through
-/// `scripts/extract-ne50m.R`), so land, coasts and country borders show without any file.
+/// `scripts/extract-ne50m.R`), so land, coasts and country borders show without any file; and
+/// Natural Earth's lakes over it at both scales (`sets(zoom:style:)`).
 public enum DefaultBasemap {
     /// The 1:110m shapes (decoded once per process, ~10k vertices).
     public static let shapes: ShapeSet = decode(countries110m)
@@ -18,6 +19,25 @@ public enum DefaultBasemap {
 
     /// The shapes for a view at `zoom`.
     public static func shapes(zoom: Double) -> ShapeSet { zoom >= detailZoom ? detailed : shapes }
+
+    /// Natural Earth lakes at the two scales (`scripts/gen-default-lakes.py`: from 1:10m, the
+    /// largest 30 for 1:110m and 454 for 1:50m, generalised as Natural Earth does).
+    public static let lakes: ShapeSet = decode(lakes110m)
+    public static let detailedLakes: ShapeSet = decode(lakes50m)
+
+    /// What the built-in basemap draws for a view at `zoom` in `style`: the land, then its lakes
+    /// filled with the style's water (its background) and outlined as coasts are.
+    public static func sets(zoom: Double, style: Style) -> [ShapeSet] {
+        var water = zoom >= detailZoom ? detailedLakes : lakes
+        // The basemap's fill layer takes a feature's simplestyle `fill` first (`LayerPaint`).
+        let fill = water.properties.addColumn("fill"), opacity = water.properties.addColumn("fill-opacity")
+        let colour = PropertyValue.string("\(style.background)")
+        water.row = (0..<water.shapeCount).map { s in
+            water.properties.appendRow([(fill, colour), (opacity, .number(1))])
+            return Int32(s)
+        }
+        return [shapes(zoom: zoom), water]
+    }
 
     /// Decodes the varint/zigzag/delta encoding described in the generator script.
     static func decode(_ base64: String) -> ShapeSet {

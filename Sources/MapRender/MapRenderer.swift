@@ -10,6 +10,9 @@ public struct RenderResult: Sendable {
     public var summary: RenderSummary
     /// Skipped rows and similar, one line each, for stderr.
     public var warnings: [String]
+    /// What was chosen for the user, one line each, for stderr (`maprender: note: ...`): the
+    /// column that ranks labels when `--label-priority` is not given.
+    public var notes: [String] = []
 }
 
 /// The pipeline: read → plan (view, clusters, marks) → layout (scene) → Cairo → bytes.
@@ -56,7 +59,7 @@ public enum MapRenderer {
 
         // Raster tiles: they depend on the view; drawn first, under the basemap GeoJSON and data.
         // The built-in land's scale follows the view's zoom (1:110m for world views, 1:50m closer).
-        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = [DefaultBasemap.shapes(zoom: plan.viewport.zoom)] }
+        if request.basemaps.isEmpty && useDefaultBasemap { basemaps = DefaultBasemap.sets(zoom: plan.viewport.zoom, style: request.style) }
         let tiles = try TileStage.run(request, viewport: plan.viewport)
         warnings += tiles?.warnings ?? []
         lap("tiles")
@@ -74,13 +77,14 @@ public enum MapRenderer {
         var layers = MapLayer.standard(style: style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes)
         if let s = styled { layers.insert(contentsOf: s.layers, at: tiles?.marks.isEmpty == false ? 1 : 0) }
-        var layout = TileStage.layout(request.layout, tiles: tiles)
+        var layoutOptions = TileStage.layout(request.layout, tiles: tiles)
+        layoutOptions.markerSymbols = true
         if let s = styled, !s.attributions.isEmpty, request.tiles.attribution == nil {
-            layout.attribution = ([layout.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
+            layoutOptions.attribution = ([layoutOptions.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
         }
         let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: style,
                                     data: plan.data, plan: plan.marks, layers: layers,
-                                    options: layout, measurer: CachingTextMeasurer(text))
+                                    options: layoutOptions, measurer: CachingTextMeasurer(text))
         lap("layout")
         warnings += scene.warnings + text.warnings
         if let w = Self.noPointInView(request.view, data: plan.data, scene: scene) { warnings.append(w) }
@@ -95,7 +99,18 @@ public enum MapRenderer {
                                     timings: timings, bytes: data.count)
         summary.tiles = tiles?.stats
         summary.basemapStyle = styled?.summary
-        return RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
+        var result = RenderResult(data: data, scene: scene, viewport: plan.viewport, summary: summary, warnings: warnings)
+        result.notes = Self.labelRankingNote(request.layout, properties: plan.data.points.properties).map { [$0] } ?? []
+        return result
+    }
+
+    /// With labels and no `--label-priority`: which column ranks them (`BubbleNaming.rankColumn`),
+    /// said once, so that a user knows why Delhi is named before a village; nil when none does.
+    static func labelRankingNote(_ layout: LayoutOptions, properties: PropertyTable) -> String? {
+        guard layout.labelField != nil, layout.labelPriority == nil,
+              let r = BubbleNaming.rankColumn(nil, properties: properties) else { return nil }
+        let name = properties.names[r.column]
+        return "labels ranked by the '\(name)' column, \(r.smallerFirst ? "smaller" : "larger") values first (--label-priority chooses another)"
     }
 
     /// A warning when a view given by hand (`--center`, with or without `--zoom`, or `--bbox`)
@@ -177,27 +192,51 @@ public enum MapRenderer {
                 if kept.count != shapes.shapeCount { shapes = shapes.selecting(kept) }
             }
         }
-        if let c = points.properties.columnIndex("marker-symbol"),
-           let row = (0..<points.count).first(where: { points.properties.value(column: c, row: $0).displayText != nil }) {
-            warnings.append("marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point \(row))")
+        if let field = request.layout.labelField, let c = points.properties.columnIndex(field),
+           let row = points.properties.columns[c].firstIndex(where: {
+               if case .string(let t) = $0 { return LabelText.hasNoncharacter(t) } else { return false } }) {
+            // Cairo's PDF writer refuses them; every format draws U+FFFD instead (`LabelText`).
+            warnings.append("label text of point \(row) (and maybe others) holds Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF...): drawn as U+FFFD")
         }
-        if let joined = request.pointLines {
+        if request.numberMarkers {
+            let field = request.pointLines?.field
+            MarkerNumbers(orderBy: request.pointLines?.orderBy, groupBy: field?.isEmpty == false ? field : nil).apply(to: &points)
+        }
+        // Shapes made from the rows: geodesic circles around the points, great-circle arcs
+        // from them, lines joining them; all drawn by the data's layers, under the points.
+        if let circles = request.pointCircles {
+            let made = circles.circles(from: points)
+            if shapes.isEmpty { shapes = made.shapes } else { shapes.append(contentsOf: made.shapes) }
+            if let w = made.skipped.message { warnings.append(w) }
+        }
+        if let arcs = request.pointArcs {
+            let made = arcs.arcs(from: points)
+            if shapes.isEmpty { shapes = made.shapes } else { shapes.append(contentsOf: made.shapes) }
+            if let w = made.skipped.message { warnings.append(w) }
+        }
+        if let joined = request.pointLines, !joined.field.isEmpty {
             // Points joined into lines: drawn under the points, or instead of them.
             let lines = joined.lines(from: points)
             if shapes.isEmpty { shapes = lines } else { shapes.append(contentsOf: lines) }
-            if request.lineOnly { points = PointSet() }
         }
+        if request.lineOnly { points = PointSet() }
         return (points, shapes, report, warnings)
     }
 
     /// Renders and writes the file atomically; the summary's timings include the write.
     @discardableResult
-    public static func render(_ request: RenderRequest, to path: String) throws -> RenderResult {
+    ///
+    /// `beforeCommit` gets the result once the file is written in full beside `path` but before
+    /// it replaces anything (e.g. to write the summary): when it throws, `path` is left as it was.
+    public static func render(_ request: RenderRequest, to path: String,
+                              beforeCommit: (RenderResult) throws -> Void = { _ in }) throws -> RenderResult {
         var result = try render(request)
         let start = DispatchTime.now().uptimeNanoseconds
-        try AtomicFile.write(result.data, to: path)
+        let staged = try AtomicFile.stage(result.data, to: path)
         result.summary.timings["write"] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         result.summary.output = path
+        do { try beforeCommit(result) } catch { staged.discard(); throw error }
+        try staged.commit()
         return result
     }
 
@@ -251,11 +290,15 @@ public enum MapRenderer {
             }
         default: break
         }
-        if let l = r.pointLines, l.field.isEmpty {
-            throw MapRenderError(.usage, "--order-by orders the points of --line-by's lines: give --line-by too")
+        if let l = r.pointLines, l.field.isEmpty, !r.numberMarkers {
+            throw MapRenderError(.usage, "--order-by orders the points of --line-by's lines or --number-markers' numbers: give --line-by or --number-markers too")
         }
-        if r.lineOnly && r.pointLines == nil {
-            throw MapRenderError(.usage, "--line-only draws --line-by's lines without the points: give --line-by too")
+        if let a = r.pointArcs, a.latField.isEmpty || a.lonField.isEmpty {
+            throw MapRenderError(.usage, a.latField.isEmpty ? "--to-lon names the arcs' destination longitude: give --to-lat too"
+                                 : "--to-lat names the arcs' destination latitude: give --to-lon too")
+        }
+        if r.lineOnly && r.pointLines == nil && r.pointArcs == nil {
+            throw MapRenderError(.usage, "--line-only draws --line-by's lines (or --to-lat/--to-lon's arcs) without the points: give --line-by or --to-lat and --to-lon too")
         }
         if r.points == nil && r.inputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")

@@ -60,6 +60,13 @@ public struct RenderRequest: Sendable {
     public var pointLines: PointLines?
     /// With `pointLines`: draw the lines only, not the points (`--line-only`).
     public var lineOnly = false
+    /// A great-circle arc from each point to the destination in two of its properties (`--to-lat`, `--to-lon`).
+    public var pointArcs: PointArcs?
+    /// A geodesic circle around each point (`--circle-radius`).
+    public var pointCircles: PointCircles?
+    /// Number the points (1, 2, 3 ... in input order, or `pointLines.orderBy`'s, per line of
+    /// `pointLines.field` when given) inside their markers (`--number-markers`).
+    public var numberMarkers = false
 
     public init() {}
 
@@ -88,9 +95,11 @@ public struct RenderRequest: Sendable {
         if let i = inputOptions.idField { s.insert(i) }
         if let f = filter { s.formUnion(f.propertyNames) }
         if let l = pointLines { s.insert(l.field); if let o = l.orderBy { s.insert(o) } }
+        if let a = pointArcs { s.insert(a.latField); s.insert(a.lonField) }
+        if case .expression(let e)? = pointCircles?.radius { s.formUnion(e.propertyNames) }
         for a in aggregates { s.insert(a.field) }
         for l in style.shapeLayers where l.source == .data { s.formUnion(l.propertyNames) }
-        s.insert("marker-symbol")   // only to say it is not drawn yet (MapRenderer.readPoints)
+        s.insert(MarkerTextLayout.property)   // drawn inside the markers
         return s
     }
 }

@@ -123,7 +123,7 @@ public final class CairoRenderer {
                 }
             case .markers(let m):
                 if raster {
-                    let stamps = try MarkerStamps(symbols: m.symbols, scale: s)
+                    let stamps = try MarkerStamps(symbols: m.symbols, scale: s, text: text)
                     withSavedState(cr) {
                         cairo_identity_matrix(cr)
                         stamps.paint(m, on: cr, scale: s)
@@ -432,7 +432,7 @@ public final class CairoRenderer {
             var r = cairo_rectangle_t(x: 0, y: 0, width: e.left + e.right + 2, height: e.top + e.bottom + 2)
             let rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &r)!
             let rcr = cairo_create(rec)!
-            MarkerPainter.draw(s, on: rcr, x: ax, y: ay, part: part)
+            MarkerPainter.draw(s, on: rcr, x: ax, y: ay, part: part, text: text)
             cairo_destroy(rcr)
             return (rec, ax, ay)
         }

@@ -9,7 +9,8 @@ enum MarkerPainter {
     /// the fill pass, as `MarkerGeometry` defines them.
     typealias Part = MarkerGeometry.Part
 
-    static func draw(_ s: MarkerSymbol, on cr: OpaquePointer, x: Double, y: Double, part: Part = .whole) {
+    /// - Parameter text: draws the symbol's `text` (Pango), centred where `MarkerGeometry` says.
+    static func draw(_ s: MarkerSymbol, on cr: OpaquePointer, x: Double, y: Double, part: Part = .whole, text: PangoText? = nil) {
         let grouped = s.opacity < 1
         if grouped { cairo_push_group(cr) }
         for layer in MarkerGeometry.layers(for: s, part: part) {
@@ -25,6 +26,9 @@ enum MarkerPainter {
             } else {
                 cairo_fill(cr)
             }
+        }
+        if let t = s.text, let o = MarkerGeometry.textOrigin(for: s), let text, part != .outline {
+            text.draw(t.text, font: t.font, color: t.color, halo: nil, haloWidth: 0, x: x + o.x, y: y + o.y, on: cr)
         }
         if grouped {
             cairo_pop_group_to_source(cr)
@@ -102,7 +106,8 @@ final class MarkerStamps {
 
     private(set) var stamps: [Stamp] = []
 
-    init(symbols: [MarkerSymbol], scale: Double) throws {
+    /// - Parameter text: draws the symbols' texts (nil: symbols have none).
+    init(symbols: [MarkerSymbol], scale: Double, text: PangoText? = nil) throws {
         for s in symbols {
             let e = s.extent
             let ax = Int((e.left * scale).rounded(.up)) + 1, ay = Int((e.top * scale).rounded(.up)) + 1
@@ -119,7 +124,7 @@ final class MarkerStamps {
                         cairo_translate(cr, Double(ax) + Double(fx) / Double(Self.steps),
                                         Double(ay) + Double(fy) / Double(Self.steps))
                         cairo_scale(cr, scale, scale)
-                        MarkerPainter.draw(s, on: cr, x: 0, y: 0, part: part)
+                        MarkerPainter.draw(s, on: cr, x: 0, y: 0, part: part, text: text)
                         let st = cairo_status(cr)
                         cairo_destroy(cr)
                         try cairoCheck(st, "drawing a marker")

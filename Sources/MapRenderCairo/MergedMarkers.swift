@@ -46,7 +46,8 @@ enum MergedMarkers {
     static let translucentGroups = 256
 
     static func applies(to m: MarkerBatch) -> Bool {
-        guard m.count > threshold else { return false }
+        // Texts inside markers are drawn with their markers (a recording each), never merged.
+        guard m.count > threshold, !m.symbols.contains(where: { $0.text != nil }) else { return false }
         var counts = [Int](repeating: 0, count: m.symbols.count)
         for s in m.symbol { counts[Int(s)] += 1 }
         return counts.contains { $0 > threshold }

@@ -166,7 +166,8 @@ final class TileDiskCache: @unchecked Sendable {
 
     /// When a response may be used until, from its headers: `Cache-Control: no-store` → nil (do
     /// not keep), `no-cache` → now, `max-age` → now + age, else `Expires`, else now + 7 days (the
-    /// OpenStreetMap tile usage policy asks clients to keep tiles at least that long).
+    /// OpenStreetMap tile usage policy asks clients to keep tiles at least that long). Always
+    /// finite: an age that is not digits is ignored, and ages are capped at a year.
     static func expiry(headers: [String: String], now: Date) -> Double? {
         let week = 7 * 24 * 3600.0
         if let cc = headers["cache-control"]?.lowercased() {
@@ -174,7 +175,11 @@ final class TileDiskCache: @unchecked Sendable {
             if parts.contains("no-store") { return nil }
             if parts.contains("no-cache") { return now.timeIntervalSince1970 }
             for p in parts where p.hasPrefix("max-age=") {
-                if let s = Double(p.dropFirst(8)) { return now.timeIntervalSince1970 + max(0, s) }
+                // Digits only (`inf`, `nan`, `1e999` are not an age), at most a year.
+                let age = p.dropFirst(8)
+                if !age.isEmpty, age.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let s = Double(age) {
+                    return now.timeIntervalSince1970 + min(s, 365 * 24 * 3600)
+                }
             }
         }
         if let e = headers["expires"] {

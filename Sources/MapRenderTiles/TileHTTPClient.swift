@@ -569,3 +569,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         ended()
     }
 }
+
+/// How maprender reads a tile server's answer headers: how long to wait before asking again, and
+/// until when a tile may be used from the cache. (Public for the HTTP fuzz target and tools.)
+public enum TileResponseHeaders {
+    /// Seconds to wait from a `Retry-After` value (see `TileHTTPClient.retryAfter`); nil: ignored.
+    public static func retryAfter(_ value: String) -> Double? { TileHTTPClient.retryAfter(value) }
+    /// Seconds since 1970 until which a response may be used, from its headers (lower-cased
+    /// names); nil: not to be kept (see `TileDiskCache.expiry`).
+    public static func expiry(headers: [String: String], now: Date) -> Double? { TileDiskCache.expiry(headers: headers, now: now) }
+}

@@ -9,6 +9,8 @@
 //   2. scaling: 250k, 500k, 1M, 2M points, time per stage and command (9 commands), ratio per doubling;
 //   3. `maprender cluster` on GeoNames cities (34k, and 170k made by jittering them);
 //   4. GeoJSON input against CSV input of the same points;
+//   5b. (shapes) a choropleth against Mapnik, a 1M-vertex line, 1M points over polygons;
+//   5c. (routes) 10k great-circle arcs at 1024x768, width by count, against Mapnik drawing the same vertices;
 //   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
 //      warm HTTP cache, cold from a loopback server 20 ms away, and 200 batch maps of one region;
 //   5. (--big) 10M points;
@@ -372,7 +374,7 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,vector,instructions] [--big]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,routes,vector,instructions] [--big]
          [--tile-fixtures DIR] [--mapnik-oracle FILE] [--pymgl-oracle FILE]
          [--scaling-distributions clumps,gen_points,land]
 """
@@ -382,7 +384,7 @@ let peerPython = option("--peer-python") ?? "python3"
 let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
 let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
 let mainN = Int(option("--n") ?? "") ?? 1_000_000
-let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,vector").split(separator: ",").map(String.init))
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,routes,vector").split(separator: ",").map(String.init))
 let mapnikOracle = option("--mapnik-oracle") ?? "Tests/MapRenderTests/Layers/mapnik_oracle.py"
 let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
 let pymglOracle = option("--pymgl-oracle") ?? "Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py"
@@ -822,6 +824,92 @@ if sections.contains("shapes") {
     print(pad("\(mainN) points (\(d.name)), built-in land", 44) + pad(secs(plain.wall), 11) + pad(mb(plain.peakMB), 9) + stageText(plain))
     print(pad("the same, 1:110m countries as a --basemap layer", 44) + pad(secs(over.wall), 11) + pad(mb(over.peakMB), 9)
           + "ratio " + ratio(over.wall / plain.wall) + " (target <= 1.1 " + verdict(over.wall / plain.wall, 1.1) + ")  " + stageText(over))
+}
+
+// MARK: 5c. Routes: great-circle arcs
+
+/// `n` flows between GeoNames cities (world_cities.csv): each from one of 100 hub cities to a
+/// city drawn at random, with a `count` of 1...100; about a third cross 180°.
+func writeFlows(_ n: Int, cities: String, to path: String) throws {
+    let text = try String(contentsOfFile: cities, encoding: .utf8)
+    var places: [(Double, Double)] = []
+    let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    guard let header = lines.first, let la = header.firstIndex(of: "lat"), let lo = header.firstIndex(of: "lon") else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    for f in lines.dropFirst() where f.count > max(la, lo) {
+        if let a = Double(f[la]), let b = Double(f[lo]) { places.append((a, b)) }
+    }
+    guard places.count > 100 else { throw CocoaError(.fileReadCorruptFile) }
+    var rng = SplitMix64(state: 4_800_000)
+    let hubs = (0..<100).map { _ in places[Int(rng.next() % UInt64(places.count))] }
+    var out = try CSVFile(path, header: "lat,lon,dest_lat,dest_lon,count")
+    for _ in 0..<n {
+        let o = hubs[Int(rng.next() % 100)], d = places[Int(rng.next() % UInt64(places.count))]
+        out.add("\(o.0),\(o.1),\(d.0),\(d.1),\(1 + rng.next() % 100)")
+    }
+    try out.close()
+}
+
+/// The same flows as GeoJSON LineStrings of the vertices maprender draws (`GreatCircle.arc`),
+/// longitudes unwrapped past ±180° (Mapnik draws no world copies), for Mapnik.
+func writeFlowLines(_ csv: String, to path: String) throws {
+    let text = try String(contentsOfFile: csv, encoding: .utf8)
+    var out = try CSVFile(path, header: #"{"type":"FeatureCollection","features":["#)
+    var first = true
+    for line in text.split(separator: "\n").dropFirst() {
+        let f = line.split(separator: ",").compactMap { Double($0) }
+        guard f.count == 5, let arc = GreatCircle.arc(lat1: f[0], lon1: f[1], lat2: f[2], lon2: f[3]) else { continue }
+        var coords: [String] = []
+        var prev = arc[0]
+        for k in 0..<(arc.count / 2) {
+            var x = arc[2 * k]
+            while x - prev > 180 { x -= 360 }
+            while x - prev < -180 { x += 360 }
+            prev = x
+            coords.append("[\(f5(x)),\(f5(arc[2 * k + 1]))]")
+        }
+        out.add((first ? "" : ",") + #"{"type":"Feature","properties":{"count":\#(Int(f[4]))},"geometry":{"type":"LineString","coordinates":[\#(coords.joined(separator: ","))]}}"#)
+        first = false
+    }
+    out.add("]}")
+    try out.close()
+}
+
+if sections.contains("routes") {
+    print("")
+    print("== 5c. Routes: 10k great-circle arcs at 1024x768, width by count (against Mapnik drawing the same vertices) ==")
+    let flows = "\(workDir)/flows-10k.csv"
+    if !FileManager.default.fileExists(atPath: flows) { try writeFlows(10_000, cities: citiesFile, to: flows) }
+    let style = "\(workDir)/flows-style.json"
+    try Data(##"{"layers":[{"id":"flows","type":"line","paint":{"line-color":"#c2185b","line-opacity":0.35,"line-width":["interpolate",["linear"],["get","count"],1,0.5,100,2.5]}}]}"##.utf8)
+        .write(to: URL(fileURLWithPath: style))
+    let args = [flows, "--to-lat", "dest_lat", "--to-lon", "dest_lon", "--line-only", "--style", style, "--size", "1024x768", "--no-basemap"]
+    let ours = median((0..<repeats).map { _ in maprender(args + ["-o", "\(workDir)/flows-10k.png"]) })
+    var mapnikLine = "Mapnik: skipped (\(haveMapnik ? "no \(mapnikOracle)" : "\(mapnikPython) cannot import mapnik"))"
+    if haveMapnik, FileManager.default.fileExists(atPath: mapnikOracle), ours.ok, let z = ours.zoom {
+        let lines = "\(workDir)/flows-10k.geojson"
+        if !FileManager.default.fileExists(atPath: lines) { try writeFlowLines(flows, to: lines) }
+        // The whole world at maprender's zoom, centred on 0°: Mapnik draws the same lines
+        // (projected by the oracle script) with the same widths in 5 steps.
+        let ws = 512 * pow(2, z), c = 2 * Double.pi * 6378137
+        let hw = 512 / ws, hh = 384 / ws
+        var rules: [[String: Any]] = []
+        for k in 0..<5 {
+            let lo = 1 + 20 * k, hi = lo + 20
+            rules.append(["filter": "[count] >= \(lo) and [count] < \(hi)",
+                          "line": ["stroke": "#c2185b", "stroke-opacity": 0.35, "stroke-width": 0.5 + 2 * Double(lo + 10 - 1) / 99]])
+        }
+        let spec: [String: Any] = ["width": 1024, "height": 768, "background": "#bcd6e6", "project": true,
+                                   "extent": [(-hw) * c, (-hh) * c, hw * c, hh * c], "rules": rules]
+        let specPath = "\(workDir)/flows-mapnik.json"
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: specPath))
+        let theirs = median((0..<repeats).map { _ in run([mapnikPython, mapnikOracle, lines, "\(workDir)/flows-mapnik.png", specPath]) })
+        mapnikLine = "Mapnik (vertices given, projected by the script) " + (theirs.ok ? secs(theirs.wall) : "EXIT \(theirs.status)")
+            + ", maprender / Mapnik " + ratio(ours.wall / theirs.wall)
+    }
+    print(pad("10k arcs (flows between cities)", 44) + pad(ours.ok ? secs(ours.wall) : "EXIT \(ours.status)", 11)
+          + pad(mb(ours.peakMB), 9) + "target <= 0.3 s " + verdict(ours.wall, 0.3) + "  " + mapnikLine + "  " + stageText(ours))
 }
 
 // MARK: 6. Tiles

@@ -91,6 +91,9 @@ struct Batch: ParsableCommand {
                 if let s = job.styleFile { inputs.append(("style" + of, s)) }
             }
             try OutputSafety.check(outputs: outputs, inputs: inputs)
+            // The report names a whole set: an earlier run's is removed before the first map is
+            // replaced, and this run's is written once every job has ended.
+            if let r = report, r != "-" { AtomicFile.removeRegularFile(r) }
             let printer = BatchProgressPrinter(mode: quiet ? .quiet : .automatic)
             let result = BatchRunner.run(jobs, options: options, progress: { printer.handle($0) })
             printer.finish(result)

@@ -13,6 +13,10 @@ struct InputOptionGroup: TableOptionGroup {
     @Option(help: .table("line-by")) var lineBy: String?
     @Option(help: .table("order-by")) var orderBy: String?
     @Flag(help: .table("line-only")) var lineOnly = false
+    @Option(help: .table("to-lat")) var toLat: String?
+    @Option(help: .table("to-lon")) var toLon: String?
+    @Option(parsing: .unconditional, help: .table("circle-radius")) var circleRadius: String?
+    @Flag(help: .table("number-markers")) var numberMarkers = false
     @Option(help: .table("id-field")) var idField: String?
     @Option(help: .table("delimiter")) var delimiter: String?
     @Flag(help: .table("wrap-longitude")) var wrapLongitude = false

@@ -31,6 +31,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(help: .table("filter")) var filter: String?
     @Option(help: .table("label")) var label: String?
     @Option(help: .table("label-priority")) var labelPriority: String?
+    @Option(parsing: .unconditional, help: .table("text-padding")) var textPadding: String?
     @Option(help: .table("label-style")) var labelStyle: String?
     @Flag(help: .table("allow-overlap")) var allowOverlap = false
     @Flag(help: .table("scale-bar")) var scaleBar = false

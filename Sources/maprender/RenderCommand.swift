@@ -61,9 +61,15 @@ struct Render: ParsableCommand {
             // A folder that does not exist is found before the render, not after it.
             try OutputDestination.check(output)
             if let s = summary { try OutputDestination.check(s) }
-            let result = try MapRenderer.render(try request(), to: output)
-            if !quiet { result.warnings.forEach { printError("maprender: warning: \($0)") } }
-            if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }
+            // The summary is written before the map replaces anything: a summary that cannot be
+            // written leaves the map as it was.
+            _ = try MapRenderer.render(try request(), to: output) { result in
+                if !quiet {
+                    result.notes.forEach { printError("maprender: note: \($0)") }
+                    result.warnings.forEach { printError("maprender: warning: \($0)") }
+                }
+                if let s = summary { try AtomicFile.write(try jsonText(result.summary), to: s) }
+            }
         }
     }
 }

@@ -89,6 +89,24 @@ import TestSupport
                 r.view = .bbox(GeoBounds(west: -11, south: 35, east: 30, north: 60))
                 r.layout.legend = true
             }),
+            ("great-circle arcs across 180°, widths by a property, geodesic circles", { r in
+                r.inputs = [TestPaths.repoFile("samples/flights.csv")]
+                r.pointArcs = PointArcs(latField: "dest_lat", lonField: "dest_lon")
+                r.pointCircles = PointCircles(radius: .metres(300_000))
+                r.clustering = nil
+                r.style = try Style.load(path: TestPaths.repoFile("samples/flights-style.json"))
+            }),
+            ("numbered pins along a track", { r in
+                r.inputs = [TestPaths.repoFile("samples/track-stops.geojson")]
+                r.numberMarkers = true
+                r.clustering = nil
+            }),
+            ("numbered translucent squares", { r in
+                r.inputs = [TestPaths.repoFile("samples/track-stops.geojson")]
+                r.numberMarkers = true
+                r.clustering = nil
+                r.style.marker.shape = .square; r.style.marker.size = 14; r.style.marker.opacity = 0.8
+            }),
         ]
         let styles = ["default", "dark", "print", "colorblind"].map { name -> (String, @Sendable (inout RenderRequest) throws -> Void) in
             ("styles/\(name).json: bubbles, pins, labels, scale bar, attribution", { r in

@@ -170,7 +170,8 @@ import Testing
         r.layout.labelField = "name"
         let result = try MapRenderer.render(r)
         let labels = result.scene.labels
-        #expect(labels.count >= 250)
+        // 275 before labels kept a 2 px gap (issue 47); 228 with it.
+        #expect(labels.count >= 220)
         let boxes = labels.map(\.box)
         var overlaps = 0
         for i in boxes.indices { for j in boxes.indices where j > i && boxes[i].intersects(boxes[j]) { overlaps += 1 } }
@@ -198,7 +199,7 @@ import Testing
     }
 
     /// Clustered world cities with --label name: the 10 largest bubbles are named after their
-    /// most populous member plus the others' count ("Tokyo +2551").
+    /// most populous member plus the others' count ("Tokyo +2551"), at least 8 of them with the count.
     @Test func clusteredWorldNamesTheTenLargestBubbles() throws {
         var r = RenderRequest()
         r.inputs = [TestPaths.repoFile("samples/world_cities.csv")]
@@ -206,9 +207,10 @@ import Testing
         let result = try MapRenderer.render(r)
         let largest = result.scene.bubbles.sorted { $0.count > $1.count }.prefix(10)
         let texts = result.scene.labels.map(\.text)
-        for b in largest {
-            #expect(texts.contains { $0.hasSuffix(" +\(b.count - 1)") }, "bubble of \(b.count) is not named")
-        }
+        // At least 8 with their counts: since labels keep a 2 px gap (issue 47), "Mumbai +4145"
+        // finds no room and the 4.1k bubble reads "Mumbai".
+        let withCount = largest.filter { b in texts.contains { $0.hasSuffix(" +\(b.count - 1)") } }.count
+        #expect(withCount >= 8, "\(withCount) of the 10 largest bubbles named with their count")
         try Snapshot.assertMatches(result.data, named: "world-clustered-named", format: .png, maxDifferentPixels: 40)
     }
 

@@ -1,4 +1,5 @@
 import TestSupport
+import MapRenderCairo
 import Foundation
 import Testing
 @testable import MapRenderCore
@@ -46,5 +47,57 @@ import Testing
         #expect(polygons(islands.scene) >= 4, "\(polygons(islands.scene)) polygons")
         #expect(polygons(world.scene) > 100)
         try Snapshot.assertMatches(islands.data, named: "balearics-50m", format: .png, maxDifferentPixels: 40)
+    }
+
+    /// Issue 47: lakes at both scales. Points in the lakes (coordinates from gazetteers, not the
+    /// data) are water at the scale that draws them, and towns on their shores land; the render
+    /// paints a lake in the style's water colour (dark style too) and the land mask counts it as
+    /// water.
+    @Test func lakesAtBothScales() throws {
+        func inLake(_ lon: Double, _ lat: Double, _ lakes: ShapeSet) -> Bool { onLand(lon, lat, lakes) }
+        let big: [(String, Double, Double)] = [
+            ("Lake Superior", -87.5, 47.7), ("Lake Michigan", -87.0, 43.5), ("Lake Huron", -82.4, 44.8),
+            ("Lake Victoria", 33.0, -1.0), ("Lake Baikal", 108.0, 53.5), ("Lake Tanganyika", 29.6, -6.5),
+            ("Great Bear Lake", -121.0, 66.0), ("Lake Ladoga", 31.5, 60.8),
+        ]
+        for (name, lon, lat) in big {
+            let at110 = inLake(lon, lat, DefaultBasemap.lakes), at50 = inLake(lon, lat, DefaultBasemap.detailedLakes)
+            #expect(at110, "\(name) is not a lake at 1:110m")
+            #expect(at50, "\(name) is not a lake at 1:50m")
+        }
+        let small: [(String, Double, Double)] = [("Lake Geneva", 6.55, 46.45), ("Lake Okeechobee", -80.83, 26.95),
+                                                  ("Lake Balaton", 17.75, 46.85)]
+        for (name, lon, lat) in small {
+            let at50 = inLake(lon, lat, DefaultBasemap.detailedLakes), at110 = inLake(lon, lat, DefaultBasemap.lakes)
+            #expect(at50, "\(name) is not a lake at 1:50m")
+            #expect(!at110, "\(name) is a lake at 1:110m")
+        }
+        for (name, lon, lat) in [("Chicago (Loop)", -87.63, 41.88), ("Milwaukee", -87.91, 43.04), ("Duluth airport", -92.19, 46.84)] {
+            let wet = inLake(lon, lat, DefaultBasemap.detailedLakes)
+            #expect(!wet, "\(name) is in a lake")
+        }
+        // The render: the issue's view, Lake Michigan at 1:50m in the water colour, light and dark.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lakes-\(UUID()).csv")
+        try Data("id,lat,lon\n1,41.88,-87.63\n2,43.04,-87.91\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        for style in [Style.default, try Style.load(path: TestPaths.repoFile("styles/dark.json"))] {
+            var r = RenderRequest()
+            r.inputs = [url.path]
+            r.style = style
+            r.view = .bbox(GeoBounds(west: -90.5, south: 40.5, east: -85.5, north: 43))
+            r.width = 800; r.height = 500
+            let result = try MapRenderer.render(r)
+            #expect(result.viewport.zoom >= DefaultBasemap.detailZoom)
+            let img = try PNGCodec.decode(data: result.data)
+            func colour(_ lon: Double, _ lat: Double) -> (Int, Int, Int) {
+                let p = result.viewport.pixel(x: WebMercator.x(lon: lon), y: WebMercator.y(lat: lat))
+                let c = img[Int(p.x), Int(p.y)]
+                return (Int(c.r), Int(c.g), Int(c.b))
+            }
+            let water = (Int((style.background.r * 255).rounded()), Int((style.background.g * 255).rounded()), Int((style.background.b * 255).rounded()))
+            let lake = colour(-87.0, 42.5), land = colour(-89.5, 41.5)
+            #expect(abs(lake.0 - water.0) <= 1 && abs(lake.1 - water.1) <= 1 && abs(lake.2 - water.2) <= 1, "lake \(lake), water \(water)")
+            #expect(land != lake)
+        }
     }
 }

@@ -29,7 +29,24 @@ import Testing
                              "--summary", "-"])
         #expect(r.status == 0, "\(r.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(names == [".maprender-frames", "frame-00001.png", "frame-00002.png", "frame-00003.png", "frame-00004.png"])
+        #expect(names == [".maprender-frames", "frame-00001.png", "frame-00002.png", "frame-00003.png", "frame-00004.png",
+                          "maprender-frames.json"])
+        // The set's manifest, written last, holds each frame's CRC-32 (checked here with zlib's, by Python).
+        let check = try ReadmeEveryCommandTests.run("/usr/bin/env", ["python3", "-c", """
+            import json, sys, zlib
+            m = json.load(open(sys.argv[1] + '/maprender-frames.json'))
+            assert m['count'] == 4 and m['format'] == 'png', m
+            for f in m['frames']:
+                assert '%08x' % zlib.crc32(open(sys.argv[1] + '/' + f['file'], 'rb').read()) == f['crc32'], f
+            print('ok')
+            """, out])
+        #expect(check.output == "ok\n", "\(check.output)")
+        // A run that fails half-way leaves no manifest: the folder holds no complete set.
+        try FileManager.default.removeItem(atPath: out + "/frame-00003.png")
+        try FileManager.default.createDirectory(atPath: out + "/frame-00003.png", withIntermediateDirectories: false)
+        let failed = try cli.run(["animate", a, b, "-o", out, "--frames", "3", "--size", "200x120", "-q"])
+        #expect(failed.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/maprender-frames.json"))
         let json = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
         #expect(json["frames"] as? Int == 4)
         #expect(json["mode"] as? String == "keyframes")
@@ -66,7 +83,7 @@ import Testing
                              "--size", "200x120", "-o", out, "--summary", d.appendingPathComponent("s.json").path, "-q"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }.count == 6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix("frame-") }.count == 6)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: d.appendingPathComponent("s.json"))) as! [String: Any]
         let tracks = json["tracks"] as! [String: Any]
         #expect(tracks["samplesRead"] as? Int == 1001)

@@ -54,6 +54,14 @@ import TestSupport
         #expect(r.status == 74 && r.stderr == Self.full, "\(r.status) \(r.stderr)")
         let c = try run([Self.airports, "-o", map, "--size", "120x90", "--summary", "-"], closed: true)
         #expect(c.status == 74 && c.stderr == Self.closed, "\(c.status) \(c.stderr)")
+        // The summary is written before the map replaces anything: the map was never made, and
+        // an earlier map stays as it was (it was replaced, then the run failed), with no temporary left.
+        #expect(!FileManager.default.fileExists(atPath: map))
+        try Data("earlier".utf8).write(to: URL(fileURLWithPath: map))
+        let e = try cli.run([Self.airports, "-o", map, "--size", "120x90", "--summary", "/dev/full"])
+        #expect(e.status == 73 && e.stderr == "maprender: error: cannot write /dev/full: No space left on device\n", "\(e.status) \(e.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: map)) == Data("earlier".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.path) == ["m.png"])
     }
 
     @Test func inspectToAFullOrClosedStdout() throws {

@@ -218,6 +218,22 @@ import TestSupport
         #expect(strict.stderr == #"maprender: error: marker.fill: feature 0: the expression gave "Bay Springs", not a colour (3373 features in all) (--strict)"# + "\n")
     }
 
+    /// Cairo's PDF writer refused labels holding Unicode noncharacters ("input string not valid
+    /// UTF-8", exit 70) where PNG and SVG drew them: every format draws U+FFFD, with a warning.
+    @Test func labelNoncharactersAreDrawnAsReplacementsInEveryFormat() throws {
+        let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
+        let geo = d.appendingPathComponent("nonchar.geojson")
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"ok"},"geometry":{"type":"Point","coordinates":[1,10]}},{"type":"Feature","properties":{"name":"a\uFFFEb\uFFFF\uDBFF\uDFFF\uFDD0"},"geometry":{"type":"Point","coordinates":[3,10]}}]}"#
+            .write(to: geo, atomically: true, encoding: .utf8)
+        for format in ["pdf", "svg", "png"] {
+            let out = d.appendingPathComponent("m.\(format)")
+            let r = try run([geo.path, "-o", out.path, "--size", "160x90", "--label", "name", "--no-cluster"])
+            #expect(r.status == 0, "\(format): \(r.stderr)")
+            #expect(r.stderr == "maprender: warning: label text of point 1 (and maybe others) holds Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF...): drawn as U+FFFD\n", "\(format)")
+            #expect(FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
     @Test func invalidUTF8WarnsOnceAndStrictMakesItAnError() throws {
         let d = try folder(); defer { try? FileManager.default.removeItem(at: d) }
         let geo = d.appendingPathComponent("latin1.geojson")
@@ -514,7 +530,7 @@ import TestSupport
         #expect(try run(args + ["--frames", "5"]).status == 0)
         let left = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
         #expect(left == [".maprender-frames", "frame-00001.png", "frame-00002.png", "frame-00003.png", "frame-00004.png",
-                         "frame-00005.png", "frame-00009.png", "frame-00099.png"])
+                         "frame-00005.png", "frame-00009.png", "frame-00099.png", "maprender-frames.json"])
         #expect(FileManager.default.fileExists(atPath: frames.appendingPathComponent("frame-00009.png/sub/data.txt").path))
 
         // An input named like a frame of the folder is never written over.

@@ -20,3 +20,23 @@ public enum FuzzInputs {
         return 0
     }
 }
+
+extension FuzzInputs {
+    /// A tileset file (`fuzz-pmtiles`, `fuzz-mbtiles`) written to the scratch folder as
+    /// `fuzz.EXT`, then a 256×256 map at zoom 1 asked of it through a new `TileService` (offline,
+    /// so nothing leaves the machine): the header, directories or tables, the tiles the view
+    /// covers, and their decoding.
+    public static func tileset(_ bytes: UnsafePointer<UInt8>, _ count: Int, ext: String) -> CInt {
+        let path = FuzzDriver.scratchFolder + "/fuzz." + ext
+        unlink(path)
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes: bytes, count: count)) else { return 0 }
+        var options = TileOptions()
+        options.offline = true
+        options.sources = [path]
+        options.mapTimeout = 5
+        let service = TileService(options: options, memoryLimit: 64 << 20)
+        let view = ViewFitter.center(lat: 20, lon: 0, zoom: 1, width: 256, height: 256)
+        _ = try? service.basemap(viewport: view, scale: 1, sources: [path])
+        return 0
+    }
+}

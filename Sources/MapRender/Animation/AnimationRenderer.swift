@@ -145,14 +145,14 @@ public enum AnimationRenderer {
             // and a fixed view gives frames whose land is the still map's.
             let coarsest = views.viewports.map(\.zoom).min() ?? 0
             let basemaps = !request.base.basemaps.isEmpty ? userBasemaps
-                : (useDefault ? [DefaultBasemap.shapes(zoom: coarsest)] : [])
+                : (useDefault ? DefaultBasemap.sets(zoom: coarsest, style: request.base.style) : [])
             // Tiles: bad sources, and missing tiles under --tiles-strict, stop the run here (first view).
             if let first = views.viewports.first { _ = try TileStage.run(request.base, viewport: first) }
             let viewed = DispatchTime.now().uptimeNanoseconds
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
-            drawing = FrameDrawing(base: request.base, basemaps: basemaps)
+            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes)
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }
@@ -329,6 +329,8 @@ enum FrameFiles {
 
     /// The list of frames the last run wrote into a folder, one name per line.
     static let listName = ".maprender-frames"
+    /// Written last, once every frame is: the frames of the set and their CRC-32s (`FrameFolderSink`).
+    static let manifestName = "maprender-frames.json"
 
     /// Creates the folder if needed, and removes the frames an earlier run wrote that this one
     /// will not (a longer run's tail, another format), so the folder's frames are exactly this
@@ -348,6 +350,14 @@ enum FrameFiles {
                 try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw MapRenderError(.output, "cannot create the folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        // The set is incomplete from here until the manifest is written again.
+        let manifest = (folder as NSString).appendingPathComponent(manifestName)
+        var mst = stat()
+        if lstat(manifest, &mst) == 0 {
+            guard (mst.st_mode & S_IFMT) == S_IFREG, unlink(manifest) == 0 else {
+                throw MapRenderError(.output, "cannot replace \(manifest): it is not a file maprender wrote, or cannot be removed")
             }
         }
         let home = OutputSafety.Identity.canonical(folder + "/x")

@@ -33,6 +33,9 @@ struct AnimationSource: Sendable {
     /// How far the markers reach beyond their point (for fitting the view), CSS px.
     let markerExtent: EdgeInsets
     var warnings: [String] = []
+    /// The data's lines and polygons, drawn still under the moving points: the first keyframe's
+    /// (an animation moves points only; later keyframes' lines and polygons are not morphed).
+    var shapes = ShapeSet()
     var keyframeStats: [AnimationResult.TransitionStats]?
     var trackStats: AnimationResult.TrackStats?
 
@@ -210,14 +213,21 @@ struct AnimationSource: Sendable {
         }
         var options = request.base.inputOptions
         options.keepProperties = (options.keepProperties ?? []).union(request.base.neededProperties)
+        options.keepShapes = true
         var warnings: [String] = []
         var sets: [PointSet] = []
+        var shapes = ShapeSet()
         var extent = EdgeInsets.zero
-        for path in paths {
+        for (k, path) in paths.enumerated() {
             let loaded = try PointReader.read(path: path, options: options)
             try MapRenderer.strictText(loaded.report, request.base.strict)
             warnings += loaded.report.warnings()
             sets.append(loaded.points)
+            if k == 0 {
+                shapes = loaded.shapes
+            } else if loaded.shapes.shapeCount != shapes.shapeCount || loaded.shapes.vertexCount != shapes.vertexCount {
+                warnings.append("\(display(path)): its lines and polygons differ from the first keyframe's; an animation draws the first keyframe's still under the moving points")
+            }
             extent = union(extent, MarkerStyler.resolve(points: loaded.points, style: request.base.style).extent)
         }
         var transitions: [Transition] = []
@@ -243,6 +253,7 @@ struct AnimationSource: Sendable {
         var s = AnimationSource(kind: .keyframes(source), frameCount: transitions.count * n + 1,
                                 keyCount: sets.count == 2 ? transitions[0].count : dense.count, markerExtent: extent)
         s.warnings = warnings
+        s.shapes = shapes
         s.keyframeStats = stats
         return s
     }

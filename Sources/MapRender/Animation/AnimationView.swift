@@ -97,6 +97,13 @@ enum AnimationView {
             }
         }
         let all = boxes[0]
+        // The still lines and polygons are part of every frame.
+        let samples = FitSamples(shapes: source.shapes)
+        for (x, y) in zip(samples.xs, samples.ys) {
+            all.ring.add(x)
+            all.minY = min(all.minY, y)
+            all.maxY = max(all.maxY, y)
+        }
         for b in boxes.dropFirst() {
             all.ring.merge(b.ring)
             all.minY = min(all.minY, b.minY)

@@ -8,8 +8,8 @@ import MapRenderCore
 struct FrameDrawing {
     let base: RenderRequest
     let basemaps: [ShapeSet]
-    /// The data's lines and polygons (still: an animation moves points only).
-    var shapes = ShapeSet()
+    /// The data's lines and polygons, the first keyframe's (still: an animation moves points only).
+    let shapes: ShapeSet
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {

@@ -21,17 +21,33 @@ extension FrameSink {
     mutating func append(_ plan: FramePlan, scene: Scene, data: Data?) throws {}
 }
 
-/// Numbered frames `frame-00001.png` … in a folder.
+/// Numbered frames `frame-00001.png` … in a folder, and last `maprender-frames.json` naming them
+/// with the CRC-32 of each (`FrameFiles.manifestName`).
+///
+/// A reader never takes frames of two runs for one set: the manifest is removed before the first
+/// frame is written and written (atomically) only once every frame is, and a frame whose bytes
+/// do not match its checksum there belongs to another run (two runs into one folder at once).
 struct FrameFolderSink: FrameSink {
     let folder: String
     let count: Int
     let format: OutputFormat
+    /// Each frame's CRC-32, set by the thread that wrote it.
+    private let checksums: Checksums
+
+    final class Checksums: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [UInt32]
+        init(count: Int) { values = Array(repeating: 0, count: count) }
+        func set(_ k: Int, _ v: UInt32) { lock.lock(); values[k] = v; lock.unlock() }
+        var all: [UInt32] { lock.lock(); defer { lock.unlock() }; return values }
+    }
 
     /// - Parameter protected: the run's inputs: never removed, and an error when a frame would replace one.
     init(folder: String, count: Int, format: OutputFormat, protected: [String]) throws {
         self.folder = folder
         self.count = count
         self.format = format
+        checksums = Checksums(count: count)
         try FrameFiles.prepare(folder: folder, count: count, format: format, protected: protected)
     }
 
@@ -39,10 +55,18 @@ struct FrameFolderSink: FrameSink {
 
     func store(_ data: Data, frame: Int) throws {
         try AtomicFile.write(data, to: FrameFiles.path(folder: folder, frame: frame, count: count, format: format))
+        checksums.set(frame, data.withUnsafeBytes { CRC32.checksum($0) })
     }
 
     func finish() throws -> [String] {
-        (0..<count).map { FrameFiles.path(folder: folder, frame: $0, count: count, format: format) }
+        let sums = checksums.all
+        let frames = (0..<count).map { k in
+            #"    {"file": "\#(FrameFiles.name(frame: k, count: count, format: format))", "crc32": "\#(String(format: "%08x", sums[k]))"}"#
+        }
+        let json = "{\n  \"format\": \"\(format.rawValue)\",\n  \"count\": \(count),\n  \"frames\": [\n"
+            + frames.joined(separator: ",\n") + "\n  ]\n}\n"
+        try AtomicFile.write(Data(json.utf8), to: (folder as NSString).appendingPathComponent(FrameFiles.manifestName))
+        return (0..<count).map { FrameFiles.path(folder: folder, frame: $0, count: count, format: format) }
     }
 }
 

@@ -83,6 +83,42 @@ final class FileDigests: @unchecked Sendable {
                 h.add(try digest(of: p))
             }
         }
+        // Tilesets are too large to read for a hash: their identity (what and where, size and
+        // time of change) stands for their contents; an HTTP source by its text (in the fingerprint).
+        for source in job.request.tiles.sources {
+            h.add("tiles")
+            h.add(source)
+            h.add(tilesetIdentity(source))
+        }
         return h.hex
+    }
+
+    /// A local tileset's size and time of change (a folder's: the count, total size and latest
+    /// change of the files in it, read once per run); "" for a URL or preset.
+    func tilesetIdentity(_ source: String) -> String {
+        lock.lock()
+        if let d = digests["tiles:" + source] { lock.unlock(); return d }
+        lock.unlock()
+        var st = stat()
+        guard stat(source, &st) == 0 else { return "" }
+        var id: String
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            var count = 0, bytes = 0, latest = 0.0
+            let e = FileManager.default.enumerator(at: URL(fileURLWithPath: source),
+                                                   includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
+            while let url = e?.nextObject() as? URL {
+                guard let v = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey]) else { continue }
+                count += 1
+                bytes += v.fileSize ?? 0
+                latest = max(latest, v.contentModificationDate?.timeIntervalSince1970 ?? 0)
+            }
+            id = "folder \(count) \(bytes) \(latest)"
+        } else {
+            id = "file \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec) \(st.st_ino)"
+        }
+        lock.lock()
+        digests["tiles:" + source] = id
+        lock.unlock()
+        return id
     }
 }

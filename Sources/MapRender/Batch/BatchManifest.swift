@@ -25,6 +25,9 @@ public struct BatchManifest: Sendable {
     /// The manifest's path as given, used in messages and the report.
     public var name: String
     public var jobs: [BatchJob]
+    /// The folder every output must stay in (canonical), when the manifest was loaded confined
+    /// (`allowOutsideRoot: false`): the runner then writes through `ConfinedWrite`.
+    public var confinedRoot: String?
 
     /// A manifest built in code (library use).
     public init(name: String = "batch", jobs: [BatchJob]) {
@@ -65,7 +68,11 @@ public struct BatchManifest: Sendable {
         var issues = reader.issues
         if !allowOutsideRoot { issues += confinementIssues(jobs, name: name, root: root ?? baseDirectory) }
         if !issues.isEmpty { throw BatchManifestError(issues: issues) }
-        return BatchManifest(name: name, jobs: jobs)
+        var manifest = BatchManifest(name: name, jobs: jobs)
+        if !allowOutsideRoot {
+            manifest.confinedRoot = OutputSafety.Identity.canonical(URL(fileURLWithPath: root ?? baseDirectory).standardizedFileURL.path)
+        }
+        return manifest
     }
 
     /// The paths of jobs that lead outside `root`, one issue each (a path shared by many jobs once).
@@ -76,6 +83,8 @@ public struct BatchManifest: Sendable {
         for job in jobs {
             let named = [("output", job.output)] + job.request.inputs.map { ("input", $0) }
                 + job.request.basemaps.map { ("basemap", $0) } + (job.styleFile.map { [("style", $0)] } ?? [])
+                + job.request.tiles.sources.filter { FileManager.default.fileExists(atPath: $0) }.map { ("tiles", $0) }
+                + (job.request.tiles.cacheDirectory.map { [("tile-cache", $0)] } ?? [])
             for (key, path) in named where path != "-" {
                 let real = OutputSafety.Identity.canonical(AtomicFile.resolveSymlinks(path))
                 guard !real.hasPrefix(prefix), reported.insert(path).inserted else { continue }

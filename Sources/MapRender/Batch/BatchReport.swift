@@ -22,6 +22,9 @@ public struct BatchJobReport: Sendable, Codable, Equatable {
     public var error: String?
     /// Warnings such as "no points to draw".
     public var warnings: [String]
+    /// The CRC-32 of the bytes written (lowercase hex), so a reader can tell this run's map from
+    /// another run's; nil when nothing was written.
+    public var crc32: String?
 
     public init(index: Int, output: String, status: Status, points: Int = 0, pointsDrawn: Int = 0, clusters: Int = 0,
                 labelsDropped: Int = 0, milliseconds: Double = 0, error: String? = nil, warnings: [String] = []) {
@@ -31,7 +34,7 @@ public struct BatchJobReport: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case index, output, status, points, pointsDrawn, clusters, labelsDropped, milliseconds, error, warnings
+        case index, output, status, points, pointsDrawn, clusters, labelsDropped, milliseconds, error, warnings, crc32
     }
 
     /// `error` is always present (null when the job did not fail), so every entry has the same keys.
@@ -47,6 +50,7 @@ public struct BatchJobReport: Sendable, Codable, Equatable {
         try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
         if let e = error { try c.encode(e, forKey: .error) } else { try c.encodeNil(forKey: .error) }
         try c.encode(warnings, forKey: .warnings)
+        if let v = crc32 { try c.encode(v, forKey: .crc32) } else { try c.encodeNil(forKey: .crc32) }
     }
 }
 

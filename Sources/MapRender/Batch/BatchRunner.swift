@@ -38,7 +38,7 @@ public enum BatchRunner {
             let thread = Thread {
                 while let slot = state.next() {
                     let report = execute(jobs[slot], inputs: inputs, digests: digests, skipUnchanged: options.skipUnchanged,
-                                         allowEmpty: options.allowEmpty)
+                                         allowEmpty: options.allowEmpty, root: manifest.confinedRoot)
                     state.finish(slot, report)
                 }
                 group.leave()
@@ -51,8 +51,11 @@ public enum BatchRunner {
     }
 
     /// One job, start to end; never throws: a failure is the report's `error`.
+    ///
+    /// With a `root`, the map (and its `--skip-unchanged` record) is written through
+    /// `ConfinedWrite`, so a folder swapped for a link during the run cannot lead it outside.
     static func execute(_ job: BatchJob, inputs: SharedInputs, digests: FileDigests, skipUnchanged: Bool,
-                        allowEmpty: Bool = false) -> BatchJobReport {
+                        allowEmpty: Bool = false, root: String? = nil) -> BatchJobReport {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
         var report = BatchJobReport(index: job.index, output: job.output, status: .failed)
@@ -85,27 +88,33 @@ public enum BatchRunner {
             var request = job.request
             request.points = points
             let result = try MapRenderer.render(request)
-            let folder = URL(fileURLWithPath: job.output).deletingLastPathComponent()
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-                guard isFolder.boolValue else {
-                    throw MapRenderError(.output, "cannot write \(job.output): \(folder.path) is not a folder")
-                }
+            if let root {
+                try ConfinedWrite.write(result.data, to: job.output, root: root)
+                if let h = hash { try ConfinedWrite.write(Data((h + "\n").utf8), to: BatchHash.recordPath(for: job.output), root: root) }
             } else {
-                do {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                } catch {
-                    throw MapRenderError(.output, "cannot create folder \(folder.path): \(error.localizedDescription)")
+                let folder = URL(fileURLWithPath: job.output).deletingLastPathComponent()
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+                    guard isFolder.boolValue else {
+                        throw MapRenderError(.output, "cannot write \(job.output): \(folder.path) is not a folder")
+                    }
+                } else {
+                    do {
+                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    } catch {
+                        throw MapRenderError(.output, "cannot create folder \(folder.path): \(error.localizedDescription)")
+                    }
                 }
+                try AtomicFile.write(result.data, to: job.output)
+                if let h = hash { try BatchHash.record(h, for: job.output) }
             }
-            try AtomicFile.write(result.data, to: job.output)
-            if let h = hash { try BatchHash.record(h, for: job.output) }
 
             report.status = .ok
             report.pointsDrawn = result.summary.pointsDrawn
             report.clusters = result.summary.clusters.drawn
             report.labelsDropped = result.summary.labelsDropped
             report.warnings = result.warnings
+            report.crc32 = String(format: "%08x", result.data.withUnsafeBytes { CRC32.checksum($0) })
         } catch let e as MapRenderError {
             report.error = e.message
         } catch {

@@ -17,7 +17,12 @@ enum InputFieldCheck {
         let present = Set(points.properties.names)
         var named: [(option: String, field: String)] = []
         if let f = r.inputOptions.idField { named.append(("id-field", f)) }
-        if let l = r.pointLines { named.append(("line-by", l.field)); if let o = l.orderBy { named.append(("order-by", o)) } }
+        if let l = r.pointLines {
+            if !l.field.isEmpty { named.append(("line-by", l.field)) }
+            if let o = l.orderBy { named.append(("order-by", o)) }
+        }
+        if let a = r.pointArcs { named.append(("to-lat", a.latField)); named.append(("to-lon", a.lonField)) }
+        if case .expression(let e)? = r.pointCircles?.radius { for p in e.propertyNames { named.append(("circle-radius", p)) } }
         if let l = r.layout.labelField { named.append(("label", l)) }
         if let p = r.layout.labelPriority { named.append(("label-priority", p)) }
         for a in r.aggregates { named.append(("cluster-" + a.propertyName.prefix { $0 != "_" }, a.field)) }

@@ -71,6 +71,7 @@ public struct RenderSettings: Sendable {
     var background: RGBA?
     var marker: Style.MarkerShape?
     var markerSize: Double?
+    var textPadding: Double?
     var center: (lat: Double, lon: Double)?
     var zoom: Double?
     var bbox: GeoBounds?
@@ -98,7 +99,7 @@ public struct RenderSettings: Sendable {
     }
 
     /// The request: style, then its overrides (background, marker shape at its default size,
-    /// marker size), the view, clustering. Check `problems` first.
+    /// marker size, text padding), the view, clustering. Check `problems` first.
     public func request() -> RenderRequest {
         var r = base
         if let s = style { r.style = s }
@@ -108,6 +109,7 @@ public struct RenderSettings: Sendable {
             r.style.marker.size = m.defaultSize
         }
         if let s = markerSize { r.style.marker.size = s }
+        if let p = textPadding { r.style.label.textPadding = p }
         if let c = center, let z = zoom {
             r.view = .center(lat: c.lat, lon: c.lon, zoom: z)
         } else if let c = center {

@@ -5,8 +5,14 @@ extension RenderOptionTable {
     /// Raster tile basemaps (`--tiles`) and how they are fetched.
     public static let tiles: [RenderOption] = [
         RenderOption("tiles", .list(valueName: "source"),
-                     "Raster tiles under the map (repeatable, drawn in order): a preset (\(TilePreset.all.map(\.name).joined(separator: ", "))), a URL template with {z}/{x}/{y} ({s}, {r}, {-y}), a z/x/y tile folder, an .mbtiles or .pmtiles file, or an https://....pmtiles URL.") { v, s, _ in
-            s.base.tiles.sources = try v.strings()
+                     "Raster tiles under the map (repeatable, drawn in order): a preset (\(TilePreset.all.map(\.name).joined(separator: ", "))), a URL template with {z}/{x}/{y} ({s}, {r}, {-y}), a z/x/y tile folder, an .mbtiles or .pmtiles file, or an https://....pmtiles URL.") { v, s, c in
+            // A folder or file resolves against a manifest's folder, as every path there does;
+            // presets and URLs stay as they are.
+            s.base.tiles.sources = try v.strings().map { t in
+                let lower = t.lowercased()
+                let isPath = TilePreset.named(t) == nil && !lower.hasPrefix("http://") && !lower.hasPrefix("https://")
+                return isPath ? c.files.resolve(t) : t
+            }
             for t in s.base.tiles.sources { _ = try TileSourceSpec.parse(t, options: s.base.tiles) }
         },
         RenderOption("tile-size", .value(valueName: "px"),
@@ -30,8 +36,8 @@ extension RenderOptionTable {
             s.base.tiles.integerZoom = try v.bool()
         },
         RenderOption("tile-cache", .value(valueName: "dir"),
-                     "Folder of the tile cache (default $XDG_CACHE_HOME/maprender/tiles, else ~/.cache/maprender/tiles); may be shared.") { v, s, _ in
-            s.base.tiles.cacheDirectory = try v.string()
+                     "Folder of the tile cache (default $XDG_CACHE_HOME/maprender/tiles, else ~/.cache/maprender/tiles); may be shared.") { v, s, c in
+            s.base.tiles.cacheDirectory = c.files.resolve(try v.string())
         },
         RenderOption("user-agent", .value(valueName: "text"),
                      "Added to the User-Agent sent to tile servers (maprender/VERSION): a contact, e.g. 'you@example.org'.") { v, s, _ in

@@ -60,12 +60,30 @@ public enum RenderOptionTable {
             s.base.pointLines = PointLines(field: field, orderBy: s.base.pointLines?.orderBy)
         },
         RenderOption("order-by", .value(valueName: "name"),
-                     "With --line-by: order each line's points by this property (numbers ascending, then text) instead of input order.") { v, s, _ in
+                     "With --line-by or --number-markers: order each line's points (or the numbers) by this property (numbers ascending, then text) instead of input order.") { v, s, _ in
             let field = try v.string()
             s.base.pointLines = PointLines(field: s.base.pointLines?.field ?? "", orderBy: field)
         },
-        RenderOption("line-only", .flag, "With --line-by: draw the lines only, not the points.") { v, s, _ in
+        RenderOption("line-only", .flag, "With --line-by, or --to-lat and --to-lon: draw the lines or arcs only, not the points.") { v, s, _ in
             s.base.lineOnly = try v.bool()
+        },
+        RenderOption("to-lat", .value(valueName: "name"),
+                     "With --to-lon: draw a great-circle arc from each row's point to the latitude in this column (flight routes, flows), the short way across 180°, under the points.") { v, s, _ in
+            let field = try v.string()
+            s.base.pointArcs = PointArcs(latField: field, lonField: s.base.pointArcs?.lonField ?? "")
+        },
+        RenderOption("to-lon", .value(valueName: "name"),
+                     "With --to-lat: the column holding each arc's destination longitude.") { v, s, _ in
+            let field = try v.string()
+            s.base.pointArcs = PointArcs(latField: s.base.pointArcs?.latField ?? "", lonField: field)
+        },
+        RenderOption("circle-radius", .value(valueName: "distance"),
+                     #"Draw a geodesic circle around each point: a distance with its unit (500m, 2.5km), a property holding metres (or text like "2km"), or an expression giving them; filled and outlined by the style's fill layer. Rows whose radius is missing, negative or over 10000 km are skipped and counted."#) { v, s, c in
+            s.base.pointCircles = try circleRadius(v, file: c.file, path: c.path)
+        },
+        RenderOption("number-markers", .flag,
+                     "Number the points 1, 2, 3 ... inside their markers, in input order or by --order-by (with --line-by, each line from 1); the marker grows to fit its number.") { v, s, _ in
+            s.base.numberMarkers = try v.bool()
         },
         RenderOption("id-field", .value(valueName: "name"),
                      "Property or column holding each point's id (default: the feature id, or a column named id).") { v, s, _ in
@@ -178,6 +196,10 @@ public enum RenderOptionTable {
                      "Numeric property ranking labels: larger values win a contested place (e.g. population).") { v, s, _ in
             s.base.layout.labelPriority = try v.string()
         },
+        RenderOption("text-padding", .value(valueName: "px"), default: "2",
+                     "Least gap between two labels, CSS px, 0...100 (as MapLibre's text-padding keeps labels apart), so neighbours never read as one name; overrides the style's label.text-padding.") { v, s, _ in
+            s.textPadding = try v.number(0...100)
+        },
         RenderOption("label-style", .value(valueName: "style"), default: "plain",
                      "plain (text with a halo) or callout (a box with a pointer to its pin or bubble, wrapped text).") { v, s, _ in
             s.base.layout.labelStyle = try v.choice(["plain", "callout"]) { LayoutOptions.LabelStyle(rawValue: $0) }
@@ -242,6 +264,30 @@ public enum RenderOptionTable {
     }
 
     // MARK: - Values with a shape of their own
+
+    /// `--circle-radius`: `500m`, `2.5km` (a unit is required: a bare word is a property name),
+    /// an expression (text starting with `[`, or a manifest list) or a property name.
+    static func circleRadius(_ v: OptionValue, file: String, path: String) throws -> PointCircles {
+        if case .manifest(let m) = v.source, case .array = m {
+            return PointCircles(radius: .expression(try StyleExpression.parse(m.jsonObject, file: file, path: path)))
+        }
+        if case .manifest(.number(let d)) = v.source {
+            throw v.fail("expected a distance with its unit (500m, 2.5km), a property name or an expression, got \(d) (metres: \(PropertyValue.format(number: d))m)")
+        }
+        let text = try v.string().trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("[") {
+            return PointCircles(radius: .expression(try StyleExpression.parse(jsonText: text, file: file, path: path, expecting: .any)))
+        }
+        if let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." {
+            guard let m = PointCircles.distance(text, bareIsMetres: false) else {
+                throw v.fail("expected a distance with its unit (500m, 2.5km), a property name or an expression, got \(v.shown)")
+            }
+            guard m > 0 else { throw v.fail("the radius must be more than 0, got \(v.shown)") }
+            guard m <= PointCircles.maxRadius else { throw v.fail("the radius must be at most 10000km, got \(v.shown)") }
+            return PointCircles(radius: .metres(m))
+        }
+        return PointCircles(radius: .expression(try StyleExpression.parse(["get", text], file: file, path: path)))
+    }
 
     /// `WxH`, each side a whole number in 1...16384.
     static func size(_ v: OptionValue) throws -> (Double, Double) {

@@ -1,6 +1,6 @@
 /// CRC-32 as PNG uses it (ISO 3309 / ITU-T V.42: polynomial 0xEDB88320 reflected, initial and
 /// final value 0xFFFFFFFF), table-driven.
-struct CRC32 {
+public struct CRC32 {
     private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -9,9 +9,9 @@ struct CRC32 {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    init() {}
+    public init() {}
 
-    mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         var c = state
         Self.table.withUnsafeBufferPointer { t in
             for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
@@ -19,9 +19,9 @@ struct CRC32 {
         state = c
     }
 
-    var value: UInt32 { state ^ 0xFFFF_FFFF }
+    public var value: UInt32 { state ^ 0xFFFF_FFFF }
 
-    static func checksum<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
+    public static func checksum<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
         var c = CRC32()
         c.update(bytes)
         return c.value

@@ -247,6 +247,19 @@ final class GeoJSONPointSink: GeoJSONSink {
         skip(.malformedRow, feature)
     }
 
+    func duplicateMember(_ key: String, feature: Int) {
+        if key == "geometry" {
+            while !lon.isEmpty { lon.removeLast() }
+            while !lat.isEmpty { lat.removeLast() }
+            if !pendingShapes.isEmpty { pendingShapes.removeAll() }
+        } else {
+            properties.removeAll(keepingCapacity: true)
+            if options.idField != nil { id = .missing }
+        }
+        report.duplicateMembers += 1
+        if report.firstDuplicateMember == nil { report.firstDuplicateMember = .init(feature: feature, key: key) }
+    }
+
     func malformedFeature(_ index: Int) {
         report.recordsRead += 1
         skip(.malformedRow, index)

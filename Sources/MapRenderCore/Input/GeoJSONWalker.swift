@@ -76,6 +76,7 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
         sink.beginFeature(index)
         var g = PendingGeometry()
         var geometrySeen = false
+        var propertiesSeen = false
         var featuresSeen = false
         var first = true
         while let key = try s.nextMember(&first) {
@@ -85,9 +86,12 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
                 featuresSeen = true
                 try walkFeatureArray()
             } else if s.equals(key, "geometry") {
+                if geometrySeen { sink.duplicateMember("geometry", feature: index) }
                 geometrySeen = true
                 try walkGeometryValue(feature: index, depth: 1)
             } else if s.equals(key, "properties") {
+                if propertiesSeen { sink.duplicateMember("properties", feature: index) }
+                propertiesSeen = true
                 if sink.wantsProperties && s.peek() == UInt8(ascii: "{") {
                     try sink.properties(&s)
                 } else {
@@ -312,5 +316,9 @@ protocol GeoJSONSink: AnyObject {
     func malformedGeometry(feature: Int)
     /// A feature that is not usable at all; ends it.
     func malformedFeature(_ index: Int)
+    /// A second `geometry` or `properties` member in one feature: the last one wins, as in
+    /// RFC 8259 parsers, so the sink forgets what the earlier one gave (before the walker reads
+    /// the next) and may warn. (Problems the earlier geometry was skipped for stay counted.)
+    func duplicateMember(_ key: String, feature: Int)
     func endFeature(_ index: Int)
 }

@@ -49,6 +49,9 @@ final class ShapeSink: GeoJSONSink {
     func nullGeometry(feature: Int) {}
     func malformedGeometry(feature: Int) {}
     func malformedFeature(_ index: Int) {}
+    func duplicateMember(_ key: String, feature: Int) {
+        if key == "geometry" { pending.removeAll(keepingCapacity: true) } else { properties.removeAll(keepingCapacity: true) }
+    }
 
     func endFeature(_ index: Int) {
         guard !pending.isEmpty else { return }

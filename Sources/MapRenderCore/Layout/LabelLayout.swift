@@ -9,6 +9,8 @@ import Foundation
 enum LabelLayout {
     /// With small markers, how many labels keep the full text size before the smaller type.
     static let fullSizeLabels = 40
+    /// The smaller type's size, as a share of the style's.
+    static let smallerType = 5.0 / 6
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
     /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
@@ -18,6 +20,11 @@ enum LabelLayout {
     /// isUnambiguous`), so that no reader pairs it with the wrong bubble; with no such position it
     /// is dropped.
     static let ambiguityMargin = 5.0
+
+    /// `r` grown by `p` on every side.
+    static func padded(_ r: Rect, by p: Double) -> Rect {
+        p == 0 ? r : Rect(x: r.x - p, y: r.y - p, width: r.width + 2 * p, height: r.height + 2 * p)
+    }
 
     /// Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
     static func isSoft(_ s: MarkerSymbol) -> Bool { s.shape != .pin && s.size <= 8 }
@@ -79,6 +86,15 @@ enum LabelLayout {
             if rows.count * 4 < column.count { return rows.map { column[$0].hasDisplayText } }
             let byRow = column.map(\.hasDisplayText)
             return rows.map { byRow[$0] }
+        }
+
+        /// A bubble label's priority: with a ranking, its representative's (a bubble named after
+        /// Delhi ranks as Delhi; one without a ranked representative last); without one, above
+        /// every point's 0, so bubbles are named first.
+        func bubblePriority(_ b: MarkPlan.Bubble) -> Double {
+            guard rank != nil else { return .infinity }
+            let p = b.representative.map(priority) ?? -.infinity
+            return p.isNaN ? -.infinity : p
         }
 
         func priority(_ row: Int) -> Double {
@@ -147,7 +163,7 @@ enum LabelLayout {
             let b = bubbles[k]
             guard let texts = c.bubbleTexts(b) else { continue }
             bubbleTexts.append(texts)
-            priorities.append(.infinity)
+            priorities.append(c.bubblePriority(b))
             anchors.append((b.x, b.y, b.box))
             owners.append(-1); named.append(k); alphas.append(1); representatives.append(b.representative ?? -1)
         }
@@ -170,8 +186,9 @@ enum LabelLayout {
         var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         var opts = Callout.Options()
         opts.allowOverlap = c.allowOverlap
-        // Bubbles' in their order (largest first), then points' by priority, ties in draw order.
-        let order = Array(0..<bubbleCallouts) + (bubbleCallouts..<owners.count).sorted {
+        // By priority (a bubble's is its representative's), ties: bubbles first in their order
+        // (largest first), then points in draw order.
+        let order = (0..<owners.count).sorted {
             priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1
         }
         var items: [SceneItem] = []
@@ -242,8 +259,8 @@ enum LabelLayout {
             let hint = c.hints.side(point: owner, representative: representative)
             let isBubble = j < candidates.bubbleLabels
             let disc = isBubble ? candidates.discs[j] : nil
-            guard placer.mightFit(candidates.labels[j], disc: disc) else { dropped += 1; continue }
-            guard let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
+            guard placer.mightFit(candidates.labels[j], disc: disc),
+                  let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
                                             smallerType: !isBubble && items.count >= Self.fullSizeLabels) else {
                 dropped += 1
                 continue
@@ -277,6 +294,8 @@ enum LabelLayout {
         var bubbleLabels = 0
         /// Per bubble label: its bubble's index in `bubbles`.
         var discs: [Int] = []
+        /// Per bubble label: its bubble's count.
+        var counts: [Int] = []
         let context: Context
 
         init(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], context c: Context, skip: Set<Int>) {
@@ -285,7 +304,8 @@ enum LabelLayout {
             for (k, b) in bubbles.enumerated() {
                 guard let texts = c.bubbleTexts(b) else { continue }
                 discs.append(k)
-                labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: Double(b.count)))
+                labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: c.bubblePriority(b)))
+                counts.append(b.count)
                 bubbleTexts.append(texts)
                 owners.append(-1); alphas.append(1); representatives.append(b.representative ?? -1)
             }
@@ -313,12 +333,18 @@ enum LabelLayout {
             return context.text(owners[j]).map { [$0] } ?? []
         }
 
-        /// Bubble labels first, then by priority (higher first), ties in candidate order.
+        /// One order for bubbles' and points' labels: by priority, higher first (a bubble's is its
+        /// representative's, `Context.bubblePriority`), so that no label takes the room of a more
+        /// important one whatever it names; at equal priority bubbles first, larger first, then
+        /// candidate order. Without a ranking every point's priority is 0: bubbles go first.
         func order() -> [Int] {
             labels.indices.sorted {
+                let pa = labels[$0].priority, pb = labels[$1].priority
+                if pa != pb { return pa > pb }
                 let clusterA = $0 < bubbleLabels, clusterB = $1 < bubbleLabels
                 if clusterA != clusterB { return clusterA }
-                return labels[$0].priority != labels[$1].priority ? labels[$0].priority > labels[$1].priority : $0 < $1
+                if clusterA && counts[$0] != counts[$1] { return counts[$0] > counts[$1] }
+                return $0 < $1
             }
         }
     }
@@ -337,23 +363,40 @@ enum LabelLayout {
         /// dropped unmeasured (shaping text is the expensive part of layout).
         let probe: TextSize
         var raster: ObstacleRaster
+        /// The placed labels' boxes, each grown by `padding`.
         var placedLabels: CollisionIndex
+        /// Half the style's `text-padding`, added around every label's box (its halo reserve
+        /// included) against other labels: two labels keep at least `text-padding` apart.
+        let padding: Double
+        /// The image: a label's box (unpadded) lies wholly inside it.
+        let image: Rect
 
         init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?,
              discs: BubbleDiscs = BubbleDiscs(x: [], y: [], r: [])) {
             self.c = c; self.measurer = measurer; self.soft = soft; self.land = land; self.discs = discs
             let v = c.viewport
             halo = c.style.haloWidth; gap = c.style.offset
-            let lineHeight = measurer.measure("Hg", font: c.font).height
-            probe = TextSize(width: 1 + 2 * halo, height: 0.8 * lineHeight + 2 * halo)
+            // Within every real box: of the smaller type where there is one (dense dot maps), with
+            // the reserve the real boxes have (half the halo there). (It was the full type's
+            // height with a whole halo: taller than a 5/6 label's box, so on dense maps labels of
+            // the smaller type were dropped with a side free.)
+            let smallest = soft != nil ? FontSpec(family: c.font.family, size: c.font.size * LabelLayout.smallerType, weight: c.font.weight) : c.font
+            let lineHeight = measurer.measure("Hg", font: smallest).height
+            let reserve = soft != nil ? halo / 2 : halo
+            probe = TextSize(width: 1 + 2 * reserve, height: 0.8 * lineHeight + 2 * reserve)
             raster = ObstacleRaster(width: v.width, height: v.height)
             for o in c.obstacles { raster.add(o) }
             raster.finish()
-            placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
+            padding = c.style.textPadding / 2
+            image = Rect(x: 0, y: 0, width: v.width, height: v.height)
+            placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: nil)
         }
 
-        /// No label, bubble, pin or decoration under the box (small markers may be: they are soft).
-        func free(_ r: Rect) -> Bool { raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(r) }
+        /// Inside the image, and no bubble, pin or decoration under the box (small markers may be:
+        /// they are soft), nor any label within `text-padding` of it.
+        func free(_ r: Rect) -> Bool {
+            image.contains(r) && raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(LabelLayout.padded(r, by: padding))
+        }
 
         /// The box at `side`: around the mark, or touching bubble `disc`.
         func box(_ side: LabelSide, for label: LabelPlacer.Label, disc: Int?) -> Rect {
@@ -392,7 +435,7 @@ enum LabelLayout {
         /// smaller towns).
         func font(smallerType: Bool) -> FontSpec {
             var f = c.font
-            if soft != nil && smallerType { f.size = c.font.size * 5 / 6 }
+            if soft != nil && smallerType { f.size = c.font.size * LabelLayout.smallerType }
             return f
         }
 
@@ -401,22 +444,31 @@ enum LabelLayout {
         mutating func place(_ label: LabelPlacer.Label, disc: Int? = nil, texts: [String], hint: LabelSide?,
                             smallerType: Bool) -> (mark: LabelMark, side: LabelSide)? {
             let labelFont = font(smallerType: smallerType)
-            // The halo reaches beyond the text: reserve it so halos do not overlap either. Dense
-            // dot maps reserve half the halo: halos may touch, texts stay a halo apart.
-            let reserve = soft != nil ? halo / 2 : halo
             let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var label = label
             for text in texts {
-                let size = measurer.measure(text, font: labelFont)
-                label.size = TextSize(width: size.width + 2 * reserve, height: size.height + 2 * reserve)
+                label.size = measured(text, font: labelFont)
                 guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
-                placedLabels.insert(b)
-                let mark = LabelMark(text: text, font: labelFont, color: c.style.color, halo: c.style.halo, haloWidth: halo,
-                                     x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve,
-                                     height: b.height - 2 * reserve)
-                return (mark, side)
+                placedLabels.insert(LabelLayout.padded(b, by: padding))
+                return (mark(text, font: labelFont, box: b), side)
             }
             return nil
+        }
+
+        /// The halo reaches beyond the text: reserve it so halos do not overlap either. Dense dot
+        /// maps reserve half the halo: halos may touch (but for `padding`), texts stay a halo apart.
+        var reserve: Double { soft != nil ? halo / 2 : halo }
+
+        /// The size a label of `text` takes: the text's and the reserve around it.
+        func measured(_ text: String, font: FontSpec) -> TextSize {
+            let size = measurer.measure(text, font: font)
+            return TextSize(width: size.width + 2 * reserve, height: size.height + 2 * reserve)
+        }
+
+        /// The label drawn in box `b` (the text inside its reserve).
+        func mark(_ text: String, font: FontSpec, box b: Rect) -> LabelMark {
+            LabelMark(text: text, font: font, color: c.style.color, halo: c.style.halo, haloWidth: halo,
+                      x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve, height: b.height - 2 * reserve)
         }
 
         /// The side a measured label takes, or nil.

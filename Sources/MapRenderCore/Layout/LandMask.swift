@@ -11,15 +11,18 @@ public struct LandMask: Sendable {
     /// (width + 1) · (height + 1): land pixels above and left of each corner.
     private var table: [Int32]
 
-    /// nil when there are no polygons.
-    public init?(polygons batches: [ShapeBatch], width: Double, height: Double) {
+    /// nil when there are no polygons. `water`: polygons drawn over the land in the map's water
+    /// colour (the built-in basemap's lakes): their pixels are not land.
+    public init?(polygons batches: [ShapeBatch], water: [ShapeBatch] = [], width: Double, height: Double) {
         let polygons = batches.filter { $0.kind == .polygon && $0.pathCount > 0 }
         guard !polygons.isEmpty else { return nil }
         let w = max(1, Int(width.rounded(.up))), h = max(1, Int(height.rounded(.up)))
         self.width = w; self.height = h
         var land = [UInt8](repeating: 0, count: w * h)
         var crossings: [Double] = []
-        for b in polygons {
+        let lakes = water.filter { $0.kind == .polygon && $0.pathCount > 0 }
+        for (k, b) in (polygons + lakes).enumerated() {
+            let value: UInt8 = k < polygons.count ? 1 : 0
             for p in 0..<b.pathCount {
                 let rings = b.pathRingStart[p]..<b.pathRingStart[p + 1]
                 var minY = Double.infinity, maxY = -Double.infinity
@@ -49,7 +52,7 @@ public struct LandMask: Sendable {
                         // Pixels whose centre lies between the two crossings.
                         let x0 = max(0, Int((crossings[k] - 0.5).rounded(.up)))
                         let x1 = min(w - 1, Int((crossings[k + 1] - 0.5).rounded(.down)))
-                        if x0 <= x1 { for x in x0...x1 { land[row * w + x] = 1 } }
+                        if x0 <= x1 { for x in x0...x1 { land[row * w + x] = value } }
                         k += 2
                     }
                 }

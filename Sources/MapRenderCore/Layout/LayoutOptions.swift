@@ -16,6 +16,10 @@ public struct LayoutOptions: Sendable {
     public var scaleBar = false
     /// Draw a legend of the marker colours when the style's fill is categorical (top right).
     public var legend = false
+    /// Draw each point's simplestyle `marker-symbol` (a digit, letter or text of up to three
+    /// characters) inside its marker (`MarkerTextLayout`). A still map does; an animation does
+    /// not (its animated SVG draws the markers from their style alone).
+    public var markerSymbols = false
 
     public init() {}
 }

@@ -75,6 +75,10 @@ public enum MapLayout {
         // them), the decorations' boxes (labels avoid them too) and the basemap's land (labels
         // on dense dot maps keep off coasts).
         var (batch, drawn) = markers(viewport: v, data: data, plan: plan)
+        if options.markerSymbols, let w = MarkerTextLayout.apply(&batch, drawn: drawn, points: data.points, family: style.cluster.font,
+                                                                  textScale: options.textScale, measurer: measurer) {
+            scene.warnings.append(w)
+        }
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
@@ -100,7 +104,7 @@ public enum MapLayout {
         } else {
             attributionMark = nil
         }
-        var land: [ShapeBatch] = []
+        var land: [ShapeBatch] = [], water: [ShapeBatch] = []
         // Basemap symbol layers: where their labels go in the scene, placed once the rest is.
         var symbolSlots: [(at: Int, symbols: BasemapSymbols)] = []
 
@@ -113,7 +117,10 @@ public enum MapLayout {
             case .shapes(let styleLayer, let shapes):
                 for b in ShapeLayout.batches(for: shapes, layer: styleLayer, viewport: v) {
                     scene.items.append(.shapes(b))
-                    if styleLayer.source == .basemap && !styleLayer.fromBasemapStyle && b.kind == .polygon && styleLayer.type == .fill { land.append(b) }
+                    if styleLayer.source == .basemap && !styleLayer.fromBasemapStyle && b.kind == .polygon && styleLayer.type == .fill {
+                        // A basemap polygon in the map's water colour (a lake) is water over the land.
+                        if b.fill == style.background { water.append(b) } else { land.append(b) }
+                    }
                 }
             case .points:
                 if !plan.spreadGroups.isEmpty { scene.items.append(.legs(legs(plan: plan, data: data, style: style.spread))) }
@@ -140,7 +147,7 @@ public enum MapLayout {
                                                style: style, viewport: v, obstacles: obstacles, options: options,
                                                measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
                                                soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
-                                               land: LandMask(polygons: land, width: v.width, height: v.height))
+                                               land: LandMask(polygons: land, water: water, width: v.width, height: v.height))
                 scene.items += placed.items
                 scene.labelsDropped = placed.dropped
                 sides = placed.sides

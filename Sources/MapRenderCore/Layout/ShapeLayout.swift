@@ -75,11 +75,13 @@ public enum ShapeLayout {
             let isPolygon = kind == .polygon
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for r in shapes.rings(of: s) {
+                let start = wx.count
                 shapes.forEachUnwrappedVertex(ofRing: r) { x, y, q in
                     wx.append(x); wy.append(y)
                     if isPolygon { cut.append(cutSide(lon: shapes.coords[2 * q], lat: shapes.coords[2 * q + 1])) }
                     minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
                 }
+                if isPolygon, wx.count - start >= 3 { closeAroundPole(from: start, &wx, &wy, &cut, &minY, &maxY) }
                 ringEnds.append(wx.count)
             }
             guard maxY >= viewY0, minY <= viewY1, !wx.isEmpty else { continue }
@@ -100,6 +102,27 @@ public enum ShapeLayout {
         }
         if let c = current, c.pathCount > 0 { out.append(c) }
         return out
+    }
+
+    /// A ring that goes once round the world (Antarctica's: unwrapped, it ends a whole world
+    /// east or west of where it started) encloses a pole: it is closed along the map's edge at
+    /// that pole (the south pole when the ring lies mostly in the south), by two vertices on the
+    /// edge marked as a cut, so they are not stroked. Without it the ring closed along its last
+    /// edge: Natural Earth's 1:110m Antarctica went down to 84.7°S only, over a strip of sea
+    /// with an outline along the bottom of a world map.
+    static func closeAroundPole(from start: Int, _ wx: inout [Double], _ wy: inout [Double], _ cut: inout [UInt8],
+                                _ minY: inout Double, _ maxY: inout Double) {
+        let n = wx.count - start
+        guard abs(wx[wx.count - 1] - wx[start]) > 0.5 else { return }
+        var meanY = 0.0
+        for k in start..<wx.count { meanY += wy[k] }
+        meanY /= Double(n)
+        let south = meanY > 0.5
+        let edgeY = south ? 1.0 : 0.0, side: UInt8 = south ? 8 : 4
+        let lastX = wx[wx.count - 1], lastCut = cut[cut.count - 1], firstX = wx[start], firstCut = cut[start]
+        wx.append(lastX); wy.append(edgeY); cut.append(side | (lastCut & 3))
+        wx.append(firstX); wy.append(edgeY); cut.append(side | (firstCut & 3))
+        minY = min(minY, edgeY); maxY = max(maxY, edgeY)
     }
 
     /// Which sides of the view a pixel lies beyond: 1 left, 2 right, 4 above, 8 below.

@@ -52,6 +52,15 @@ public struct InputReport: Sendable, Equatable {
     public var invalidUTF8 = 0
     public var firstInvalidUTF8: Int?
 
+    /// Features with a second `geometry` or `properties` member (the last one is used, as in
+    /// RFC 8259 parsers), and the first of them.
+    public var duplicateMembers = 0
+    public var firstDuplicateMember: DuplicateMember?
+    public struct DuplicateMember: Sendable, Equatable {
+        public var feature: Int
+        public var key: String
+    }
+
     public init(source: String) { self.source = source }
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
@@ -80,6 +89,11 @@ public struct InputReport: Sendable, Equatable {
         for (kind, count) in other.skippedGeometries { skippedGeometries[kind, default: 0] += count }
         if firstInvalidUTF8 == nil, let first = other.firstInvalidUTF8 { firstInvalidUTF8 = first + lineOffset }
         invalidUTF8 += other.invalidUTF8
+        duplicateMembers += other.duplicateMembers
+        if firstDuplicateMember == nil, var d = other.firstDuplicateMember {
+            d.feature += lineOffset
+            firstDuplicateMember = d
+        }
     }
 
     /// Human-readable lines, e.g. `cities.csv: skipped 3 rows: latitude outside -90..90 (lines 4, 9, 12)`.
@@ -96,6 +110,10 @@ public struct InputReport: Sendable, Equatable {
             if reason == .malformedGeometry, let p = geometryProblem { why += " (first: \(p))" }
             return "\(shown): skipped \(n) \(what): \(why) (\(unit)\(n == 1 ? "" : "s") \(ex)\(more))"
         } + (invalidUTF8Problem.map { ["\($0); the bad bytes are shown as U+FFFD"] } ?? [])
+          + (firstDuplicateMember.map { d in
+              let n = duplicateMembers
+              return ["\(shown): \(n) \(n == 1 ? "member" : "members") given twice in a feature (first: \"\(d.key)\" in feature \(d.feature)); the last of each is used"]
+          } ?? [])
     }
 
     /// `f.geojson: 2 text fields are not valid UTF-8 (first on feature 7)`, or nil when all were.
@@ -115,5 +133,7 @@ public struct InputReport: Sendable, Equatable {
         for (k, v) in other.skipped { skipped[k, default: 0] += v }
         for (k, v) in other.skippedGeometries { skippedGeometries[k, default: 0] += v }
         invalidUTF8 += other.invalidUTF8
+        duplicateMembers += other.duplicateMembers
+        if firstDuplicateMember == nil { firstDuplicateMember = other.firstDuplicateMember }
     }
 }

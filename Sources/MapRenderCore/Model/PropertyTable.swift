@@ -50,6 +50,9 @@ public struct PropertyTable: Sendable {
         rowCount += 1
     }
 
+    /// Sets one value (the row must exist).
+    public mutating func set(column: Int, row: Int, _ value: PropertyValue) { columns[column][row] = value }
+
     /// A new table holding only the given rows, in that order.
     public func selecting(rows: [Int]) -> PropertyTable {
         var t = PropertyTable()

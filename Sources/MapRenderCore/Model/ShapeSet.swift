@@ -42,6 +42,21 @@ public struct ShapeSet: Sendable {
         if let r { row.append(Int32(r)) }
     }
 
+    /// Adds one shape of one ring whose (lon, lat) pairs `body` appends to `coords` (no array
+    /// per shape, for shapes made from millions of rows). Nothing is added when `body` returns
+    /// false or appends fewer than two positions.
+    @discardableResult
+    public mutating func addRing(kind: Kind, feature f: Int, row r: Int? = nil, _ body: (inout [Double]) -> Bool) -> Bool {
+        let before = coords.count
+        guard body(&coords), coords.count - before >= 4 else { coords.removeSubrange(before...); return false }
+        ringStart.append(coords.count / 2)
+        shapeRingStart.append(ringStart.count - 1)
+        kinds.append(kind)
+        feature.append(f)
+        if let r { row.append(Int32(r)) }
+        return true
+    }
+
     /// Ring indexes of shape s.
     public func rings(of s: Int) -> Range<Int> { shapeRingStart[s]..<shapeRingStart[s + 1] }
     /// Vertex indexes (pairs) of ring r.

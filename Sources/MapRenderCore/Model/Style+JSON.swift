@@ -24,14 +24,42 @@ extension Style {
     /// Turns JSONSerialization's "around character N" into a line and column (styles, manifests).
     public static func describeJSONError(_ error: Error, in data: Data) -> String {
         let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "malformed JSON"
-        guard let r = detail.range(of: #"character (\d+)"#, options: .regularExpression),
-              let offset = Int(detail[r].dropFirst("character ".count)) else { return detail }
+        let offset: Int
+        if let r = detail.range(of: #"character (\d+)"#, options: .regularExpression),
+           let o = Int(detail[r].dropFirst("character ".count)) {
+            offset = o
+        } else if let r = detail.range(of: #"^Number \S+ is not representable"#, options: .regularExpression),
+                  let o = numberOffset(String(detail[r].dropFirst("Number ".count).prefix { $0 != " " }), in: data) {
+            // Foundation names the number (`1e400`) without its place: found as a whole token.
+            offset = o
+        } else {
+            return detail
+        }
         var line = 1, col = 1
         for b in data.prefix(offset) {
             if b == UInt8(ascii: "\n") { line += 1; col = 1 } else if b & 0xC0 != 0x80 { col += 1 }
         }
         let what = detail.replacingOccurrences(of: #" around character \d+\.?"#, with: "", options: .regularExpression)
         return "line \(line), column \(col): \(what.lowercased())"
+    }
+
+    /// Where `literal` first stands as a JSON number in `data` (after `:`, `[`, `,` or white
+    /// space, and before `,`, `]`, `}` or white space: not inside a string or a longer number),
+    /// as a byte offset.
+    static func numberOffset(_ literal: String, in data: Data) -> Int? {
+        let needle = Array(literal.utf8), bytes = [UInt8](data)
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        let before = Set(" \t\r\n:[,".utf8), after = Set(" \t\r\n,]}".utf8)
+        var i = 0
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0], Array(bytes[i..<(i + needle.count)]) == needle,
+               i == 0 || before.contains(bytes[i - 1]),
+               i + needle.count == bytes.count || after.contains(bytes[i + needle.count]) {
+                return i
+            }
+            i += 1
+        }
+        return nil
     }
 }
 
@@ -134,7 +162,7 @@ struct StyleReader {
         }
         if let b = o["label"] {
             let p = "label"
-            let m = try object(b, p, keys: ["font", "size", "weight", "color", "halo", "halo-width", "offset",
+            let m = try object(b, p, keys: ["font", "size", "weight", "color", "halo", "halo-width", "offset", "text-padding",
                                             "callout-fill", "callout-stroke", "callout-max-width"])
             try string(m, "font", p, into: &st.label.font)
             try number(m, "size", p, range: 1...200, into: &st.label.size)
@@ -143,6 +171,7 @@ struct StyleReader {
             try color(m, "halo", p, into: &st.label.halo)
             try number(m, "halo-width", p, range: 0...20, into: &st.label.haloWidth)
             try number(m, "offset", p, range: 0...100, into: &st.label.offset)
+            try number(m, "text-padding", p, range: 0...100, into: &st.label.textPadding)
             try color(m, "callout-fill", p, into: &st.label.calloutFill)
             try color(m, "callout-stroke", p, into: &st.label.calloutStroke)
             try number(m, "callout-max-width", p, range: 20...2000, into: &st.label.calloutMaxWidth)

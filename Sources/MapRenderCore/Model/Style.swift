@@ -40,6 +40,10 @@ public struct Style: Sendable, Equatable {
         public var haloWidth: Double = 2
         /// Gap between the marker and its label, CSS px.
         public var offset: Double = 3
+        /// The least space between two labels' boxes (their halos included; on dense dot maps, half
+        /// their halos), CSS px, as MapLibre's `text-padding` keeps labels apart (MapLibre pads each
+        /// box by it, so its gap is twice the value): neighbours never read as one name.
+        public var textPadding: Double = 2
         /// Callouts (`--label-style callout`): box fill, outline and the width at which text wraps.
         public var calloutFill = RGBA.parse("#ffffff")!
         public var calloutStroke = RGBA.parse("#555555")!

@@ -3,9 +3,8 @@
 /// `--label-priority FIELD` ranks by FIELD, larger first. Without it, a population-like column
 /// (`population`, `pop`, `pop_max`, `pop_est`, any case) ranks larger first, or else a rank-like
 /// column (`scalerank`, `labelrank`, `rank`: Natural Earth's, where 0 is the most important)
-/// ranks smaller first; with neither, input order decides (the first member names the bubble),
-/// except for a bubble drawn at a cluster's centre (`representative(of:...near:)`): without a
-/// ranking, that is named after the member nearest its centre when one lies under the bubble.
+/// ranks smaller first; with neither, a bubble is named after the label value most of its members
+/// share when one stands out (`sharedLabel`), else it shows its count alone.
 public enum BubbleNaming {
     public static let populationNames = ["population", "pop", "pop_max", "pop_est"]
     public static let rankNames = ["scalerank", "labelrank", "rank"]
@@ -59,22 +58,15 @@ public enum BubbleNaming {
     /// How many of the top-ranked members are considered when none lies within reach.
     public static let topMembers = 10
 
-    /// Without a ranking, how near the bubble's centre (in bubble radii) the member naming it must
-    /// lie: under the bubble. Input order says nothing of importance in most files (an alphabetical list of capitals
-    /// named an Italian bubble "San Marino +5"): the name then says where the bubble is, or the
-    /// bubble shows its count alone.
-    public static let central = 1.0
-
     /// The member that names a bubble drawn at `near`: the best-ranked member within `near.reach`
     /// of the centre; when none is, the nearest to the centre of the `topMembers` best-ranked.
     /// A cluster's weighted centre can lie far from its most important point (a cluster of India
     /// and western China whose largest city is Chengdu): the name then says where the bubble is.
-    /// Ranks as `representative(of:properties:rank:)`; ties by input order. With no ranking (nil
-    /// rank): the member nearest the centre if it lies within `central` radii (`central / reach`
-    /// of `near.reach`), else none.
+    /// Ranks as `representative(of:properties:rank:)`; ties by input order. (Without a ranking a
+    /// bubble is named by `sharedLabel`.)
     /// - Complexity: O(members · topMembers) at worst, one pass.
     public static func representative(of members: [Int], properties: PropertyTable,
-                                      rank: (column: Int, smallerFirst: Bool)?,
+                                      rank: (column: Int, smallerFirst: Bool),
                                       near c: Centre, x: [Double], y: [Double]) -> Int? {
         guard !members.isEmpty else { return nil }
         func distance2(_ m: Int) -> Double {
@@ -82,16 +74,6 @@ public enum BubbleNaming {
             dx -= dx.rounded()   // the nearer copy across the antimeridian
             let dy = y[m] - c.y
             return dx * dx + dy * dy
-        }
-        guard let rank else {
-            // Nearest first; equal distances by input order.
-            var pick = members[0], pickD = distance2(pick)
-            for m in members.dropFirst() {
-                let d = distance2(m)
-                if d < pickD || (d == pickD && m < pick) { pick = m; pickD = d }
-            }
-            let limit = c.reach * central / reach
-            return pickD <= limit * limit ? pick : nil
         }
         // (value, row) ordered best first: larger value, then earlier row.
         func better(_ a: (Double, Int), _ b: (Double, Int)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }
@@ -115,6 +97,32 @@ public enum BubbleNaming {
         var pick = top[0].1, pickD = distance2(pick)
         for t in top.dropFirst() where distance2(t.1) < pickD { pick = t.1; pickD = distance2(t.1) }
         return pick
+    }
+
+    /// Without a ranking, the least share of a bubble's members that must carry one label value
+    /// for it to name the bubble (`sharedLabel`).
+    public static let sharedShare = 0.1
+
+    /// Without a ranking: the member that names a bubble after the label value most of its members
+    /// share (the flight table's rows at ORD name a bubble holding ORD "ORD +1392"), when it stands
+    /// out: at least 2 members and a tenth of them (`sharedShare`) carry it, and no other value is
+    /// carried by as many. The first such member in `members`' order; nil (the bubble shows its count
+    /// alone) when no value stands out, as among 13k airports with different names.
+    /// - Complexity: O(members), one dictionary of the distinct values.
+    public static func sharedLabel(of members: [Int], properties: PropertyTable, column: Int) -> Int? {
+        guard members.count >= 2, column >= 0, column < properties.columns.count else { return nil }
+        var counts: [String: (count: Int, first: Int)] = [:]
+        for m in members {
+            guard let t = properties.value(column: column, row: m).displayText, !t.isEmpty else { continue }
+            if let c = counts[t] { counts[t] = (c.count + 1, c.first) } else { counts[t] = (1, m) }
+        }
+        var best = (count: 0, first: -1), second = 0
+        for c in counts.values {
+            if c.count > best.count { second = best.count; best = c } else if c.count > second { second = c.count }
+        }
+        guard best.count >= 2, best.count > second,
+              Double(best.count) >= sharedShare * Double(members.count) else { return nil }
+        return best.first
     }
 
     /// A row's ranking value, larger is better; rows without a finite value rank last.

@@ -69,7 +69,8 @@ public enum MapPlanner {
                               options: PlanOptions, style: Style) {
         SpreadFallback.apply(to: &marks, data: data, viewport: viewport, bubbles: style.cluster,
                              naming: options.labelField != nil,
-                             rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties))
+                             rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties),
+                             label: options.labelField.flatMap(data.points.properties.columnIndex))
     }
 
     /// Clusters at the view's zoom (supercluster semantics) and where every point goes.
@@ -88,7 +89,8 @@ public enum MapPlanner {
         let index = clustered?.index
         // With ranked labels, each bubble is named after its most important point.
         let naming = options.labelField == nil ? nil
-            : (rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties), ())
+            : (rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties),
+               label: options.labelField.flatMap(data.points.properties.columnIndex))
         let marks = MarkPlanner.plan(viewport: viewport, data: data, clusters: clustered?.items,
                                      leaves: { id in index?.members(of: id) },
                                      oneCoordinatePossible: { id in index?.mayHoldOneCoordinate(clusterID: id) ?? true },

@@ -10,8 +10,9 @@ public enum MarkPlanner {
     ///   - oneCoordinatePossible: false for a cluster id whose points cannot all share one
     ///     coordinate (`ClusterIndex.mayHoldOneCoordinate`): with a spread tolerance of 0 its
     ///     members are not looked up (the first look-up groups every point).
-    ///   - naming: when labels are on, how members rank (`BubbleNaming`): each bubble is then named
-    ///     after its top member (nil rank: input order). nil: bubbles are not named.
+    ///   - naming: when labels are on, how members rank and the label column (`BubbleNaming`):
+    ///     each bubble is then named after its top member, or without a ranking after the label
+    ///     value most members share (`BubbleNaming.sharedLabel`). nil: bubbles are not named.
     ///   - priority: (old spelling) the column of a larger-first priority property.
     ///   - bubbles: the bubble style, which gives each bubble its radius and text.
     ///   - only: with clustering off, plans only these points (ascending): each gets the marks it
@@ -24,9 +25,9 @@ public enum MarkPlanner {
                             leaves: (Int) -> [Int]?, oneCoordinatePossible: (Int) -> Bool = { _ in true },
                             spread: SpreadOptions, priority: Int? = nil,
                             bubbles: Style.Cluster = Style.default.cluster,
-                            naming: (rank: (column: Int, smallerFirst: Bool)?, Void)? = nil,
+                            naming: (rank: (column: Int, smallerFirst: Bool)?, label: Int?)? = nil,
                             only: [Int]? = nil, duplicates: [[Int]]? = nil) -> MarkPlan {
-        let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), ()) }
+        let naming = naming ?? priority.map { (rank: (column: $0, smallerFirst: false), label: nil) }
         var plan = MarkPlan()
         // The points planned one by one (not in a bubble): without clusters and `only`, every
         // point, not listed (`singles` empty: a list of 10M indexes is 80 MB of fresh memory).
@@ -42,12 +43,14 @@ public enum MarkPlanner {
                 }
                 let p = v.pixel(x: item.x, y: item.y)
                 var representative: Int?
-                if let n = naming, let members = leaves(item.id) {
+                if let n = naming, n.rank == nil, let members = leaves(item.id) {
+                    representative = n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
+                } else if let n = naming, let rank = n.rank, let members = leaves(item.id) {
                     // Named after a member near where the bubble is drawn, not after a top member
                     // far from it.
                     let reach = BubbleNaming.reach * bubbles.step(for: item.count).radius / v.worldSize
                     representative = BubbleNaming.representative(
-                        of: members, properties: data.points.properties, rank: n.rank,
+                        of: members, properties: data.points.properties, rank: rank,
                         near: .init(x: item.x, y: item.y, reach: reach), x: data.x, y: data.y)
                 }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
@@ -88,8 +91,9 @@ public enum MarkPlanner {
                 for i in members { cx += pixels.x(x[i]); cy += pixels.y(y[i]) }
                 cx /= Double(g.count); cy /= Double(g.count)
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
-                                          representative: naming.flatMap { BubbleNaming.representative(
-                                              of: members, properties: data.points.properties, rank: $0.rank) },
+                                          representative: naming.flatMap { n in n.rank == nil
+                                              ? n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
+                                              : BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank) },
                                           style: bubbles))
             } else {
                 addGroup(members, data: data, viewport: v, to: &plan)

@@ -55,7 +55,7 @@ public enum SpreadFallback {
     @discardableResult
     public static func apply(to plan: inout MarkPlan, data: ProjectedPoints, viewport v: Viewport,
                              bubbles style: Style.Cluster, naming: Bool,
-                             rank: (column: Int, smallerFirst: Bool)? = nil) -> Int {
+                             rank: (column: Int, smallerFirst: Bool)? = nil, label: Int? = nil) -> Int {
         guard !plan.spreadGroups.isEmpty else { return 0 }
         let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
         // The image for "stays inside", forgiving the rounding of a layout moved onto the edge.
@@ -413,8 +413,10 @@ public enum SpreadFallback {
             guard let p = chosen[gi] else {
                 for k in g.firstMarker..<(g.firstMarker + g.members.count) { drop[k] = true }
                 anyDropped = true
-                let name = naming ? (rank == nil ? g.members.min()
-                                     : BubbleNaming.representative(of: g.members, properties: data.points.properties, rank: rank)) : nil
+                // Without a ranking, after the label value most members share (`BubbleNaming.sharedLabel`).
+                let name = !naming ? nil : rank == nil
+                    ? label.flatMap { BubbleNaming.sharedLabel(of: g.members, properties: data.points.properties, column: $0) }
+                    : BubbleNaming.representative(of: g.members, properties: data.points.properties, rank: rank)
                 newBubbles.append(.init(x: g.x, y: g.y, count: g.members.count, clusterID: nil, aggregates: [:],
                                         representative: name, style: style))
                 continue

@@ -58,12 +58,12 @@ public enum MarkerGeometry {
                 .arc(cx: 0, cy: cy, radius: r, from: .pi / 2 + alpha, to: 2 * .pi + .pi / 2 - alpha),
                 .close,
             ]
-            // The hole in the head, in the stroke colour, as map pins have.
+            // The hole in the head, in the stroke colour, as map pins have; a pin with a text
+            // has none (the text is drawn there).
             let hole: [PathElement] = [.arc(cx: 0, cy: cy, radius: r * 0.38, from: 0, to: 2 * .pi)]
-            return [
-                MarkerLayer(path: body, fill: s.fill, stroke: s.stroke, strokeWidth: s.strokeWidth),
-                MarkerLayer(path: hole, fill: s.strokeWidth > 0 ? s.stroke : .white, stroke: .white, strokeWidth: 0),
-            ]
+            let whole = MarkerLayer(path: body, fill: s.fill, stroke: s.stroke, strokeWidth: s.strokeWidth)
+            if s.text != nil { return [whole] }
+            return [whole, MarkerLayer(path: hole, fill: s.strokeWidth > 0 ? s.stroke : .white, stroke: .white, strokeWidth: 0)]
         case .circle:
             return [MarkerLayer(path: [.arc(cx: 0, cy: 0, radius: s.size / 2, from: 0, to: 2 * .pi)],
                                 fill: s.fill, stroke: s.stroke, strokeWidth: s.strokeWidth)]
@@ -73,6 +73,21 @@ public enum MarkerGeometry {
                                        .lineTo(x: -h, y: h), .close],
                                 fill: s.fill, stroke: s.stroke, strokeWidth: s.strokeWidth)]
         }
+    }
+}
+
+extension MarkerGeometry {
+    /// Where a symbol's text is centred, from its anchor: the centre of a pin's head, of a
+    /// circle or a square. Every backend centres the text's logical box here.
+    public static func textCenter(for s: MarkerSymbol) -> (x: Double, y: Double) {
+        s.shape == .pin ? (0, -s.size + s.pinHeadRadius) : (0, 0)
+    }
+
+    /// The top-left corner of the text's logical box, from the anchor.
+    public static func textOrigin(for s: MarkerSymbol) -> (x: Double, y: Double)? {
+        guard let t = s.text else { return nil }
+        let c = textCenter(for: s)
+        return (c.x - t.width / 2, c.y - t.height / 2)
     }
 }
 

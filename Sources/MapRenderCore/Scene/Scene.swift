@@ -234,10 +234,14 @@ public struct MarkerSymbol: Hashable, Sendable {
     public var stroke: RGBA
     public var strokeWidth: Double
     public var opacity: Double
+    /// A digit, letter or short text drawn inside the pin's head, the circle or the square
+    /// (simplestyle `marker-symbol`, `--number-markers`); nil: none.
+    public var text: MarkerText?
 
-    public init(shape: MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double) {
+    public init(shape: MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double,
+                text: MarkerText? = nil) {
         self.shape = shape; self.size = size; self.fill = fill; self.stroke = stroke
-        self.strokeWidth = strokeWidth; self.opacity = opacity
+        self.strokeWidth = strokeWidth; self.opacity = opacity; self.text = text
     }
 
     /// The radius of a pin's round head.
@@ -246,7 +250,7 @@ public struct MarkerSymbol: Hashable, Sendable {
     /// How far the drawn symbol reaches from its anchor, CSS px (stroke included).
     /// Small opaque circles and squares (≤ 8 px) draw every outline of their batch before any fill,
     /// so a dense field reads as the fill colour with one outline around it, not as white.
-    public var outlinesFirst: Bool { shape != .pin && size <= 8 && opacity >= 1 && strokeWidth > 0 && stroke.a > 0 }
+    public var outlinesFirst: Bool { shape != .pin && size <= 8 && opacity >= 1 && strokeWidth > 0 && stroke.a > 0 && text == nil }
 
     public var extent: EdgeInsets {
         let h = strokeWidth / 2

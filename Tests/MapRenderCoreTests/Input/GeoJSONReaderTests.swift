@@ -78,6 +78,32 @@ struct InputGeoJSONReaderTests {
         #expect(multi.report.recordsRead == 1)
     }
 
+    /// A feature with two `geometry` (or `properties`) members: the last one wins, as in RFC 8259
+    /// parsers (it gave two points), with a warning naming the feature; lines too.
+    @Test func duplicateMembersTheLastOneWins() throws {
+        let json = #"""
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"a"}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[10,20]},"properties":{"name":"old","x":1},
+         "geometry":{"type":"Point","coordinates":[30,40]},"properties":{"name":"new"}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[5,6]},
+         "geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}
+        ]}
+        """#
+        var o = InputOptions()
+        o.keepShapes = true
+        let r = try read(json, options: o)
+        #expect(r.points.lon == [1, 30] && r.points.lat == [2, 40])
+        let name = try #require(r.points.properties.names.firstIndex(of: "name"))
+        #expect(r.points.properties.columns[name].map { "\($0)" }.last?.contains("new") == true)
+        if let x = r.points.properties.names.firstIndex(of: "x") {
+            #expect(r.points.properties.columns[x].allSatisfy { if case .missing = $0 { return true } else { return false } })
+        }
+        #expect(r.shapes.shapeCount == 1)
+        #expect(r.report.duplicateMembers == 3)
+        #expect(r.report.warnings().contains("t.geojson: 3 members given twice in a feature (first: \"geometry\" in feature 1); the last of each is used"))
+    }
+
     @Test func malformedJSONHasLineAndColumn() {
         let path = F.fixture("bad.geojson")
         let e = F.error { _ = try PointReader.read(path: path, options: InputOptions()) }

@@ -45,4 +45,36 @@ import TestSupport
         }
         #expect(worst <= 0.5 + 1e-9, "a vertex lies \(worst) px from the drawn line")
     }
+
+    /// A ring that goes once round the world encloses a pole and is closed along the map's edge
+    /// there, unstroked; Natural Earth's 1:110m Antarctica (its ring ends at 84.7°S on ±180°)
+    /// closed along 84.7°S, over a strip of sea with an outline at the bottom of a world map.
+    @Test func aRingRoundThePoleIsClosedAlongTheMapsEdge() throws {
+        var shapes = ShapeSet()
+        // West to east round the world at about 70°S, as Natural Earth cuts it: on ±180° at 84.7°S.
+        var ring: [Double] = [180, -84.7]
+        for lon in stride(from: 170.0, through: -170.0, by: -10) { ring += [lon, -70 + 3 * sin(lon / 20)] }
+        ring += [-180, -84.7, -180, -90, 180, -90, 180, -84.7]
+        shapes.add(kind: .polygon, rings: [ring], feature: 0, row: 0)
+        shapes.properties.appendEmptyRow()
+        let v = ViewFitter.center(lat: 0, lon: 0, zoom: 0, width: 512, height: 512)
+        let layer = Style.default.defaultShapeLayers.first { $0.id == "data-fill" }!
+        let b = try #require(ShapeLayout.batches(for: shapes, layer: layer, viewport: v).first)
+        let ys = stride(from: 1, to: b.coords.count, by: 2).map { b.coords[$0] }
+        // The ring reaches the bottom of the world (512 px), not just 84.7°S (about 506.7 px).
+        #expect(abs((ys.max() ?? 0) - 512) < 1e-6, "lowest vertex at \(ys.max() ?? 0)")
+        // Every edge along the bottom (or up a ±180° cut) is unstroked.
+        let n = b.coords.count / 2
+        for i in 0..<n {
+            let j = (i + 1) % n
+            let y0 = b.coords[2 * i + 1], y1 = b.coords[2 * j + 1]
+            if y0 > 506.5 && y1 > 506.5 { #expect(b.unstroked.contains(i), "edge \(i) along the bottom is stroked") }
+        }
+        // A ring that does not go round (a polygon in the south) is drawn as it is.
+        var small = ShapeSet()
+        small.add(kind: .polygon, rings: [[10, -70, 20, -70, 20, -75, 10, -70]], feature: 0, row: 0)
+        small.properties.appendEmptyRow()
+        let c = try #require(ShapeLayout.batches(for: small, layer: layer, viewport: v).first)
+        #expect(c.coords.count == 8)
+    }
 }

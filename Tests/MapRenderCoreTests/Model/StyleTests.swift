@@ -37,6 +37,8 @@ import TestSupport
         #expect(error(#"{"label": []}"#) == "s.json: label: expected an object")
         #expect(error(##"{"colour": "#fff"}"##).hasPrefix("s.json: colour: unknown key; expected one of: "))
         #expect(error("{\n  \"marker\": {\"size\": 3 \"fill\": 1}\n}").hasPrefix("s.json: not valid JSON: line 2, column"))
+        #expect(error("{\"label\": {\"font\": \"a1e400\"},\n \"marker\": {\"size\": 1e400}}")
+                == "s.json: not valid JSON: line 2, column 21: number 1e400 is not representable in swift.")
     }
 
     @Test func clusterSpreadLabelAndExpressionErrors() {

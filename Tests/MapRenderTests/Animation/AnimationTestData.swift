@@ -58,9 +58,13 @@ enum AnimationTestData {
         return b
     }
 
-    static func geoJSON(_ features: [Feature]) -> String {
+    /// `ranked`: each feature also has a `rank` property, its id (smaller ranks first), so that
+    /// bubbles are named after their best-ranked member (without a ranking, a bubble of places
+    /// with different names shows its count alone: issue 47).
+    static func geoJSON(_ features: [Feature], ranked: Bool = false) -> String {
         let items = features.map { f in
-            #"{"type":"Feature","id":\#(f.id),"geometry":{"type":"Point","coordinates":[\#(f.lon),\#(f.lat)]},"properties":{"name":"\#(f.name)"}}"#
+            let rank = ranked ? #","rank":\#(f.id)"# : ""
+            return #"{"type":"Feature","id":\#(f.id),"geometry":{"type":"Point","coordinates":[\#(f.lon),\#(f.lat)]},"properties":{"name":"\#(f.name)"\#(rank)}}"#
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + items.joined(separator: ",\n") + "\n]}\n"
     }
@@ -73,10 +77,10 @@ enum AnimationTestData {
     }
 
     /// Writes keyframe files into `dir`; returns their paths.
-    static func write(_ frames: [[Feature]], to dir: URL) throws -> [String] {
+    static func write(_ frames: [[Feature]], to dir: URL, ranked: Bool = false) throws -> [String] {
         try frames.enumerated().map { (k, f) in
             let url = dir.appendingPathComponent("key\(k).geojson")
-            try geoJSON(f).write(to: url, atomically: true, encoding: .utf8)
+            try geoJSON(f, ranked: ranked).write(to: url, atomically: true, encoding: .utf8)
             return url.path
         }
     }
@@ -91,9 +95,9 @@ enum AnimationTestData {
     }
 
     /// The A → B keyframes of the shared places, written to `dir`.
-    static func placesKeyframes(in dir: URL) throws -> [String] {
+    static func placesKeyframes(in dir: URL, ranked: Bool = false) throws -> [String] {
         let a = try loadPlaces()
-        return try write([a, changed(a)], to: dir)
+        return try write([a, changed(a)], to: dir, ranked: ranked)
     }
 
     /// A small request: 320×200, circles, no basemap.

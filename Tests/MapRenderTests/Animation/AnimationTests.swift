@@ -83,7 +83,7 @@ import MapRenderCairo
         // 3 keyframes, 4 frames per transition: (3 − 1) · 4 + 1.
         #expect(result.frames == 9)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(names == [".maprender-frames"] + (1...9).map { String(format: "frame-%05d.png", $0) } + ["notes.txt"])
+        #expect(names == [".maprender-frames"] + (1...9).map { String(format: "frame-%05d.png", $0) } + ["maprender-frames.json", "notes.txt"])
         #expect(result.outputs.map { URL(fileURLWithPath: $0).lastPathComponent } == (1...9).map { String(format: "frame-%05d.png", $0) })
         for name in names where name.hasSuffix(".png") {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
@@ -434,7 +434,8 @@ import MapRenderCairo
         // its name goes first, yet beyond the cluster radius.
         let near = style == .plain ? (4.5, 0.0) : (0.0, 4.0)
         let away = F(id: 2, lon: 18, lat: -6, name: "B"), close = F(id: 2, lon: near.0, lat: near.1, name: "B")
-        var r = Data_.request(.keyframes(try Data_.write([bubble + [away], bubble + [close], bubble + [away]], to: dir)))
+        // Ranked by id: Alpha, the first, names the bubble.
+        var r = Data_.request(.keyframes(try Data_.write([bubble + [away], bubble + [close], bubble + [away]], to: dir, ranked: true)))
         r.base.layout.labelField = "name"
         r.base.layout.labelStyle = style
         r.base.style.marker.size = 12
@@ -554,7 +555,7 @@ import MapRenderCairo
     @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
     func bubblesAreNamedOnlyWhileTheyShowTheirCount(style: LayoutOptions.LabelStyle) throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir)))
+        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir, ranked: true)))
         r.base.width = 640
         r.base.height = 400
         r.base.layout.labelField = "name"

@@ -176,6 +176,52 @@ import TestSupport
         }
     }
 
+    /// Lines and polygons in the keyframes are drawn still under the moving points (the first
+    /// keyframe's): frames at rest are the still maps, which draw them too, and a fitted view
+    /// takes them in (a polygon far from every point is inside every frame).
+    @Test func keyframeLinesAndPolygonsAreDrawnUnderTheMovingPoints() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let shapes = #"""
+        {"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[12.5,46.5],[13.5,46.5],[13.5,47.2],[12.5,47.2],[12.5,46.5]]]},"properties":{"fill":"#3366cc"}},
+        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[10,45],[11,45.6],[12,45.2]]},"properties":{"stroke":"#cc3311","stroke-width":3}}
+        """#
+        let a = [Place(id: 0, lon: 10.4, lat: 45.3), Place(id: 1, lon: 11.2, lat: 45.8)]
+        let b = [Place(id: 0, lon: 10.6, lat: 45.1), Place(id: 1, lon: 11.0, lat: 45.9)]
+        var paths: [String] = []
+        for (j, k) in [a, b].enumerated() {
+            let url = dir.appendingPathComponent("key\(j).geojson")
+            let points = Self.geoJSON(k)
+            try points.replacingOccurrences(of: "\n]}", with: ",\n" + shapes + "\n]}").write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
+        r.base.width = 200
+        r.base.height = 150
+        r.base.view = .center(lat: 46, lon: 11.5, zoom: 6)
+        r.framesPerTransition = 4
+        var rendered: [Int: Data] = [:]
+        try AnimationRenderer.render(r, onFrame: { k, d in if k % 4 == 0 { rendered[k] = d } })
+        for (j, path) in paths.enumerated() {
+            var still = r.base
+            still.inputs = [path]
+            let expected = try MapRenderer.render(still)
+            let batches = expected.scene.items.compactMap { if case .shapes(let b) = $0 { return b } else { return nil } }
+            #expect(batches.contains { $0.strokeWidth == 3 && $0.kind == .line }, "the still map draws the line")
+            #expect(batches.contains { $0.fill.r < 0.3 && $0.fill.b > 0.7 }, "the still map draws the polygon")
+            #expect(rendered[j * 4] == expected.data, "keyframe \(j)")
+        }
+        // Fitted: the polygon, 1.5° east of every point, is inside the view.
+        r.base.view = .fit(zoom: nil)
+        let plans = try AnimationRenderer.plans(r)
+        for plan in plans {
+            let v = plan.viewport
+            for (lon, lat) in [(12.5, 46.5), (13.5, 47.2), (10.0, 45.0)] {
+                let p = v.pixel(x: WebMercator.x(lon: lon), y: WebMercator.y(lat: lat))
+                #expect(p.x >= 0 && p.x <= 200 && p.y >= 0 && p.y <= 150, "(\(lon), \(lat)) at \(p) is outside the frame")
+            }
+        }
+    }
+
     /// Tracks sampled on frame times (every 10 s): each track's first and last sample, and the first
     /// and last frame, are at rest.
     @Test(arguments: [11, 12, 13, 14])

@@ -258,6 +258,9 @@ import Testing
         #expect(issues("{\n  \"jobs\": [\n    { \"output\": \"a.png\", }\n  ]\n}") .count == 1)
         let json = issues("{\n  \"jobs\": [\n    { \"output\" \"a.png\" }\n  ]\n}")
         #expect(json.count == 1 && json[0].hasPrefix("jobs.json: not valid JSON: line 3"))
+        // Foundation names a number out of range without its place: found in the text.
+        #expect(issues("{\n  \"jobs\": [\n    { \"output\": \"a.png\", \"zoom\": 1e400 }\n  ]\n}")
+                == ["jobs.json: not valid JSON: line 3, column 34: number 1e400 is not representable in swift."])
         let yaml = issues("jobs:\n  - output: a.png\n    input: [pts.csv\n", name: "jobs.yaml")
         #expect(yaml.count == 1 && yaml[0].hasPrefix("jobs.yaml: not valid YAML: line "))
         #expect(issues("jobs:\n  - output: a.png\n    output: b.png\n", name: "jobs.yaml")

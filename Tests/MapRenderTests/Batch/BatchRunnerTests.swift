@@ -93,8 +93,13 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as! [String: Any]
         let first = (json["jobs"] as! [[String: Any]])[0]
         #expect(Set(first.keys) == ["index", "output", "status", "points", "pointsDrawn", "clusters", "labelsDropped",
-                                    "milliseconds", "error", "warnings"])
+                                    "milliseconds", "error", "warnings", "crc32"])
         #expect(first["error"] is NSNull)
+        // The CRC-32 of the map written (zlib's value for these bytes, by another implementation: Python's).
+        let fr = try Data(contentsOf: URL(fileURLWithPath: dir.file("ok/fr.png")))
+        let py = try zlibCRC32(fr)
+        #expect(report.jobs[0].crc32 == py)
+        #expect((json["jobs"] as! [[String: Any]])[1]["crc32"] is NSNull)
     }
 
     @Test func anUnreadableInputFailsItsJobsOnly() throws {
@@ -148,6 +153,49 @@ import Testing
         // Other options for one job: it renders again.
         let fifth = BatchRunner.run(try countryManifest(dir, extra: #", "padding": 30"#, style: "style.json"), options: options)
         #expect(fifth.ok == Self.countries.count)
+    }
+
+    /// `--skip-unchanged` renders again when a job's tileset changes (it ignored their
+    /// contents): an MBTiles file replaced, a tile changed in a tile folder.
+    @Test func skipUnchangedSeesTilesetChanges() throws {
+        let dir = try BatchTempDir()
+        defer { dir.remove() }
+        let fixtures = TestPaths.repo.appendingPathComponent("Tests/MapRenderTilesTests/Fixtures")
+        let fm = FileManager.default
+        try fm.copyItem(atPath: fixtures.appendingPathComponent("ne.mbtiles").path, toPath: dir.file("t.mbtiles"))
+        try fm.copyItem(atPath: fixtures.appendingPathComponent("folder").path, toPath: dir.file("folder"))
+        let text = """
+        { "defaults": { "input": "\(BatchFixtures.cities)", "size": "120x90", "zoom": 1, "center": "20,0" },
+          "jobs": [ { "output": "a.png", "tiles": "t.mbtiles" }, { "output": "b.png", "tiles": "folder" } ] }
+        """
+        let manifest = try BatchManifest.parse(data: Data(text.utf8), name: "jobs.json", baseDirectory: dir.path)
+        var options = BatchOptions()
+        options.skipUnchanged = true
+        #expect(BatchRunner.run(manifest, options: options).ok == 2)
+        #expect(BatchRunner.run(manifest, options: options).skipped == 2)
+        // The MBTiles file replaced by a copy of itself with another time of change.
+        let later = Date(timeIntervalSinceNow: 60)
+        try fm.setAttributes([.modificationDate: later], ofItemAtPath: dir.file("t.mbtiles"))
+        let third = BatchRunner.run(manifest, options: options)
+        #expect(third.jobs.map(\.status) == [.ok, .skipped])
+        // One tile in the folder rewritten.
+        let tile = try #require(fm.enumerator(atPath: dir.file("folder"))?.compactMap { $0 as? String }.sorted().first { $0.hasSuffix(".png") })
+        try fm.setAttributes([.modificationDate: later], ofItemAtPath: dir.file("folder/" + tile))
+        let fourth = BatchRunner.run(manifest, options: options)
+        #expect(fourth.jobs.map(\.status) == [.skipped, .ok])
+
+        // Tile folders and caches are confined to the manifest's folder as other paths are.
+        try fm.copyItem(atPath: BatchFixtures.cities, toPath: dir.file("cities.csv"))
+        let outside = """
+        { "jobs": [ { "output": "c.png", "input": "cities.csv", "tiles": "/usr", "tile-cache": "../cache" } ] }
+        """
+        let error = #expect(throws: BatchManifestError.self) {
+            try BatchManifest.parse(data: Data(outside.utf8), name: "jobs.json", baseDirectory: dir.path, allowOutsideRoot: false)
+        }
+        let messages = error?.issues.map(\.message) ?? []
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("jobs.json: jobs[0].tiles: /usr is outside ") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("jobs.json: jobs[0].tile-cache: ") && $0.contains("/cache is outside ") }, "\(messages)")
     }
 
     /// The batch's output equals `render` of the same map with the country's rows as its own input.
@@ -256,4 +304,19 @@ import Testing
         barPrinter.handle(.finished(BatchJobReport(index: 0, output: "a.png", status: .ok), p))
         #expect(bar.s.contains("[##############################] 2/2  failed 1  skipped 0  done"))
     }
+}
+
+/// zlib's CRC-32 of `data` as lowercase hex, computed by Python (an implementation independent of ours).
+func zlibCRC32(_ data: Data) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("crc-\(UUID()).bin")
+    try data.write(to: file); defer { try? FileManager.default.removeItem(at: file) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))", file.path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let d = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

@@ -303,14 +303,21 @@ import Testing
         }
     }
 
-    /// `marker-symbol` is read but not drawn yet: one warning says so.
-    @Test func markerSymbolWarnsOnce() throws {
+    /// `marker-symbol` is drawn inside the markers (no warning); a 40-character one is refused
+    /// with one warning naming its point (RouteTests and MarkerTextLayoutTests draw and fit them).
+    @Test func markerSymbolIsDrawnAndLongOnesWarnOnce() throws {
+        let long = String(repeating: "abcd", count: 10)
         let path = try tempFile("m.geojson", """
             {"type": "FeatureCollection", "features": [
               {"type": "Feature", "properties": {"marker-symbol": "1"}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
-              {"type": "Feature", "properties": {"marker-symbol": "2"}, "geometry": {"type": "Point", "coordinates": [1, 1]}}]}
+              {"type": "Feature", "properties": {"marker-symbol": "\(long)"}, "geometry": {"type": "Point", "coordinates": [1, 1]}}]}
             """)
-        let w = try MapRenderer.render(request(path)).warnings.filter { $0.contains("marker-symbol") }
-        #expect(w == ["marker-symbol (simplestyle) is not drawn yet: the markers are drawn without their symbols (first on point 0)"])
+        var r = request(path)
+        r.clustering = nil
+        let result = try MapRenderer.render(r)
+        let w = result.warnings.filter { $0.contains("marker-symbol") }
+        #expect(w == ["marker-symbol: 'abcdabcdabcdabcdabcd...' on point 1 has 40 characters; at most 3 are drawn inside a marker, so it is drawn without"])
+        let symbols = try #require(result.scene.markers.first).symbols
+        #expect(symbols.compactMap { $0.text?.text } == ["1"])
     }
 }

@@ -32,7 +32,8 @@ import Testing
     /// (`rules`, on `mapnikData` or `data`); the share of pixels that differ.
     func difference(_ name: String, data: String, mapnikData: String? = nil, styleJSON: String,
                     rules: [[String: Any]], project: Bool = false, lat: Double, lon: Double, zoom: Double,
-                    width: Double = 512, height: Double = 384) throws -> Double {
+                    width: Double = 512, height: Double = 384,
+                    configure: (inout RenderRequest) -> Void = { _ in }) throws -> Double {
         var r = RenderRequest()
         r.inputs = [data]
         r.defaultBasemap = false
@@ -40,6 +41,7 @@ import Testing
         r.width = width; r.height = height
         r.view = .center(lat: lat, lon: lon, zoom: zoom)
         r.style = try Style.parse(data: Data(styleJSON.utf8), name: name)
+        configure(&r)
         let ours = try MapRenderer.render(r)
         let v = ours.viewport
         // The view's extent in EPSG:3857 metres.
@@ -147,6 +149,56 @@ import Testing
               "fill-color": ["step", ["get", "POP_EST"], "#fee5d9", 5000000, "#fcae91", 20000000, "#fb6a4a", 100000000, "#cb181d"],
               "fill-outline-color": "#ffffff", "fill-outline-width": 0.5}}]}
             """, rules: rules, lat: 48, lon: 15, zoom: 2.8, width: 800, height: 500)
+        #expect(d <= 0.02)
+    }
+
+    /// Great-circle arcs (`--to-lat`/`--to-lon`) from Los Angeles to Tokyo and from Nadi to
+    /// Papeete, both across 180°: Mapnik draws the same arcs as GeographicLib computes them
+    /// (200 positions each along the geodesic of a 6371008.8 m sphere, by python3-geographiclib,
+    /// longitudes unwrapped past 180°), maprender from the rows. The line widths differ per row
+    /// (an expression of `flights`).
+    @Test func greatCircleArcsAcrossTheAntimeridian() throws {
+        if let why = Self.unavailable { print("skipped: \(why)"); return }
+        let rows = try write("routes.csv", """
+            name,lat,lon,dest_lat,dest_lon,flights
+            LAX-NRT,33.94253611,-118.4080744,35.7647,140.3864,14
+            NAN-PPT,-17.7554,177.4434,-17.5537,-149.6066,3
+            """)
+        let geojson = dir.appendingPathComponent("arcs.geojson").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", """
+            import json, sys
+            from geographiclib.geodesic import Geodesic
+            S = Geodesic(6371008.8, 0)
+            feats = []
+            for (a, b, c, d, w) in [(33.94253611, -118.4080744, 35.7647, 140.3864, 14), (-17.7554, 177.4434, -17.5537, -149.6066, 3)]:
+                l = S.InverseLine(a, b, c, d)
+                # Mapnik draws no world copies: both arcs as seen around 175°W.
+                pts, prev = [], (b - 360 if b > 0 else b)
+                for k in range(201):
+                    q = l.Position(l.s13 * k / 200)
+                    x = q['lon2']
+                    while x - prev > 180: x -= 360
+                    while x - prev < -180: x += 360
+                    prev = x
+                    pts.append([x, q['lat2']])
+                feats.append({'type': 'Feature', 'properties': {'flights': w}, 'geometry': {'type': 'LineString', 'coordinates': pts}})
+            json.dump({'type': 'FeatureCollection', 'features': feats}, open(sys.argv[1], 'w'))
+            """, geojson]
+        try p.run(); p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            Issue.record("python3-geographiclib is needed (scripts/deps.sh installs it)"); return
+        }
+        let d = try difference("arcs", data: rows, mapnikData: geojson, styleJSON: """
+            {"layers": [{"id": "r", "type": "line", "layout": {"line-cap": "round", "line-join": "round"},
+              "paint": {"line-color": "#c2185b", "line-width": ["case", [">", ["get", "flights"], 10], 3, 1.5]}}]}
+            """, rules: [["filter": "[flights] > 10", "line": ["stroke": "#c2185b", "stroke-width": 3, "stroke-linecap": "round", "stroke-linejoin": "round"]],
+                         ["filter": "[flights] <= 10", "line": ["stroke": "#c2185b", "stroke-width": 1.5, "stroke-linecap": "round", "stroke-linejoin": "round"]]],
+            project: true, lat: 14, lon: -175, zoom: 1.9, width: 700, height: 420) { r in
+                r.pointArcs = PointArcs(latField: "dest_lat", lonField: "dest_lon")
+                r.lineOnly = true
+            }
         #expect(d <= 0.02)
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import MapRenderCore
+@testable import MapRender
+
+/// Issue 47 on real data: a 1024x768 world dot map of GeoNames cities ≥ 15,000 (34k; the 170k
+/// cities1000 file the issue used is not in the repository) with labels by population.
+@Suite struct DenseLabelTests {
+    static func render() throws -> (result: RenderResult, rows: [(name: String, lat: Double, lon: Double, pop: Double)]) {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.clustering = nil
+        r.style.marker.shape = .circle
+        r.style.marker.size = 4
+        r.layout.labelField = "name"
+        r.layout.labelPriority = "population"
+        r.width = 1024; r.height = 768
+        let result = try MapRenderer.render(r)
+        // The rows read again here, with a CSV split of our own (quoted names hold commas).
+        let text = try String(contentsOfFile: r.inputs[0], encoding: .utf8)
+        var rows: [(name: String, lat: Double, lon: Double, pop: Double)] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            var f: [String] = [], cur = "", quoted = false
+            for ch in line {
+                if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { f.append(cur); cur = "" } else { cur.append(ch) }
+            }
+            f.append(cur)
+            guard f.count == 6, let lat = Double(f[3]), let lon = Double(f[4]) else { continue }
+            rows.append((f[1], lat, lon, Double(f[5]) ?? 0))
+        }
+        return (result, rows)
+    }
+
+    /// Great-circle distance, km.
+    static func km(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        let r = Double.pi / 180
+        let h = pow(sin((b.lat - a.lat) * r / 2), 2) + cos(a.lat * r) * cos(b.lat * r) * pow(sin((b.lon - a.lon) * r / 2), 2)
+        return 2 * 6371 * asin(min(1, h.squareRoot()))
+    }
+
+    /// Of the 50 most populous places at least 300 km from every more populous one of them, how
+    /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met. On this 34k file the
+    /// map names 37 (40 before the 2 px gap between labels): the 12 px names of the crowded east of
+    /// China (Xi'an, Qingdao, Shenyang, Dalian, Hefei, Wuzhong), Taipei, Hanoi, Bangkok, Ahmedabad,
+    /// Hyderabad, Tehran and Delhi (under Lahore's name) find no side free of more populous names.
+    /// The floor guards against losing more.
+    @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
+        let (result, rows) = try Self.render()
+        #expect(rows.count == result.summary.input.pointsRead)
+        let labels = result.scene.labels
+        let named = Set(labels.compactMap(\.owner))
+        // Owners are rows: the text of each names its row.
+        for l in labels { if let o = l.owner { #expect(rows[o].name.hasPrefix(l.text.replacingOccurrences(of: "…", with: ""))) } }
+        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        var apart: [Int] = []
+        for i in order where apart.count < 50 {
+            if apart.allSatisfy({ Self.km((rows[$0].lat, rows[$0].lon), (rows[i].lat, rows[i].lon)) >= 300 }) { apart.append(i) }
+        }
+        let count = apart.filter(named.contains).count
+        print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
+              + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
+        #expect(apart.count == 50)
+        #expect(count >= 37, "\(count) of 50 named")
+        #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City"]
+            .allSatisfy { n in labels.contains { $0.text == n } })
+    }
+
+    /// No two names closer than the 2 px text padding (their boxes with the half halo a dense map
+    /// reserves), checked pair by pair: "Moscow" and "Perm" never read as one name.
+    @Test func namesKeepTheirGap() throws {
+        let (result, _) = try Self.render()
+        let labels = result.scene.labels
+        let gap = Style.default.label.textPadding, reserve = Style.default.label.haloWidth / 2
+        #expect(gap == 2)
+        let boxes = labels.map { Rect(x: $0.x - reserve - gap / 2, y: $0.y - reserve - gap / 2,
+                                      width: $0.width + 2 * reserve + gap, height: $0.height + 2 * reserve + gap) }
+        var close: [String] = []
+        for i in boxes.indices { for j in boxes.indices where j > i && boxes[i].intersects(boxes[j]) { close.append("\(labels[i].text)/\(labels[j].text)") } }
+        #expect(labels.count >= 200)
+        #expect(close.isEmpty, "\(close.prefix(5))")
+    }
+
+    /// The golden of the map (looked at: the largest places named, the smaller type further down
+    /// the ranking, no names touching).
+    @Test func denseWorldDotMapGolden() throws {
+        let (result, _) = try Self.render()
+        try Snapshot.assertMatches(result.data, named: "world-dots-by-population", format: .png, maxDifferentPixels: 40)
+    }
+}

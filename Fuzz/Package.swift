@@ -8,7 +8,7 @@
 // -parse-as-library). Seed corpora are under Fuzz/Corpus/<target>/.
 import PackageDescription
 
-let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png", "wkt", "polyline"]
+let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png", "wkt", "polyline", "overlay"]
 
 let package = Package(
     name: "maprender-fuzz",

@@ -13,6 +13,8 @@ MAPRENDER_PACKAGES+=(python3-mapnik)
 MAPRENDER_PACKAGES+=(libcurl4-openssl-dev)
 # djpeg and dwebp decode the JPEG and WebP outputs for the tests that compare them with the PNG.
 MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
+# scripts/bench-serve loads `maprender serve` with wrk on loopback and fetches its maps with curl.
+MAPRENDER_PACKAGES+=(wrk curl)
 
 install_missing_packages() {
   local missing=()

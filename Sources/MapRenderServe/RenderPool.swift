@@ -19,7 +19,7 @@ final class RenderPool: @unchecked Sendable {
         self.jobs = max(1, jobs)
         self.queueLimit = max(0, queue)
         for n in 0..<self.jobs {
-            let t = Thread { [unowned self] in self.loop() }
+            let t = Thread { self.loop() }   // held until stop()
             t.name = "maprender-render-\(n)"
             t.stackSize = 8 << 20
             t.start()

@@ -41,10 +41,11 @@ public enum MapServer {
         let timeout = TimeAmount.nanoseconds(Int64(c.readTimeout * 1e9))
         var http = HTTP1Channel.Configuration(additionalChannelHandlers: [ReadDeadlineHandler(timeout: timeout)],
                                               idleTimeout: nil)
-        // The request line and headers together: a URL past --max-url is answered 414 by the
-        // middleware as long as the decoder takes it; far past it the connection is refused.
-        http.httpDecoder = .init(maxHeaderFieldSize: max(c.maxURL, 16384) + 1024,
-                                 maxHeaderListSize: max(c.maxURL, 16384) + 65536, maxHeaderFieldCount: 200)
+        // The decoder holds the request line with the headers: a URL up to 4 x --max-url (at
+        // least 256 KiB) reaches the middleware, which answers 414 with its length; past that the
+        // HTTP decoder answers a bare 400 and closes the connection, holding no more of it.
+        let head = max(4 * c.maxURL, 256 << 10)
+        http.httpDecoder = .init(maxHeaderFieldSize: head, maxHeaderListSize: head + 65536, maxHeaderFieldCount: 200)
         return Application(
             router: router,
             server: .http1(configuration: http),

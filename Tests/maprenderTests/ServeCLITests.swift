@@ -114,6 +114,13 @@ import TestSupport
         try Data("prot: 80\n".utf8).write(to: yaml)
         let bad = try cli.run(["serve", "--config", yaml.path])
         #expect(bad.status == 78 && bad.stderr.contains("prot: unknown key; did you mean 'port'?"), "\(bad.stderr)")
+        // A port in use: exit 69, saying which.
+        let taken = try cli.run(["serve", "--port", String(server.port)])
+        #expect(taken.status == 69 && taken.stderr.contains("cannot serve on 127.0.0.1:\(server.port)"), "\(taken.stderr)")
+        let badName = try cli.run(["serve", "--data", "../x=samples/world_cities.csv"])
+        #expect(badName.status == 64 && badName.stderr.contains("--data: a name must be 1 to 64 letters, digits, '-', '_' or '.', got '../x'"), "\(badName.stderr)")
+        let missing = try cli.run(["serve", "--data", "x=no/such.csv"])
+        #expect(missing.status == 66 && missing.stderr.contains("cannot read no/such.csv: no such file"), "\(missing.stderr)")
         let help = try cli.run(["serve", "--help"])
         for flag in ["--config", "--host", "--port", "--jobs", "--queue", "--timeout", "--max-connections", "--read-timeout",
                      "--max-url", "--max-body", "--max-points", "--max-size", "--cache-mb", "--max-age", "--data", "--style",

@@ -27,7 +27,7 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var timeout = 10.0
     /// Connections open at once, at most; more wait in the kernel's backlog until one closes.
     public var maxConnections = 512
-    /// Seconds a client has to send a whole request (head and body) from its first byte, or
+    /// Seconds a client has to send a whole request (head and body) from when it connects, or
     /// from the end of the previous response on a kept-alive connection (slow clients, slowloris).
     public var readTimeout = 10.0
     /// Longest URL, bytes (414 past it).

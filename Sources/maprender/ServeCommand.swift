@@ -25,23 +25,23 @@ struct Serve: ParsableCommand {
         """
     )
 
-    @Option(help: "YAML file with the same keys as these options (host, port, data: {NAME: FILE}, ...); options given here win.")
+    @Option(help: ArgumentHelp("YAML file with the same keys as these options (host, port, data: {NAME: FILE}, ...); options given here win.", valueName: "file"))
     var config: String?
-    @Option(help: "Address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface).") var host: String?
-    @Option(help: "TCP port (default: 8080; 0 picks a free one, printed on standard error).") var port: Int?
-    @Option(help: "Renders at once, one thread each (default: the cores).") var jobs: Int?
-    @Option(help: "Renders waiting for a thread at most; more get 503 with Retry-After (default: 64).") var queue: Int?
-    @Option(help: "Seconds a map may wait and render before a 503 (default: 10).") var timeout: Double?
-    @Option(help: "Connections open at once at most; more wait in the backlog (default: 512).") var maxConnections: Int?
-    @Option(help: "Seconds a client has to send a whole request, from its first byte or the previous response (default: 10).")
+    @Option(help: ArgumentHelp("Address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface).", valueName: "address")) var host: String?
+    @Option(help: ArgumentHelp("TCP port (default: 8080; 0 picks a free one, printed on standard error).", valueName: "n")) var port: Int?
+    @Option(help: ArgumentHelp("Renders at once, one thread each (default: the cores).", valueName: "n")) var jobs: Int?
+    @Option(help: ArgumentHelp("Renders waiting for a thread at most; more get 503 with Retry-After (default: 64).", valueName: "n")) var queue: Int?
+    @Option(help: ArgumentHelp("Seconds a map may wait and render before a 503 (default: 10).", valueName: "seconds")) var timeout: Double?
+    @Option(help: ArgumentHelp("Connections open at once at most; more wait in the backlog (default: 512).", valueName: "n")) var maxConnections: Int?
+    @Option(help: ArgumentHelp("Seconds a client has to send a whole request, from when it connects or the previous answer ends; slower clients are disconnected (default: 10).", valueName: "seconds"))
     var readTimeout: Double?
-    @Option(help: "Longest URL in bytes; longer gets 414 (default: 16384).") var maxURL: Int?
-    @Option(help: "Largest POST body in bytes; larger gets 413 (default: 8388608).") var maxBody: Int?
-    @Option(help: "Most positions (pins, vertices, coordinates, CSV rows) a request may hold; more gets 413 (default: 100000).")
+    @Option(help: ArgumentHelp("Longest URL in bytes; longer gets 414 (default: 16384).", valueName: "bytes")) var maxURL: Int?
+    @Option(help: ArgumentHelp("Largest POST body in bytes; larger gets 413 (default: 8388608).", valueName: "bytes")) var maxBody: Int?
+    @Option(help: ArgumentHelp("Most positions (pins, vertices, coordinates, CSV rows) a request may hold; more gets 413 (default: 100000).", valueName: "n"))
     var maxPoints: Int?
-    @Option(help: "Largest image side in pixels, size times scale (default: 4096).") var maxSize: Int?
-    @Option(help: "Megabytes of rendered images kept for repeated requests (default: 256; 0: none).") var cacheMB: Int?
-    @Option(help: "Cache-Control max-age of maps, seconds (default: 86400).") var maxAge: Int?
+    @Option(help: ArgumentHelp("Largest image side in pixels, size times scale (default: 4096).", valueName: "px")) var maxSize: Int?
+    @Option(help: ArgumentHelp("Megabytes of rendered images kept for repeated requests (default: 256; 0: none).", valueName: "MB")) var cacheMB: Int?
+    @Option(help: ArgumentHelp("Cache-Control max-age of maps, seconds (default: 86400).", valueName: "seconds")) var maxAge: Int?
     @Option(help: ArgumentHelp("A data set requests may name: /maps/NAME/static/..., \"input\": \"NAME\" (repeatable).", valueName: "NAME=FILE"))
     var data: [String] = []
     @Option(help: ArgumentHelp("A style requests may name: ?style=NAME, \"style\": \"NAME\" (repeatable).", valueName: "NAME=FILE"))

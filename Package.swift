@@ -11,6 +11,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // YAML batch manifests (`maprender batch jobs.yaml`).
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // `maprender serve`: the HTTP server (SwiftNIO underneath), graceful shutdown on SIGTERM,
+        // Prometheus text for /metrics, and SwiftNIO itself for the read-deadline channel handler
+        // (slow clients). Only the MapRenderServe target depends on them.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Cairo + Pango through pkg-config (Debian: libcairo2-dev, libpango1.0-dev).
@@ -49,11 +58,26 @@ let package = Package(
             name: "MapRender",
             dependencies: ["MapRenderCore", "MapRenderCairo", "MapRenderTiles", "CMalloc", "CBuildInfo", .product(name: "Yams", package: "Yams")]
         ),
+        // `maprender serve`: static maps over HTTP (Mapbox Static Images URLs, POST /render), through
+        // the same MapRender pipeline; its own target so the library does not depend on SwiftNIO.
+        .target(
+            name: "MapRenderServe",
+            dependencies: [
+                "MapRender", "MapRenderCore", .product(name: "Yams", package: "Yams"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // Thin CLI.
         .executableTarget(
             name: "maprender",
             dependencies: [
-                "MapRender",
+                "MapRender", "MapRenderServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,9 +92,12 @@ let package = Package(
                     exclude: ["__Snapshots__", "BasemapStyle/Fixtures", "BasemapStyle/pymgl_oracle.py", "BasemapStyle/make_glyphs.py"]),
         .testTarget(name: "MapRenderTilesTests", dependencies: ["MapRenderTiles", "MapRender", "TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderServeTests", dependencies: ["MapRenderServe", "MapRender", "TestSupport",
+                                                               .product(name: "Hummingbird", package: "hummingbird"),
+                                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // Depends on the executable so `swift test` builds the binary the CLI tests run.
         // Yams: ReadmeDeploymentTests parses the README's Kubernetes manifest.
-        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "MapRenderCairo", "TestSupport",
+        .testTarget(name: "maprenderTests", dependencies: ["maprender", "MapRender", "MapRenderCairo", "MapRenderServe", "TestSupport",
                                                            .product(name: "Yams", package: "Yams")]),
     ]
 )

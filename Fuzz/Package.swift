@@ -9,7 +9,7 @@
 import PackageDescription
 
 let targets = ["csv", "geojson", "style", "expression", "manifest-yaml", "manifest-json", "track", "png", "wkt", "polyline",
-               "pmtiles", "mbtiles", "tile-image", "http-headers", "mvt"]
+               "pmtiles", "mbtiles", "tile-image", "http-headers", "mvt", "overlay"]
 
 let package = Package(
     name: "maprender-fuzz",

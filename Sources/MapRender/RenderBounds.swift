@@ -39,6 +39,8 @@ enum RenderBounds {
             e.image = imageBytes(r)
         }
         e.geoJSON += Double(basemapBytes) * geoJSONFactor
+        // Data in memory: counted as GeoJSON (the larger factor), whatever its format.
+        if r.points == nil { e.geoJSON += Double(r.inlineInputs.reduce(0) { $0 + $1.data.count }) * geoJSONFactor }
         return e
     }
 

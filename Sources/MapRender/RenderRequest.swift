@@ -1,3 +1,4 @@
+import Foundation
 import MapRenderCore
 import MapRenderTiles
 
@@ -5,6 +6,9 @@ import MapRenderTiles
 public struct RenderRequest: Sendable {
     /// Point files (`-` is standard input). Ignored when `points` is set.
     public var inputs: [String] = []
+    /// Point, line and polygon data held in memory (GeoJSON or CSV bytes, `maprender serve`'s
+    /// overlays and posted data), read after `inputs` as a file of that name would be.
+    public var inlineInputs: [InlineInput] = []
     /// Points given directly (library use), instead of reading `inputs`.
     public var points: PointSet?
     public var inputOptions = InputOptions()
@@ -56,6 +60,9 @@ public struct RenderRequest: Sendable {
     /// CSV rows) or counted while reading input of unknown size, exceeds this many bytes
     /// (`--max-memory`, in MB on the command line).
     public var maxMemory = 8 << 30
+    /// Threads one render may use (compositing markers); nil uses the cores. A server running one
+    /// render per core gives 1, so renders do not each start a parallel loop. The bytes are the same.
+    public var threads: Int?
     /// Join the points into one line per value of a property (`--line-by`, `--order-by`).
     public var pointLines: PointLines?
     /// With `pointLines`: draw the lines only, not the points (`--line-only`).
@@ -69,6 +76,14 @@ public struct RenderRequest: Sendable {
     public var numberMarkers = false
 
     public init() {}
+
+    /// Data bytes with a name that stands for a file name: its extension picks the format
+    /// (`overlay.geojson`, `data.csv`) unless `inputOptions.format` is given, and messages name it.
+    public struct InlineInput: Sendable {
+        public var name: String
+        public var data: Data
+        public init(name: String, data: Data) { self.name = name; self.data = data }
+    }
 
     /// What planning needs from this request (view, size, clustering, spreading, label ranking).
     public var planOptions: PlanOptions {

@@ -12,10 +12,16 @@ import MapRenderCore
 /// (`MergedMarkers`: librsvg refuses 500,000 referenced elements).
 public final class CairoRenderer {
     private let text: PangoText
+    /// Threads one render may composite markers on; nil: the cores (one thread: a server that
+    /// runs a render per core already).
+    private let threads: Int?
 
-    /// - Parameter text: the Pango engine that measured the scene's labels (same fonts, same sizes).
-    public init(text: PangoText) {
+    /// - Parameters:
+    ///   - text: the Pango engine that measured the scene's labels (same fonts, same sizes).
+    ///   - threads: threads for compositing markers; nil uses the cores. The bytes are the same.
+    public init(text: PangoText, threads: Int? = nil) {
         self.text = text
+        self.threads = threads
     }
 
     /// - Parameter quality: JPEG and WebP quality, 1...100 (100: lossless WebP); nil is
@@ -126,7 +132,7 @@ public final class CairoRenderer {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s, text: text)
                     withSavedState(cr) {
                         cairo_identity_matrix(cr)
-                        stamps.paint(m, on: cr, scale: s)
+                        stamps.paint(m, on: cr, scale: s, bands: threads.map { $0 <= 1 ? 1 : 4 * $0 })
                     }
                 } else if !(svg && MergedMarkers.applies(to: m) && MergedMarkers.draw(m, on: cr)) {
                     drawVectorMarkers(m, cr)

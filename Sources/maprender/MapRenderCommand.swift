@@ -15,7 +15,7 @@ struct MapRenderCommand: ParsableCommand {
         `compare` exits 0 equal, 1 different, 2 error; `batch` exits 1 when any job failed.
         """,
         version: MapRenderVersion.long,
-        subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self, Animate.self],
+        subcommands: [Render.self, Cluster.self, Inspect.self, Compare.self, Batch.self, Animate.self, Serve.self],
         defaultSubcommand: Render.self
     )
 

@@ -27,6 +27,8 @@ import TestSupport
         ("scripts/readme-images", "rewrites docs/images/ with a release build; ReadmeCommandsTests runs it with the tested binary"),
         ("ffmpeg ", "ffmpeg is not installed by scripts/setup (the frames command before it runs here)"),
         ("docker ", "needs the Docker daemon and the network (base images, a registry); ReadmeDeploymentTests checks the Dockerfile"),
+        ("maprender serve ", "runs until stopped; ServeReadmeTests starts it as printed (on a free port) and requests the section's URLs"),
+        ("curl 'http://127.0.0.1:8080/", "asks the server the command before starts; ServeReadmeTests sends each of these requests"),
     ]
 
     struct Command: CustomStringConvertible {

@@ -75,6 +75,25 @@ public struct BatchManifest: Sendable {
         return manifest
     }
 
+    /// One job posted to `maprender serve` (`POST /render`): a JSON object with a batch job's keys
+    /// but `output`, read and checked as a job of a manifest is, except that `input`, `style` and
+    /// `tiles` take names from `names` (the server's data sets, styles and tile sources) and
+    /// options naming other files or settings of the server are refused; `data` holds the points
+    /// in the body (a GeoJSON object, or CSV text). Messages start with the key (`size: ...`).
+    /// `inputs`: files the request's URL names already (`/maps/{name}/render`), read before its own.
+    public static func requestJob(json data: Data, names: RequestNames, files: OptionFiles,
+                                  inputs: [String] = []) throws -> RenderRequest {
+        let top: ManifestValue
+        do {
+            top = try ManifestValue.parse(data, syntax: .json)
+        } catch let e as ManifestSyntaxError {
+            throw BatchManifestError(issues: [MapRenderError(.style, e.message)])
+        }
+        var reader = ManifestReader(requestNames: names, files: files)
+        guard let r = reader.readRequest(top, inputs: inputs) else { throw BatchManifestError(issues: reader.issues) }
+        return r
+    }
+
     /// The paths of jobs that lead outside `root`, one issue each (a path shared by many jobs once).
     static func confinementIssues(_ jobs: [BatchJob], name: String, root: String) -> [MapRenderError] {
         let top = OutputSafety.Identity.canonical(URL(fileURLWithPath: root).standardizedFileURL.path)

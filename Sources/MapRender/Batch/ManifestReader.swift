@@ -9,10 +9,24 @@ struct ManifestReader {
     let files: OptionFiles
     private(set) var issues: [MapRenderError] = []
 
+    /// Set for a job posted to `maprender serve`: file keys take the server's names.
+    let names: RequestNames?
+
     init(name: String, baseDirectory: URL) {
         self.name = name
         self.files = OptionFiles(baseDirectory: baseDirectory)
+        self.names = nil
     }
+
+    /// A reader of requests to `maprender serve` (`readRequest`): messages start with the key.
+    init(requestNames: RequestNames, files: OptionFiles) {
+        self.name = ""
+        self.files = files
+        self.names = requestNames
+    }
+
+    /// The keys of a posted job: a batch job's but `output`, plus `data`.
+    static let requestKeys = jobKeys.filter { $0 != "output" } + ["data"]
 
     static let topKeys = ["defaults", "jobs"]
 
@@ -70,7 +84,7 @@ struct ManifestReader {
     // MARK: - Keys and values
 
     mutating func report(_ kind: MapRenderError.Kind, _ path: String, _ message: String) {
-        issues.append(MapRenderError(kind, "\(name): \(path): \(message)"))
+        issues.append(MapRenderError(kind, name.isEmpty ? "\(path): \(message)" : "\(name): \(path): \(message)"))
     }
 
     mutating func checkKeys(_ keys: [String], allowed: [String], at path: String) {
@@ -86,9 +100,10 @@ struct ManifestReader {
 
     /// Applies each known key of `pairs` to `spec`; a bad value is reported and leaves the key unset.
     mutating func apply(_ pairs: [(key: String, value: ManifestValue)], at path: String, to spec: inout JobSpec) {
-        checkKeys(pairs.map(\.key), allowed: Self.jobKeys, at: path)
-        for (key, value) in pairs where Self.jobKeys.contains(key) {
-            let at = "\(path).\(key)"
+        let allowed = names == nil ? Self.jobKeys : Self.requestKeys
+        checkKeys(pairs.map(\.key), allowed: allowed, at: path)
+        for (key, value) in pairs where allowed.contains(key) {
+            let at = path.isEmpty ? key : "\(path).\(key)"
             do {
                 if key == "output" && path == "defaults" {
                     throw MapRenderError(.style, "each job needs its own output: set it in the jobs")
@@ -98,7 +113,8 @@ struct ManifestReader {
             } catch let e as MapRenderError {
                 spec.failedKeys.insert(key)
                 // Messages of nested readers (styles, expressions) already name their file and path.
-                let message = e.message.hasPrefix("\(name): ") ? e.message : "\(name): \(at): \(e.message)"
+                let message = name.isEmpty ? "\(at): \(e.message)"
+                    : e.message.hasPrefix("\(name): ") ? e.message : "\(name): \(at): \(e.message)"
                 issues.append(MapRenderError(e.kind, message))
             } catch {
                 report(.internal, at, "\(error)")
@@ -124,6 +140,10 @@ struct ManifestReader {
             let p = try value.string()
             guard p != "-" else { throw fail("a batch cannot write to standard output") }
             s.output = files.resolve(p)
+        case "input" where names != nil:
+            s.inputs = try value.strings().map { try files.readableFile(try names!.resolve("input", $0)) }
+        case "data":
+            s.inline = [try Self.inlineData(v)]
         case "input":
             let paths = try value.strings()
             guard !paths.contains("-") else { throw fail("a batch cannot read standard input") }
@@ -134,7 +154,7 @@ struct ManifestReader {
             guard let option = RenderOptionTable.option(named: key), option.cliName == key || option.form == .offFlag else {
                 throw MapRenderError(.internal, "key not handled")
             }
-            try option.apply(value, to: &s.settings, context: OptionContext(files: files, file: name, path: at))
+            try option.apply(value, to: &s.settings, context: OptionContext(files: files, file: name, path: at, names: names))
         }
     }
 
@@ -179,10 +199,54 @@ struct ManifestReader {
     func fail(_ message: String) -> MapRenderError { MapRenderError(.style, message) }
 }
 
+// MARK: - Jobs posted to `maprender serve`
+
+extension ManifestReader {
+    /// One posted job: an object of `requestKeys`, checked as a batch job's keys are; nil with
+    /// `issues` when anything is wrong.
+    mutating func readRequest(_ root: ManifestValue, inputs: [String]) -> RenderRequest? {
+        guard case .object(let pairs) = root else {
+            report(.style, "(top level)", "expected an object with render options and 'data' or 'input', got \(root.shown)")
+            return nil
+        }
+        var spec = JobSpec()
+        apply(pairs, at: "", to: &spec)
+        spec.inputs = inputs + spec.inputs
+        if spec.inputs.isEmpty && spec.inline.isEmpty && !spec.failedKeys.contains("input") && !spec.failedKeys.contains("data") {
+            report(.style, "(top level)", "no data: give 'data' (GeoJSON as an object, or CSV or GeoJSON text) or 'input' (one of the server's data sets)")
+        }
+        for problem in spec.settings.problems(spell: { "'\($0)'" }) { report(.usage, "(top level)", problem) }
+        guard issues.isEmpty else { return nil }
+        var r = spec.settings.request()
+        r.inputs = spec.inputs
+        r.inlineInputs = spec.inline
+        r.format = spec.format ?? .png
+        return r
+    }
+
+    /// `data`: a GeoJSON object, or text (CSV, or GeoJSON when it starts with `{`).
+    static func inlineData(_ v: ManifestValue) throws -> RenderRequest.InlineInput {
+        switch v {
+        case .object, .array:
+            guard let bytes = try? JSONSerialization.data(withJSONObject: v.jsonObject, options: [.sortedKeys]) else {
+                throw MapRenderError(.style, "cannot be written back as JSON")
+            }
+            return .init(name: "data.geojson", data: bytes)
+        case .string(let text) where !text.isEmpty:
+            let first = text.first { !$0.isWhitespace }
+            return .init(name: first == "{" || first == "[" ? "data.geojson" : "data.csv", data: Data(text.utf8))
+        default:
+            throw MapRenderError(.style, "expected a GeoJSON object or CSV text, got \(v.shown)")
+        }
+    }
+}
+
 /// A job's options while its keys are read: `defaults` first, then the job's own keys.
 struct JobSpec {
     var output: String?
     var inputs: [String] = []
+    /// `data` of a posted job.
+    var inline: [RenderRequest.InlineInput] = []
     var format: OutputFormat?
     /// Every option of the render table.
     var settings = RenderSettings()

@@ -21,18 +21,36 @@ public struct RenderOption: Sendable {
         case offFlag
     }
 
+    /// How `maprender serve` takes the option from a request (a query parameter, a key of a
+    /// posted job): the server never reads a path, a folder or a setting of its own from one.
+    public enum RequestUse: Sendable, Equatable {
+        /// Any request may give it.
+        case allowed
+        /// It names a file; a request gives instead the name of one the server was started with
+        /// (`style=dark` for `maprender serve --style dark=styles/dark.json`).
+        case named
+        /// It names a file or folder on the server, so a request cannot give it.
+        case file
+        /// A setting of the server process (memory, the tile cache, tile fetching), given when
+        /// the server starts, not per request.
+        case server
+    }
+
     /// The manifest key, and the long option name unless `form` is `.offFlag`.
     public let name: String
     public let form: Form
+    /// Whether and how a request to `maprender serve` may give it.
+    public let requestUse: RequestUse
     /// Shown as "(default: ...)" after the help text.
     public let defaultText: String?
     public let summary: String
     let apply: @Sendable (OptionValue, inout RenderSettings, OptionContext) throws -> Void
 
-    init(_ name: String, _ form: Form, default defaultText: String? = nil, _ summary: String,
-         apply: @escaping @Sendable (OptionValue, inout RenderSettings, OptionContext) throws -> Void) {
+    init(_ name: String, _ form: Form, default defaultText: String? = nil, request requestUse: RequestUse = .allowed,
+         _ summary: String, apply: @escaping @Sendable (OptionValue, inout RenderSettings, OptionContext) throws -> Void) {
         self.name = name
         self.form = form
+        self.requestUse = requestUse
         self.defaultText = defaultText
         self.summary = summary
         self.apply = apply
@@ -58,6 +76,15 @@ public struct RenderOption: Sendable {
     /// Parses, checks and applies one value; errors are bare ("expected ..., got ...") for the
     /// caller to prefix with where the value came from (`--size: `, `jobs.yaml: jobs[2].size: `).
     func apply(_ value: OptionValue, to settings: inout RenderSettings, context: OptionContext) throws {
+        if context.names != nil {
+            switch requestUse {
+            case .allowed, .named: break
+            case .file:
+                throw MapRenderError(.usage, "names a file or folder on the server, which a request cannot give")
+            case .server:
+                throw MapRenderError(.usage, "is a setting of the server (give it when starting maprender serve), not of a request")
+            }
+        }
         try apply(value, &settings, context)
     }
 }
@@ -134,4 +161,45 @@ struct OptionContext {
     var file: String
     /// `filter` or `jobs[2].filter`.
     var path: String
+    /// Set when the value comes from a request to `maprender serve`: options that name files
+    /// take the names of the server's own, and the others that name files are refused.
+    var names: RequestNames? = nil
+
+    /// The readable file an option names: the path as given (command line, manifest), or in a
+    /// request the file the server was started with under that name.
+    func file(_ v: OptionValue, option: String) throws -> String {
+        let given = try v.string()
+        guard let names else { return try files.readableFile(given) }
+        return try files.readableFile(try names.resolve(option, given))
+    }
+
+    /// A tile source as given, or in a request the server's source of that name.
+    func tileSource(_ given: String) throws -> String {
+        guard let names else { return given }
+        return try names.resolve("tiles", given)
+    }
+}
+
+/// The files and sources a `maprender serve` request may name, by name, fixed when the server
+/// starts (`--style dark=styles/dark.json`, `--tiles osm=https://...`, `--data cities=cities.csv`):
+/// a request names one of them and never a path.
+public struct RequestNames: Sendable {
+    /// Option or key (`style`, `tiles`, `input`) -> name -> path or source.
+    public var named: [String: [String: String]]
+
+    public init(styles: [String: String] = [:], tiles: [String: String] = [:], data: [String: String] = [:]) {
+        named = ["style": styles, "tiles": tiles, "input": data]
+    }
+
+    /// The path or source called `name` for `option`; else an error listing the names there are.
+    public func resolve(_ option: String, _ name: String) throws -> String {
+        let table = named[option] ?? [:]
+        if let path = table[name] { return path }
+        let what = option == "input" ? "data sets" : option == "tiles" ? "tile sources" : "\(option)s"
+        let flag = option == "input" ? "--data" : "--\(option)"
+        guard !table.isEmpty else {
+            throw MapRenderError(.usage, "this server has no named \(what) (start it with \(flag) NAME=...), so a request cannot ask for \(ManifestValue.quote(name))")
+        }
+        throw MapRenderError(.usage, "expected one of the server's \(what): \(table.keys.sorted().joined(separator: ", ")), got \(ManifestValue.quote(name))")
+    }
 }

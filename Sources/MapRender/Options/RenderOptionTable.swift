@@ -103,7 +103,7 @@ public enum RenderOptionTable {
                      "Accept longitudes in 0...360 (as in earthquake catalogues) and normalise them.") { v, s, _ in
             s.base.inputOptions.wrapLongitude = try v.bool()
         },
-        RenderOption("max-memory", .value(valueName: "MB"), default: "8192",
+        RenderOption("max-memory", .value(valueName: "MB"), default: "8192", request: .server,
                      "Refuse a render (or cluster, inspect) whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
             s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
         },
@@ -118,8 +118,9 @@ public enum RenderOptionTable {
                      "Pixel density in 0.1...8: 2 draws the same map with twice the pixels per side (HiDPI).") { v, s, _ in
             s.base.scale = try v.number(0.1...8)
         },
-        RenderOption("style", .value(valueName: "file"), "Style file (JSON; see styles/default.json and the README).") { v, s, c in
-            let path = try c.files.readableFile(try v.string())
+        RenderOption("style", .value(valueName: "file"), request: .named,
+                     "Style file (JSON; see styles/default.json and the README).") { v, s, c in
+            let path = try c.file(v, option: "style")
             s.style = try c.files.style(path)
             s.styleFile = path
         },
@@ -168,7 +169,7 @@ public enum RenderOptionTable {
                      "Margin around the data when fitting, in CSS pixels (0...1000).") { v, s, _ in
             s.base.padding = try v.number(0...1000)
         },
-        RenderOption("basemap", .list(valueName: "file"), "GeoJSON polygons and lines to draw under the markers (repeatable).") { v, s, c in
+        RenderOption("basemap", .list(valueName: "file"), request: .file, "GeoJSON polygons and lines to draw under the markers (repeatable).") { v, s, c in
             s.base.basemaps = try v.strings().map { try c.files.readableFile($0) }
         },
         RenderOption("basemap-style", .value(valueName: "file"),

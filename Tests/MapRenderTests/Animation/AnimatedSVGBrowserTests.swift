@@ -137,7 +137,7 @@ import TestSupport
     /// drawn opaque, as the SVG drew a colour's alpha in no text before, 0.15-0.21 %).
     @Test func bubbleCalloutsInChromiumMatchThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let paths = try AnimationTestData.placesKeyframes(in: dir)
+        let paths = try AnimationTestData.placesKeyframes(in: dir, ranked: true)
         let svgPath = dir.appendingPathComponent("anim.svg").path
         var r = AnimationRequest(source: .keyframes(paths), output: .animatedSVG(svgPath))
         r.base.width = 480

@@ -23,6 +23,8 @@ The encoding is DefaultBasemap's (scripts/gen-default-basemap.py): varints, zigz
 Needs pyshp and shapely (PyPI).
 """
 import base64
+import importlib.util
+import os
 import sys
 
 import shapefile
@@ -32,19 +34,11 @@ from shapely.geometry.polygon import orient
 SCALES = [("lakes110m", "1:110m", 0.7, 0.05), ("lakes50m", "1:50m", 0.05, 0.01)]
 
 
-def varint(out, v):
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return
-
-
-def zigzag(v):
-    return (v << 1) if v >= 0 else ((-v << 1) - 1)
+# The encoding's pieces, from the basemap generator (one definition of the format).
+_spec = importlib.util.spec_from_file_location("gen_default_basemap", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-default-basemap.py"))
+_basemap = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_basemap)
+varint, zigzag = _basemap.varint, _basemap.zigzag
 
 
 def encode(polygons):

@@ -155,7 +155,8 @@ enum AccessLog {
         let line = "\(timestamp()) \(method) \(clean) \(status) \(bytes.map(String.init) ?? "-") "
             + String(format: "%.1fms", seconds * 1000) + " cache=\(cache)\n"
         lock.lock(); defer { lock.unlock() }
-        FileHandle.standardError.write(Data(line.utf8))
+        // Never Foundation's trapping FileHandle.write: a closed stderr must not stop the server.
+        StandardStreams.writeError(line)
     }
 
     static func timestamp() -> String {

@@ -297,7 +297,10 @@ extension Overlay {
             case .pin(let p):
                 var props = ["\"marker-size\":\(str(p.large ? "large" : "medium"))"]
                 if let c = p.color { props.append("\"marker-color\":\(str(c))") }
-                if let l = p.label { props.append("\"label\":\(str(l))") }
+                // A letter or a number (up to 3 characters) is drawn inside the pin, as Mapbox
+                // draws it (simplestyle `marker-symbol`); an icon name, which maprender cannot
+                // draw as an icon, becomes the pin's label text.
+                if let l = p.label { props.append(Self.isSymbol(l) ? "\"marker-symbol\":\(str(l))" : "\"label\":\(str(l))") }
                 features.append("{\"type\":\"Feature\",\"properties\":{\(props.joined(separator: ","))},"
                     + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(num(p.lon)),\(num(p.lat))]}}")
             case .path(let p):
@@ -329,8 +332,14 @@ extension Overlay {
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 
-    /// Whether any pin has a label (then the map labels pins by it unless `label` is given).
+    /// Whether any pin has a label drawn as text beside it, an icon name (then the map labels
+    /// pins by it unless `label` is given); letters and numbers are drawn inside the pin.
     public static func hasLabels(_ overlays: [Overlay]) -> Bool {
-        overlays.contains { if case .pin(let p) = $0 { return p.label != nil } else { return false } }
+        overlays.contains { if case .pin(let p) = $0 { return p.label.map { !isSymbol($0) } ?? false } else { return false } }
+    }
+
+    /// A pin label drawn inside the pin: a letter or a number 0...99 (Mapbox's), at most 3 characters.
+    static func isSymbol(_ label: String) -> Bool {
+        label.count <= 3 && label.allSatisfy { $0.isLetter || $0.isNumber }
     }
 }

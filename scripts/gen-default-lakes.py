@@ -38,25 +38,11 @@ SCALES = [("lakes110m", "1:110m", 0.7, 0.05), ("lakes50m", "1:50m", 0.05, 0.01)]
 _spec = importlib.util.spec_from_file_location("gen_default_basemap", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-default-basemap.py"))
 _basemap = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_basemap)
-varint, zigzag = _basemap.varint, _basemap.zigzag
 
 
 def encode(polygons):
-    out = bytearray()
-    varint(out, len(polygons))
-    vertices = 0
-    for p in polygons:
-        rings = [list(p.exterior.coords)] + [list(r.coords) for r in p.interiors]
-        varint(out, len(rings))
-        for ring in rings:
-            varint(out, len(ring))
-            px = py = 0
-            for lon, lat in ring:
-                x, y = round(lon * 1e4), round(lat * 1e4)
-                varint(out, zigzag(x - px))
-                varint(out, zigzag(y - py))
-                px, py = x, y
-                vertices += 1
+    rings = [[list(p.exterior.coords)] + [list(r.coords) for r in p.interiors] for p in polygons]
+    out, vertices = _basemap.encode(rings)
     return base64.b64encode(bytes(out)).decode(), vertices
 
 

@@ -66,6 +66,18 @@ import TestSupport
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
 
+    /// Writes `key0.geojson`, `key1.geojson`, … in `dir`, each keyframe's places followed by
+    /// `extraFeatures` (GeoJSON features, comma-separated) when given.
+    static func writeKeyframes(_ frames: [[Place]], in dir: URL, extraFeatures: String? = nil) throws -> [String] {
+        try frames.enumerated().map { j, places in
+            let url = dir.appendingPathComponent("key\(j).geojson")
+            var text = geoJSON(places)
+            if let extra = extraFeatures { text = text.replacingOccurrences(of: "\n]}", with: ",\n" + extra + "\n]}") }
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+    }
+
     /// The look shared by the animation and the still maps.
     static func base(_ rng: inout SeededRandom) -> RenderRequest {
         var b = RenderRequest()
@@ -126,12 +138,7 @@ import TestSupport
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let a = (0..<70).map { Place(id: $0, lon: 11, lat: 45.5) }
         let b = a.map { p in p.id < 12 ? Place(id: p.id, lon: 10.5 + 0.08 * Double(p.id), lat: 45.9) : p }
-        var paths: [String] = []
-        for (j, k) in [a, b].enumerated() {
-            let url = dir.appendingPathComponent("key\(j).geojson")
-            try Self.geoJSON(k).write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
-        }
+        let paths = try Self.writeKeyframes([a, b], in: dir)
         var rng = SeededRandom(seed: 99)
         var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
         r.base = Self.base(&rng)
@@ -156,12 +163,7 @@ import TestSupport
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let a = [Place(id: 0, lon: 2.65, lat: 39.57), Place(id: 1, lon: 3.2, lat: 39.75), Place(id: 2, lon: 2.9, lat: 39.4)]
         let b = [Place(id: 0, lon: 2.75, lat: 39.6), Place(id: 1, lon: 3.1, lat: 39.8), Place(id: 3, lon: 3.3, lat: 39.5)]
-        var paths: [String] = []
-        for (j, k) in [a, b].enumerated() {
-            let url = dir.appendingPathComponent("key\(j).geojson")
-            try Self.geoJSON(k).write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
-        }
+        let paths = try Self.writeKeyframes([a, b], in: dir)
         var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
         r.base.width = 320
         r.base.height = 240
@@ -187,13 +189,7 @@ import TestSupport
         """#
         let a = [Place(id: 0, lon: 10.4, lat: 45.3), Place(id: 1, lon: 11.2, lat: 45.8)]
         let b = [Place(id: 0, lon: 10.6, lat: 45.1), Place(id: 1, lon: 11.0, lat: 45.9)]
-        var paths: [String] = []
-        for (j, k) in [a, b].enumerated() {
-            let url = dir.appendingPathComponent("key\(j).geojson")
-            let points = Self.geoJSON(k)
-            try points.replacingOccurrences(of: "\n]}", with: ",\n" + shapes + "\n]}").write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
-        }
+        let paths = try Self.writeKeyframes([a, b], in: dir, extraFeatures: shapes)
         var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
         r.base.width = 200
         r.base.height = 150

@@ -9,9 +9,9 @@ import TestSupport
 /// A release build takes minutes, so this test does not build it: it checks the binary scripts/setup
 /// left, and is skipped, saying so, when there is none (a clone where only `swift test` ran). The
 /// debug binary the other CLI tests run is built without `--static-swift-stdlib` and is not checked
-/// by `swift test` alone. CI (`.ci/run`) relinks the debug build with `--static-swift-stdlib` (the
-/// same link as scripts/setup's, in seconds rather than a release build's minutes) and runs this
-/// test on it, naming it in `MAPRENDER_PORTABLE_BINARY`; a path named there must exist.
+/// by `swift test` alone. CI (`.ci/run`) builds the debug binary with `--static-swift-stdlib` in a
+/// folder of its own (the same link as scripts/setup's, without a release build's minutes) and runs
+/// this test on it, naming it in `MAPRENDER_PORTABLE_BINARY`; a path named there must exist.
 @Suite struct PortableBinaryTests {
     static let named = ProcessInfo.processInfo.environment["MAPRENDER_PORTABLE_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
     static let releaseBinary = named ?? TestPaths.repoFile(".build/release/maprender")

@@ -227,6 +227,36 @@ import TestSupport
                          exit: 65, naming: "notes.png", saying: "not an image")
     }
 
+    /// The animated SVG references each icon once (an `<image>` of the file's bytes) and places it
+    /// in `MarkerGeometry.iconRect` as Cairo does: in Chromium, paused at frame times, it matches
+    /// the PNG frames (an SVG and a PNG icon, moving; the spread legs' bound, 0.2 %).
+    @Test func animatedSVGIconsInChromiumMatchThePNGFrames() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try AnimationTestData.writeCSV([
+            ["1,cafe,45.0,9.0", "2,park,44.0,9.5", "3,other,45.5,10.5"],
+            ["1,cafe,45.0,12.0", "2,park,46.0,12.5", "3,other,44.5,10.5"],
+        ], to: dir)
+        let svgPath = dir.appendingPathComponent("anim.svg").path
+        var r = AnimationRequest(source: .keyframes(paths), output: .animatedSVG(svgPath))
+        r.base.width = 320
+        r.base.height = 240
+        r.base.view = .center(lat: 45, lon: 11, zoom: 5.5)
+        r.base.clustering = nil
+        r.base.style.marker.icon = try StyleExpression.parse(jsonText: #"["match", ["get", "name"], "cafe", "cafe.svg", "park", "park.png", "pin.svg"]"#,
+                                                             file: "test", path: "marker.icon", expecting: .string)
+        r.base.style.marker.iconFolder = Self.sample
+        r.framesPerTransition = 6
+        r.fps = 6
+        let (svg, frames) = try AnimationTestData.animatedSVGAndPNGFrames(r, svgPath: svgPath)
+        #expect(svg.components(separatedBy: "<image id=\"maprender-icon-").count - 1 == 3)
+        for (k, fraction) in try AnimatedSVGBrowserTests.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 2, 4, 5], dir: dir,
+                                                                                bound: 0.002, name: "browser-icon-frame",
+                                                                                rendered: (svg, frames)) {
+            print("ICON-BROWSER frame \(k): \(fraction * 100) %")
+            #expect(fraction <= 0.002, "frame \(k): \(fraction * 100) % of the pixels differ")
+        }
+    }
+
     /// `--marker-icon` names a file on the server: `maprender serve` refuses it in a request.
     @Test func serveRefusesMarkerIcon() throws {
         let option = try #require(RenderOptionTable.option(named: "marker-icon"))

@@ -7,7 +7,7 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      pkg-config libcairo2-dev libpango1.0-dev libpng-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev zlib1g-dev \
+      pkg-config libcairo2-dev libpango1.0-dev libpng-dev librsvg2-dev libjpeg62-turbo-dev libwebp-dev libsqlite3-dev zlib1g-dev \
       libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -24,7 +24,7 @@ RUN swift build -c release --static-swift-stdlib --product maprender \
 FROM debian:bookworm-slim
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libcairo2 libpango-1.0-0 libpangocairo-1.0-0 libpng16-16 libjpeg62-turbo libwebp7 libsqlite3-0 zlib1g \
+      libcairo2 libpango-1.0-0 libpangocairo-1.0-0 libpng16-16 librsvg2-2 libjpeg62-turbo libwebp7 libsqlite3-0 zlib1g \
       libcurl4 libstdc++6 ca-certificates \
       fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva \
  && rm -rf /var/lib/apt/lists/*

@@ -28,6 +28,12 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // SVG icon markers through librsvg (Debian: librsvg2-dev), drawn onto Cairo.
+        .systemLibrary(
+            name: "CRsvg",
+            pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]
+        ),
         // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // JPEG and WebP output through libjpeg-turbo and libwebp (C for libjpeg's longjmp errors).
@@ -49,7 +55,7 @@ let package = Package(
         // Swift + Foundation: input, model, projection, clustering, layout, scene.
         .target(name: "MapRenderCore", dependencies: ["CPrefetch"]),
         // Draws a Scene with Cairo; measures text with Pango.
-        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CPNG", "CImageEncoders"]),
+        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CRsvg", "CPNG", "CImageEncoders"]),
         // Raster tile basemaps: folder, MBTiles, PMTiles and HTTP sources, disk cache, decoding.
         // HTTP through Foundation's URLSession (FoundationNetworking on Linux): it ships with Swift.
         .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CTileCodecs"]),

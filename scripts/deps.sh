@@ -1,8 +1,8 @@
-# Debian packages maprender needs to build and to render text in Latin, Greek, Cyrillic, Arabic,
+# Debian packages maprender needs to build (librsvg2-dev: SVG icon markers) and to render text in Latin, Greek, Cyrillic, Arabic,
 # Hebrew, Devanagari and CJK (Chinese, Japanese, Korean Hangul) scripts; librsvg2-bin (rsvg-convert) and
 # poppler-utils (pdftoppm) rasterise SVG and PDF for the cross-format tests; libjpeg-turbo, libwebp, SQLite
 # and zlib for raster tiles, python3 for the tile tests' loopback server. Sourced by scripts/setup and scripts/test.
-MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva
+MAPRENDER_PACKAGES=(pkg-config libcairo2-dev libpango1.0-dev libpng-dev librsvg2-dev fonts-dejavu-core fonts-droid-fallback fonts-wqy-zenhei fonts-lohit-deva
   librsvg2-bin poppler-utils libjpeg62-turbo-dev libwebp-dev libsqlite3-dev zlib1g-dev python3)
 # The tests open the animated SVG in a real browser (headless Chromium) and compare it with the PNG frames.
 MAPRENDER_PACKAGES+=(chromium)

@@ -22,6 +22,9 @@ public struct RenderResult: Sendable {
 public enum MapRenderer {
     /// Renders to bytes (PNG, SVG or PDF, as `request.format`), no file written.
     public static func render(_ request: RenderRequest) throws -> RenderResult {
+        // The style's icon files, read and checked before anything else (kept when loaded with the style).
+        var request = request
+        try IconLoader.load(style: &request.style)
         var timings: [String: Double] = [:]
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap(_ stage: String) {

@@ -13,6 +13,9 @@ enum MarkerPainter {
     static func draw(_ s: MarkerSymbol, on cr: OpaquePointer, x: Double, y: Double, part: Part = .whole, text: PangoText? = nil) {
         let grouped = s.opacity < 1
         if grouped { cairo_push_group(cr) }
+        if let icon = s.icon, let r = MarkerGeometry.iconRect(for: s), part != .outline {
+            IconPainter.draw(icon, in: Rect(x: x + r.x, y: y + r.y, width: r.width, height: r.height), on: cr)
+        }
         for layer in MarkerGeometry.layers(for: s, part: part) {
             cairo_new_path(cr)
             appendPath(layer.path, to: cr, x: x, y: y)

@@ -47,7 +47,7 @@ enum MergedMarkers {
 
     static func applies(to m: MarkerBatch) -> Bool {
         // Texts inside markers are drawn with their markers (a recording each), never merged.
-        guard m.count > threshold, !m.symbols.contains(where: { $0.text != nil }) else { return false }
+        guard m.count > threshold, !m.symbols.contains(where: { $0.text != nil || $0.icon != nil }) else { return false }
         var counts = [Int](repeating: 0, count: m.symbols.count)
         for s in m.symbol { counts[Int(s)] += 1 }
         return counts.contains { $0 > threshold }

@@ -11,6 +11,8 @@
 //   4. GeoJSON input against CSV input of the same points;
 //   5b. (shapes) a choropleth against Mapnik, a 1M-vertex line, 1M points over polygons;
 //   5c. (routes) 10k great-circle arcs at 1024x768, width by count, against Mapnik drawing the same vertices;
+//       1M rows joined into 1,000 lines with --line-by (the lines only);
+//   5d. (icons) 100k icon markers (an SVG and a PNG icon) against 100k pins, unclustered, 1024x768;
 //   6. tiles: the tile stage of a 1024x768 city map from a local MBTiles and PMTiles file, from the
 //      warm HTTP cache, cold from a loopback server 20 ms away, and 200 batch maps of one region;
 //   5. (--big) 10M points;
@@ -374,7 +376,7 @@ func flag(_ name: String) -> Bool {
 }
 let usage = """
 usage: maprender-bench MAPRENDER_BINARY WORKDIR [--shared DIR] [--samples DIR] [--peer-python PY]
-         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,routes,vector,instructions] [--big]
+         [--mapnik-python PY] [--repeat N] [--n N] [--sections peers,scaling,cluster,geojson,tiles,shapes,routes,icons,vector,instructions] [--big]
          [--tile-fixtures DIR] [--mapnik-oracle FILE] [--pymgl-oracle FILE]
          [--scaling-distributions clumps,gen_points,land]
 """
@@ -384,7 +386,7 @@ let peerPython = option("--peer-python") ?? "python3"
 let mapnikPython = option("--mapnik-python") ?? "/usr/bin/python3"
 let repeats = max(1, Int(option("--repeat") ?? "1") ?? 1)
 let mainN = Int(option("--n") ?? "") ?? 1_000_000
-let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,routes,vector").split(separator: ",").map(String.init))
+let sections = Set((option("--sections") ?? "peers,scaling,cluster,geojson,tiles,shapes,routes,icons,vector").split(separator: ",").map(String.init))
 let mapnikOracle = option("--mapnik-oracle") ?? "Tests/MapRenderTests/Layers/mapnik_oracle.py"
 let tileFixtures = option("--tile-fixtures") ?? "Tests/MapRenderTilesTests/Fixtures"
 let pymglOracle = option("--pymgl-oracle") ?? "Tests/MapRenderTests/BasemapStyle/pymgl_oracle.py"
@@ -910,6 +912,48 @@ if sections.contains("routes") {
     }
     print(pad("10k arcs (flows between cities)", 44) + pad(ours.ok ? secs(ours.wall) : "EXIT \(ours.status)", 11)
           + pad(mb(ours.peakMB), 9) + "target <= 0.3 s " + verdict(ours.wall, 0.3) + "  " + mapnikLine + "  " + stageText(ours))
+
+    // 1M GPS rows of 1,000 devices (1,000 rows each, in time order) joined into one line per device.
+    let tracks = "\(workDir)/tracks-1m.csv"
+    if !FileManager.default.fileExists(atPath: tracks) { try writeDeviceTracks(devices: 1000, rows: 1000, to: tracks) }
+    let lineArgs = [tracks, "--line-by", "device", "--line-only", "--size", "1024x768", "--no-basemap"]
+    let lines = median((0..<repeats).map { _ in maprender(lineArgs + ["-o", "\(workDir)/tracks-1m.png"]) })
+    print(pad("1M rows into 1,000 lines (--line-by)", 44) + pad(lines.ok ? secs(lines.wall) : "EXIT \(lines.status)", 11)
+          + pad(mb(lines.peakMB), 9) + "target <= 0.6 s " + verdict(lines.wall, 0.6) + "  " + stageText(lines))
+}
+
+/// `devices` random walks of `rows` GPS fixes each (device, time, lat, lon), rows interleaved by
+/// time as a fleet's log is: the input of `--line-by device`.
+func writeDeviceTracks(devices: Int, rows: Int, to path: String) throws {
+    var rng = SplitMix64(state: 1_000_000)
+    var pos = (0..<devices).map { _ in (rng.uniform() * 100 - 45, rng.uniform() * 340 - 170) }
+    var out = try CSVFile(path, header: "device,time,lat,lon")
+    for t in 0..<rows {
+        for d in 0..<devices {
+            pos[d].0 = min(max(pos[d].0 + (rng.uniform() - 0.5) * 0.02, -80), 80)
+            pos[d].1 = min(max(pos[d].1 + (rng.uniform() - 0.5) * 0.02, -179), 179)
+            out.add("dev\(d),\(t),\(f5(pos[d].0)),\(f5(pos[d].1))")
+        }
+    }
+    try out.close()
+}
+
+// MARK: 5d. Icons
+
+if sections.contains("icons") {
+    print("")
+    print("== 5d. Icon markers: 100k points, unclustered, 1024x768, icons against pins ==")
+    let points = "\(workDir)/clumps-100k-icons.csv"
+    if !FileManager.default.fileExists(atPath: points) { try generateClumps(count: 100_000, to: points) }
+    let base = [points, "--no-cluster", "--size", "1024x768", "--no-basemap"]
+    let pins = median((0..<repeats).map { _ in maprender(base + ["--marker", "pin", "-o", "\(workDir)/icons-pins.png"]) })
+    print(pad("100k pins", 44) + pad(pins.ok ? secs(pins.wall) : "EXIT \(pins.status)", 11) + pad(mb(pins.peakMB), 9) + stageText(pins))
+    for icon in ["pin.svg", "park.png"] {
+        let m = median((0..<repeats).map { _ in maprender(base + ["--marker-icon", "\(samples)/icons/\(icon)", "-o", "\(workDir)/icons-\(icon).png"]) })
+        let r = pins.ok && m.ok ? m.wall / pins.wall : .infinity
+        print(pad("100k icons (samples/icons/\(icon))", 44) + pad(m.ok ? secs(m.wall) : "EXIT \(m.status)", 11) + pad(mb(m.peakMB), 9)
+              + "icons / pins " + ratio(r) + ", target <= 1.5 " + verdict(r, 1.5) + "  " + stageText(m))
+    }
 }
 
 // MARK: 6. Tiles

@@ -61,6 +61,9 @@ struct Animate: ParsableCommand {
     @Flag(help: "Tracks: show each id at its first position before its first sample and at its last after its last.")
     var hold = false
 
+    @Option(help: ArgumentHelp("Draw behind each moving point the path it took over this much of the animation (playback time: 1.5s, 500ms), a line in the marker's colour that fades out, in PNG frames, APNG and the animated SVG alike.", valueName: "duration"))
+    var trail: String?
+
     @Flag(help: "Let the view follow the points (smoothed) instead of one view fitted to every frame.")
     var follow = false
 
@@ -116,6 +119,7 @@ struct Animate: ParsableCommand {
         }
         if let n = frames, n < 1 { throw ValidationError("--frames must be at least 1, got \(n)") }
         if let f = fps, !(f > 0 && f <= 1000) { throw ValidationError("--fps must be in (0, 1000], got \(f)") }
+        if let t = trail, AnimationDuration.parse(t) == nil { throw ValidationError("--trail must look like 1.5s, 500ms or 2 (seconds of the animation), got '\(t)'") }
         if let d = duration, AnimationDuration.parse(d) == nil { throw ValidationError("--duration must look like 20s, 1.5m, 2m30s or 12 (seconds), got '\(d)'") }
         for (flag, t) in [("--start", start), ("--end", end)] {
             if let t, TrackTime.parse(t) == nil { throw ValidationError("\(flag) must be ISO 8601 (2004-03-19T18:00:00Z) or seconds, got '\(t)'") }
@@ -169,6 +173,7 @@ struct Animate: ParsableCommand {
         r.end = end.flatMap(TrackTime.parse)
         r.easing = easing
         r.hold = hold
+        r.trail = trail.flatMap(AnimationDuration.parse)
         r.follow = follow
         if let j = jobs { r.jobs = j }
         r.clusterTransition = parsedClusterTransition

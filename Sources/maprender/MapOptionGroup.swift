@@ -13,6 +13,7 @@ struct MapOptionGroup: TableOptionGroup {
     @Option(help: .table("background")) var background: String?
     @Option(help: .table("marker")) var marker: String?
     @Option(parsing: .unconditional, help: .table("marker-size")) var markerSize: String?
+    @Option(help: .table("marker-icon")) var markerIcon: String?
     @Option(parsing: .unconditional, help: .table("center")) var center: String?
     @Option(parsing: .unconditional, help: .table("zoom")) var zoom: String?
     @Option(parsing: .unconditional, help: .table("bbox")) var bbox: String?

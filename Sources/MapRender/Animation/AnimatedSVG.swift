@@ -51,6 +51,14 @@ struct AnimatedSVG {
     private typealias CalloutTrack = (track: Track, outlines: [String?], mark: CalloutMark)
     /// Callouts by point and text (`textKey`).
     private var callouts: [String: CalloutTrack] = [:]
+    /// The ids of the icons' images in the document being written (`document`).
+    private final class IconIDs { var ids: [MarkerIcon: String] = [:] }
+    private let iconIDs = IconIDs()
+    /// `--trail`: the same segments the PNG frames draw (`AnimationTrails`).
+    var trails: AnimationTrails?
+    /// Trail segments by point key and age: the older end (`from`) and the newer (`to`) per
+    /// frame, CSS px (NaN where the frame has none), and the point's colour from its first frame.
+    private var trailSegments: [Int: (from: Track, to: Track, color: RGBA)] = [:]
     /// Measures text as the layout did, for SVG baselines and directions.
     private let pango: PangoText
     /// Plain labels' single lines, by text.
@@ -63,10 +71,27 @@ struct AnimatedSVG {
         self.frameCount = frameCount
     }
 
+    /// The points drawn as markers in a frame (`FramePlan.drawn`).
+    private func marks(_ plan: FramePlan) -> [Int] { plan.drawn }
+
     /// Adds a frame: its markers and bubbles from the plan, its labels as layout placed them.
     mutating func add(_ plan: FramePlan, scene: Scene) {
         let k = plan.index
         let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
+        if let trails {
+            let colors = AnimationTrails.colors(plan: plan, style: base.style)
+            let ws = plan.viewport.worldSize
+            for s in trails.segments(frame: k, drawn: marks(plan).map { plan.keys[$0] }) {
+                let slot = s.key * trails.frames + s.age
+                var e = trailSegments[slot] ?? (Track(frames: frameCount), Track(frames: frameCount), colors[s.key] ?? base.style.marker.fill)
+                // The newer end on the copy of the world nearest the view's centre, the older one next to it.
+                let b = plan.viewport.pixel(x: s.x1, y: s.y1)
+                e.to.x[k] = Float(b.x); e.to.y[k] = Float(b.y)
+                e.from.x[k] = Float(b.x + (s.x0 - s.x1) * ws); e.from.y[k] = Float(b.y + (s.y0 - s.y1) * ws)
+                e.from.size[k] = 1; e.from.opacity[k] = 1; e.to.size[k] = 1; e.to.opacity[k] = 1
+                trailSegments[slot] = e
+            }
+        }
         let marks = plan.marks
         // Members of spread groups laid out as dots are drawn as dots (`SpreadLayout.symbol`).
         var layoutOf: [Int: SpreadLayout] = [:]
@@ -176,6 +201,28 @@ struct AnimatedSVG {
         var out = text
         out += "<g id=\"maprender-animation\" transform=\"scale(\(num(base.scale)))\">\n"
 
+        // Trails under everything else: one line per point and age, its ends following the
+        // frames, shown only in the frames that draw it (as the PNG frames draw it).
+        if let trails, !trailSegments.isEmpty {
+            out += "<g stroke-width=\"\(num(trails.width))\" stroke-linecap=\"butt\">\n"
+            for slot in trailSegments.keys.sorted() {
+                let entry = trailSegments[slot]!
+                let t = filled(entry.from), end = filled(entry.to)
+                let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
+                let (rgb, alpha) = svgColor(entry.color)
+                let o = alpha * trails.opacity(age: slot % trails.frames)
+                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\""
+                out += " stroke=\"\(rgb)\" stroke-opacity=\"\(String(format: "%.4f", o))\" opacity=\"\(shown[0])\">"
+                if frameCount > 1 {
+                    out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
+                    out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
+                    out += discrete("opacity", shown, stepped)
+                }
+                out += "</line>\n"
+            }
+            out += "</g>\n"
+        }
+
         // Spread legs under the markers: one group at the legs' colour's alpha, so that legs
         // meeting at a group's centre do not darken each other (one stroke in the still map).
         let sp = base.style.spread
@@ -213,6 +260,17 @@ struct AnimatedSVG {
         // so a dense field reads as its fill colour.
         let markerKeys = markers.keys.sorted()
         let tracks = markerKeys.map { filled(markers[$0]!) }
+        // Icons: each file once, as an image at its own drawn size, that every marker using it references.
+        var icons: [MarkerIcon: String] = [:]
+        for t in tracks {
+            guard let icon = t.symbol?.icon, icons[icon] == nil else { continue }
+            let id = "maprender-icon-\(icons.count + 1)"
+            icons[icon] = id
+            let mime = icon.format == .svg ? "image/svg+xml" : "image/png"
+            out += "<defs><image id=\"\(id)\" width=\"\(num(icon.width))\" height=\"\(num(icon.height))\" preserveAspectRatio=\"none\""
+            out += " xlink:href=\"data:\(mime);base64,\(Data(icon.bytes).base64EncodedString())\"/></defs>\n"
+        }
+        self.iconIDs.ids = icons
         for t in tracks where t.symbol!.outlinesFirst {
             out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline))
         }
@@ -399,6 +457,10 @@ struct AnimatedSVG {
     /// pass of a small dot).
     private func shape(_ s: MarkerSymbol, part: MarkerGeometry.Part = .whole) -> String {
         var out = "<g opacity=\"\(num(s.opacity))\">"
+        // An icon: its image in `MarkerGeometry.iconRect`, as Cairo draws it.
+        if let icon = s.icon, let r = MarkerGeometry.iconRect(for: s), let id = iconIDs.ids[icon] {
+            out += "<use xlink:href=\"#\(id)\" transform=\"translate(\(num(r.x)),\(num(r.y))) scale(\(num(r.height / icon.height)))\"/>"
+        }
         for layer in MarkerGeometry.layers(for: s, part: part) {
             let (fill, fillAlpha) = svgColor(layer.fill)
             out += "<path d=\"\(PathElement.svgPathData(layer.path, number: num))\" fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\""

@@ -119,6 +119,8 @@ public enum AnimationRenderer {
         private var clock = DispatchTime.now().uptimeNanoseconds
 
         init(_ request: AnimationRequest) throws {
+            var request = request
+            try IconLoader.load(style: &request.base.style)
             labelMeasurer = CachingTextMeasurer(PangoText(systemFonts: request.base.systemFonts))
             try MapRenderer.validate(Self.validationRequest(request.base))
             guard request.jobs >= 1 else { throw MapRenderError(.usage, "jobs must be at least 1, got \(request.jobs)") }
@@ -127,6 +129,7 @@ public enum AnimationRenderer {
                 throw MapRenderError(.usage, "--basemap-style is not drawn by animate (still maps only); use --basemap or --tiles")
             }
             if let f = request.fps, !(f > 0 && f.isFinite) { throw MapRenderError(.usage, "fps must be positive, got \(f)") }
+            if let t = request.trail, !(t > 0 && t.isFinite) { throw MapRenderError(.usage, "trail must be a positive duration, got \(t)") }
             if let c = request.clusterTransition, !(c > 0 && c.isFinite) {
                 throw MapRenderError(.usage, "cluster transition must be positive, got \(c)")
             }
@@ -152,7 +155,9 @@ public enum AnimationRenderer {
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
-            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes)
+            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
+                                   trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
+                                                           style: request.base.style))
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }
@@ -228,7 +233,7 @@ public enum AnimationRenderer {
                 return APNGSink(path: path, base: request.base, loops: request.loops, fps: request.effectiveFPS)
             case .animatedSVG(let path):
                 let drawing = self.drawing, view = views.viewports.first!
-                return AnimatedSVGSink(path: path, base: request.base, fps: request.effectiveFPS, frameCount: total,
+                return AnimatedSVGSink(path: path, base: request.base, fps: request.effectiveFPS, frameCount: total, trails: drawing.trails,
                                        background: { try drawing.render(background: view, text: PangoText(systemFonts: drawing.base.systemFonts)) })
             case .inMemory:
                 return CallerSink()

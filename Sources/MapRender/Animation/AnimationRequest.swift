@@ -70,6 +70,9 @@ public struct AnimationRequest: Sendable {
     /// span shown). Cut short at the next keyframe (or a track's start or end), so frames there
     /// show the data at rest, exactly as a still map, at any frame count or rate.
     public var clusterTransition: Double?
+    /// `--trail`: seconds of the animation (playback time) whose path each moving point draws
+    /// behind it, fading out (`AnimationTrails`); nil: no trails.
+    public var trail: Double?
     /// Loops of an APNG (0: forever).
     public var loops = 0
     /// Refuse animations of more frames than this (`--max-frames`), before anything is read.

@@ -10,6 +10,8 @@ struct FrameDrawing {
     let basemaps: [ShapeSet]
     /// The data's lines and polygons, the first keyframe's (still: an animation moves points only).
     let shapes: ShapeSet
+    /// `--trail`: each drawn point's recent path, under the markers (nil: none).
+    var trails: AnimationTrails? = nil
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
@@ -22,8 +24,15 @@ struct FrameDrawing {
     /// The frame's scene, and the side each label or callout took (hints for the next frame).
     func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         let tiles = self.tiles(plan.viewport)
+        var layers = self.layers(tiles)
+        if let t = trails, let trail = t.layer(t.segments(frame: plan.index, drawn: plan.marks.markerPoint.map { plan.keys[$0] }),
+                                               colors: AnimationTrails.colors(plan: plan, style: base.style)),
+           let points = layers.firstIndex(where: { if case .points = $0 { return true } else { return false } }) {
+            // Under the points, over the basemap and the data's lines.
+            layers.insert(.shapes(trail.0, trail.1), at: points)
+        }
         return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
-                                plan: plan.marks, layers: layers(tiles), options: TileStage.layout(base.layout, tiles: tiles),
+                                plan: plan.marks, layers: layers, options: TileStage.layout(base.layout, tiles: tiles),
                                 measurer: measurer)
     }
 

@@ -110,9 +110,11 @@ struct AnimatedSVGSink: FrameSink {
     /// The still part (background, basemap, attribution) as Cairo writes it.
     private let background: () throws -> Data
 
-    init(path: String, base: RenderRequest, fps: Double, frameCount: Int, background: @escaping () throws -> Data) {
+    init(path: String, base: RenderRequest, fps: Double, frameCount: Int, trails: AnimationTrails? = nil,
+         background: @escaping () throws -> Data) {
         self.path = path
         svg = AnimatedSVG(base: base, fps: fps, frameCount: frameCount)
+        svg.trails = trails
         self.background = background
     }
 

@@ -70,13 +70,15 @@ final class FileDigests: @unchecked Sendable {
         return h.hex
     }
 
-    /// The job's hash: its normalised options and the bytes of its inputs, basemaps and style.
+    /// The job's hash: its normalised options and the bytes of its inputs, basemaps, style and
+    /// icon files (`--marker-icon`, the style's `marker.icon`).
     func hash(of job: BatchJob) throws -> String {
         var h = FNV1a()
         h.add(BatchHash.version)
         h.add(job.fingerprint)
+        let marker = job.request.style.marker
         for (kind, paths) in [("input", job.request.inputs), ("basemap", job.request.basemaps),
-                              ("style", job.styleFile.map { [$0] } ?? [])] {
+                              ("style", job.styleFile.map { [$0] } ?? []), ("icon", marker.iconFiles.map(marker.iconPath))] {
             for p in paths {
                 h.add(kind)
                 h.add(p)

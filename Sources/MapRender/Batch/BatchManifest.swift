@@ -104,6 +104,8 @@ public struct BatchManifest: Sendable {
                 + job.request.basemaps.map { ("basemap", $0) } + (job.styleFile.map { [("style", $0)] } ?? [])
                 + job.request.tiles.sources.filter { FileManager.default.fileExists(atPath: $0) }.map { ("tiles", $0) }
                 + (job.request.tiles.cacheDirectory.map { [("tile-cache", $0)] } ?? [])
+                // Icon files: `marker-icon`'s, and those the job's style names (beside the style).
+                + job.request.style.marker.iconFiles.map { ("marker-icon", job.request.style.marker.iconPath($0)) }
             for (key, path) in named where path != "-" {
                 let real = OutputSafety.Identity.canonical(AtomicFile.resolveSymlinks(path))
                 guard !real.hasPrefix(prefix), reported.insert(path).inserted else { continue }

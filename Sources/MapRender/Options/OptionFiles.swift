@@ -1,5 +1,6 @@
 import Foundation
 import MapRenderCore
+import MapRenderCairo
 
 /// How options that name files (`style`, `basemap`) find and check them: relative paths resolve
 /// against `baseDirectory` (a manifest's folder; nil keeps them as given, as on the command line),
@@ -46,7 +47,10 @@ public final class OptionFiles: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if styles[path] == nil {
             do {
-                styles[path] = .success(try Style.load(path: path))
+                // With the icons it names, read and checked once (`IconLoader`).
+                var style = try Style.load(path: path)
+                try IconLoader.load(style: &style)
+                styles[path] = .success(style)
             } catch let e as MapRenderError {
                 styles[path] = .failure(e)
             }

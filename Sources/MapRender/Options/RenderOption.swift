@@ -98,6 +98,8 @@ public struct RenderSettings: Sendable {
     var background: RGBA?
     var marker: Style.MarkerShape?
     var markerSize: Double?
+    /// `--marker-icon`: the file, checked (the style's icon size and anchor apply when it is drawn).
+    var markerIcon: String?
     var textPadding: Double?
     var center: (lat: Double, lon: Double)?
     var zoom: Double?
@@ -136,6 +138,11 @@ public struct RenderSettings: Sendable {
             r.style.marker.size = m.defaultSize
         }
         if let s = markerSize { r.style.marker.size = s }
+        if let file = markerIcon {
+            r.style.marker.icon = StyleExpression(constant: .string(file))
+            r.style.marker.iconFolder = nil
+            r.style.marker.icons = [:]
+        }
         if let p = textPadding { r.style.label.textPadding = p }
         if let c = center, let z = zoom {
             r.view = .center(lat: c.lat, lon: c.lon, zoom: z)

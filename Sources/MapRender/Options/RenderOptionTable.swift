@@ -1,5 +1,6 @@
 import Foundation
 import MapRenderCore
+import MapRenderCairo
 
 /// Every option of a render, once: the command line (`render`'s groups, `animate`, `cluster`,
 /// `inspect`), the batch manifest's keys and `--help` are all made from this list.
@@ -138,6 +139,12 @@ public enum RenderOptionTable {
         RenderOption("marker-size", .value(valueName: "px"),
                      "Marker size in CSS pixels, 1...256 (pin height, circle or square width); overrides the style.") { v, s, _ in
             s.markerSize = try v.number(1...256)
+        },
+        RenderOption("marker-icon", .value(valueName: "file"), request: .file,
+                     "Draw this PNG or SVG file at each point instead of the marker shape, at its own size (SVG width and height, PNG pixels as CSS px) times the style's marker.icon-size, anchored at its bottom when it narrows to a point there (a pin), else at its centre (the style's marker.icon-anchor overrides); overrides the style's marker.icon. An icon is at most \(Int(IconLoader.maxDrawnSize)) px a side and its file at most \(IconLoader.maxFileBytes >> 20) MB.") { v, s, c in
+            let path = try c.file(v, option: "marker-icon")
+            _ = try IconLoader.load(file: path)   // a bad file stops here, named
+            s.markerIcon = path
         },
         RenderOption("center", .value(valueName: "lat,lon"),
                      "Center of the view; with --zoom, that zoom; alone, the zoom that shows all the data around it.") { v, s, _ in

@@ -27,7 +27,7 @@ enum LabelLayout {
     }
 
     /// Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
-    static func isSoft(_ s: MarkerSymbol) -> Bool { s.shape != .pin && s.size <= 8 }
+    static func isSoft(_ s: MarkerSymbol) -> Bool { s.shape != .pin && s.size <= 8 && s.icon == nil }
 
     struct Output {
         var items: [SceneItem]

@@ -40,6 +40,8 @@ public enum MarkerTextLayout {
                 if firstRefused == nil { firstRefused = (i, text) }
                 continue
             }
+            // An icon is drawn as it is, without a text.
+            if batch.symbols[Int(batch.symbol[k])].icon != nil { continue }
             let key = Key(symbol: batch.symbol[k], text: text)
             if let s = made[key] { batch.symbol[k] = s; continue }
             guard batch.symbols.count < Int(UInt16.max) else { continue }

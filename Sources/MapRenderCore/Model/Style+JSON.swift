@@ -144,7 +144,7 @@ struct StyleReader {
         }
         if let b = o["marker"] {
             let p = "marker"
-            let m = try object(b, p, keys: ["shape", "size", "fill", "stroke", "stroke-width", "opacity"])
+            let m = try object(b, p, keys: ["shape", "size", "fill", "stroke", "stroke-width", "opacity", "icon", "icon-anchor", "icon-size"])
             try enumValue(m, "shape", p, into: &st.marker.shape)
             if let v = m["size"], v is [Any] {
                 st.marker.sizeExpression = try StyleExpression.parse(v, file: file, path: "\(p).size", expecting: .number)
@@ -159,6 +159,7 @@ struct StyleReader {
             try color(m, "stroke", p, into: &st.marker.stroke)
             try number(m, "stroke-width", p, range: 0...20, into: &st.marker.strokeWidth)
             try number(m, "opacity", p, range: 0...1, into: &st.marker.opacity)
+            try markerIcon(m, p, into: &st.marker)
         }
         if let b = o["label"] {
             let p = "label"

@@ -19,6 +19,27 @@ public struct Style: Sendable, Equatable {
         public var fillExpression: StyleExpression?
         /// Data-driven size (e.g. `["interpolate", ["linear"], ["get", "population"], 0, 6, 1e7, 24]`).
         public var sizeExpression: StyleExpression?
+        /// `icon`: the PNG or SVG file drawn instead of the shape, a file name or an expression
+        /// giving one per point (`["match", ["get", "kind"], "cafe", "icons/cafe.svg", "icons/pin.png"]`;
+        /// every file written in the style, see `StyleExpression.literalOutputs`); `""` or null
+        /// draws the shape. Relative names resolve against `iconFolder`.
+        public var icon: StyleExpression?
+        /// The folder relative icon files are in: the style file's; nil: the working directory.
+        public var iconFolder: String?
+        /// `icon-anchor`; nil: bottom for a pin-like icon, centre otherwise (`MarkerIcon.pinLike`).
+        public var iconAnchor: MarkerIcon.Anchor?
+        /// `icon-size`: a factor on each icon's own size (SVG width and height, PNG pixels as CSS px).
+        public var iconSize: Double = 1
+        /// The icons `icon` names, read and checked (`IconLoader.load(style:)`), by the name the
+        /// expression gives.
+        public var icons: [String: MarkerIcon] = [:]
+
+        /// The file names `icon` may give (empty names left out), in the order written.
+        public var iconFiles: [String] {
+            (icon?.literalOutputs ?? []).compactMap { v in
+                if case .string(let s) = v, !s.isEmpty { return s } else { return nil }
+            }
+        }
     }
 
     public struct Basemap: Sendable, Equatable {

@@ -29,7 +29,7 @@ public enum MarkerStyler {
     /// The properties the style's expressions and simplestyle read (so readers can keep only these).
     public static func propertyNames(style: Style) -> Set<String> {
         var s: Set<String> = ["marker-color", "marker-size"]
-        for e in [style.marker.fillExpression, style.marker.sizeExpression].compactMap({ $0 }) {
+        for e in [style.marker.fillExpression, style.marker.sizeExpression, style.marker.icon].compactMap({ $0 }) {
             s.formUnion(e.propertyNames)
         }
         return s
@@ -46,14 +46,27 @@ public enum MarkerStyler {
     public static func resolve(points: PointSet, style: Style, zoom: Double = 0,
                                opacity: [Double]? = nil, scale: [Double]? = nil) -> MarkerStyles {
         let m = style.marker
-        let base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
+        var base = MarkerSymbol(shape: m.shape, size: m.size, fill: m.fill, stroke: m.stroke,
                                 strokeWidth: outline(m.strokeWidth, size: m.size), opacity: m.opacity)
+        var iconIssue = ValueIssue(key: "marker.icon")
+        // An icon for every point (`--marker-icon`, a constant `marker.icon`): the base symbol's.
+        let iconExpr = m.icon.flatMap { $0.isConstant ? nil : $0.bind(to: points.properties) }
+        if let v = m.icon?.constantValue, case .string(let name) = v, !name.isEmpty {
+            if let icon = m.icons[name] {
+                base.icon = icon
+                base.size = icon.height
+            } else if points.count > 0 {
+                iconIssue.note(0, "gave \"\(name)\", an icon not loaded", fallback: "the marker shape is drawn")
+            }
+        }
         let colorCol = points.properties.columnIndex("marker-color")
         let sizeCol = points.properties.columnIndex("marker-size")
         let fillExpr = m.fillExpression?.bind(to: points.properties)
         let sizeExpr = m.sizeExpression?.bind(to: points.properties)
-        guard colorCol != nil || sizeCol != nil || fillExpr != nil || sizeExpr != nil || opacity != nil || scale != nil else {
-            return MarkerStyles(symbols: [base], index: [UInt16](repeating: 0, count: points.count))
+        guard colorCol != nil || sizeCol != nil || fillExpr != nil || sizeExpr != nil || opacity != nil || scale != nil
+                || iconExpr != nil else {
+            return MarkerStyles(symbols: [base], index: [UInt16](repeating: 0, count: points.count),
+                                issues: [iconIssue].compactMap(\.message), strictIssues: [iconIssue].compactMap(\.strictMessage))
         }
         var symbols = [base]
         var lookup: [MarkerSymbol: UInt16] = [base: 0]
@@ -90,6 +103,15 @@ public enum MarkerStyler {
                let f = sizeFactors[text.lowercased()] {
                 s.size = m.size * f
             }
+            if let e = iconExpr {
+                // Per category: an icon the style names (loaded with it), or "" / null for the shape.
+                if case .string(let name) = e.evaluate(row: i, zoom: zoom), !name.isEmpty {
+                    if let icon = m.icons[name] { s.icon = icon } else {
+                        iconIssue.note(i, "gave \"\(name)\", an icon not loaded", fallback: "the marker shape is drawn")
+                    }
+                }
+            }
+            if let icon = s.icon { s.size = icon.height }
             if let o = opacity?[i], o < 1 { s.opacity *= max(0, (o * 16).rounded() / 16) }
             if let f = scale?[i], f < 1 { s.size = max(1, s.size * max(1.0 / 16, (f * 16).rounded() / 16)) }
             s.strokeWidth = outline(m.strokeWidth, size: s.size)
@@ -103,8 +125,8 @@ public enum MarkerStyler {
                 index[i] = k
             }
         }
-        return MarkerStyles(symbols: symbols, index: index, issues: [fillIssue, sizeIssue].compactMap(\.message),
-                            strictIssues: [fillIssue, sizeIssue].compactMap(\.strictMessage))
+        return MarkerStyles(symbols: symbols, index: index, issues: [fillIssue, sizeIssue, iconIssue].compactMap(\.message),
+                            strictIssues: [fillIssue, sizeIssue, iconIssue].compactMap(\.strictMessage))
     }
 }
 

@@ -38,6 +38,8 @@ public enum MarkerGeometry {
     public enum Part: Sendable { case whole, outline, fill }
 
     public static func layers(for s: MarkerSymbol, part: Part = .whole) -> [MarkerLayer] {
+        // An icon symbol has no outlines: the backends draw its image in `iconRect`.
+        if s.icon != nil { return [] }
         if part != .whole && s.shape != .pin {
             let h = s.size / 2 + (part == .outline ? s.strokeWidth / 2 : 0)
             let colour = part == .outline ? s.stroke : s.fill
@@ -77,6 +79,16 @@ public enum MarkerGeometry {
 }
 
 extension MarkerGeometry {
+    /// An icon symbol's image box around its anchor at (0, 0), CSS px: `size` high, as wide as
+    /// the icon's proportions make it, placed so that the icon's anchor (`MarkerIcon.anchor`)
+    /// sits on (0, 0). Every backend draws the icon in this box; nil for a symbol without one.
+    public static func iconRect(for s: MarkerSymbol) -> Rect? {
+        guard let icon = s.icon, icon.height > 0 else { return nil }
+        let h = s.size, w = s.size * icon.width / icon.height
+        let f = icon.anchor.fraction
+        return Rect(x: -f.x * w, y: -f.y * h, width: w, height: h)
+    }
+
     /// Where a symbol's text is centred, from its anchor: the centre of a pin's head, of a
     /// circle or a square. Every backend centres the text's logical box here.
     public static func textCenter(for s: MarkerSymbol) -> (x: Double, y: Double) {

@@ -237,11 +237,14 @@ public struct MarkerSymbol: Hashable, Sendable {
     /// A digit, letter or short text drawn inside the pin's head, the circle or the square
     /// (simplestyle `marker-symbol`, `--number-markers`); nil: none.
     public var text: MarkerText?
+    /// An image drawn instead of the shape (`marker.icon`); `size` is then its height, CSS px,
+    /// and its width keeps the icon's proportions (`MarkerGeometry.iconRect`).
+    public var icon: MarkerIcon?
 
     public init(shape: MarkerShape, size: Double, fill: RGBA, stroke: RGBA, strokeWidth: Double, opacity: Double,
-                text: MarkerText? = nil) {
+                text: MarkerText? = nil, icon: MarkerIcon? = nil) {
         self.shape = shape; self.size = size; self.fill = fill; self.stroke = stroke
-        self.strokeWidth = strokeWidth; self.opacity = opacity; self.text = text
+        self.strokeWidth = strokeWidth; self.opacity = opacity; self.text = text; self.icon = icon
     }
 
     /// The radius of a pin's round head.
@@ -250,9 +253,12 @@ public struct MarkerSymbol: Hashable, Sendable {
     /// How far the drawn symbol reaches from its anchor, CSS px (stroke included).
     /// Small opaque circles and squares (≤ 8 px) draw every outline of their batch before any fill,
     /// so a dense field reads as the fill colour with one outline around it, not as white.
-    public var outlinesFirst: Bool { shape != .pin && size <= 8 && opacity >= 1 && strokeWidth > 0 && stroke.a > 0 && text == nil }
+    public var outlinesFirst: Bool { shape != .pin && size <= 8 && opacity >= 1 && strokeWidth > 0 && stroke.a > 0 && text == nil && icon == nil }
 
     public var extent: EdgeInsets {
+        if icon != nil, let r = MarkerGeometry.iconRect(for: self) {
+            return EdgeInsets(top: -r.y, right: r.maxX, bottom: r.maxY, left: -r.x)
+        }
         let h = strokeWidth / 2
         switch shape {
         case .pin:
@@ -283,7 +289,7 @@ public struct MarkerBatch: Sendable {
     /// What marker k's label hugs: a pin's round head, a circle or square itself.
     public func labelAnchor(at k: Int) -> Rect {
         let sym = symbols[Int(symbol[k])]
-        guard sym.shape == .pin else { return box(at: k) }
+        guard sym.shape == .pin, sym.icon == nil else { return box(at: k) }
         let r = sym.pinHeadRadius
         return Rect(x: x[k] - r, y: y[k] - sym.size, width: 2 * r, height: 2 * r)
     }

@@ -9,6 +9,7 @@ import MapRenderCore
 @Suite struct RenderOptionTableTests {
     static let style = TestPaths.repoFile("styles/dark.json")
     static let countries = TestPaths.repoFile("samples/ne_110m_admin_0_countries.geojson")
+    static let icon = TestPaths.repoFile("samples/icons/pin.svg")
     static let basemapStyle = TestPaths.repoFile("styles/basemap-light.json")
 
     /// A good value for every entry: as command-line words, and as a manifest (JSON) value.
@@ -20,7 +21,7 @@ import MapRenderCore
         "line-only": (["true"], "true"), "to-lat": (["dest_lat"], #""dest_lat""#), "to-lon": (["dest_lon"], #""dest_lon""#),
         "circle-radius": (["2.5km"], #""2.5km""#), "number-markers": (["true"], "true"), "delimiter": (["tab"], #""tab""#), "wrap-longitude": (["true"], "true"),
         "size": (["640x480"], #""640x480""#), "scale": (["2"], "2"), "style": ([style], "\"\(style)\""),
-        "background": (["#102030"], ##""#102030""##), "marker": (["square"], #""square""#), "marker-size": (["9"], "9"),
+        "background": (["#102030"], ##""#102030""##), "marker": (["square"], #""square""#), "marker-size": (["9"], "9"), "marker-icon": ([icon], "\"\(icon)\""),
         "center": (["-33.9,151.2"], "[-33.9, 151.2]"), "zoom": (["5.5"], "5.5"), "bbox": (["-10,35,30,60"], "[-10, 35, 30, 60]"),
         "cluster": (["false"], "false"), "spread-tolerance": (["3"], "3"), "spread-max": (["9"], "9"), "padding": (["7"], "7"),
         "basemap": ([countries, countries], "[\"\(countries)\", \"\(countries)\"]"), "basemap-style": ([basemapStyle], "\"\(basemapStyle)\""), "no-basemap": (["true"], "true"), "attribution": (["© x"], #""© x""#),

@@ -517,11 +517,17 @@ enum LabelLayout {
             case .polygon(let rings):
                 guard let pole = Polylabel.pole(of: rings, precision: ShapeLabelCandidate.polePrecision), pole.distance > 0 else { return [] }
                 let size = measured(shape.text, font: c.font)
-                let b = Rect(x: pole.x - size.width / 2, y: pole.y - size.height / 2, width: size.width, height: size.height)
-                // Too small for its name: the label would spill over the outline.
-                guard Polylabel.contains(b, rings: rings), c.allowOverlap || free(b) else { return [] }
-                placedLabels.insert(LabelLayout.padded(b, by: padding))
-                return [.label(mark(shape.text, font: c.font, box: b))]
+                // Centred on the pole; where the box (wider than the inscribed circle) crosses the
+                // outline there, slid a quarter or half its width sideways, a half its height up
+                // or down. None inside the polygon: it is too small for its name, left out.
+                let w = size.width, h = size.height
+                for (dx, dy) in [(0, 0), (-w / 4, 0), (w / 4, 0), (-w / 2, 0), (w / 2, 0), (0, -h / 2), (0, h / 2)] {
+                    let b = Rect(x: pole.x + dx - w / 2, y: pole.y + dy - h / 2, width: w, height: h)
+                    guard Polylabel.contains(b, rings: rings), c.allowOverlap || free(b) else { continue }
+                    placedLabels.insert(LabelLayout.padded(b, by: padding))
+                    return [.label(mark(shape.text, font: c.font, box: b))]
+                }
+                return []
             }
         }
 

@@ -57,6 +57,10 @@ struct ShapeLabelCandidate {
                         if !pieces.isEmpty { out.append(.init(text: text, priority: priority, geometry: .line(pieces))) }
                     }
                 case .polygon:
+                    // The part on the image: a country reaching beyond the view is named where it
+                    // is seen (MapLibre, too, places a polygon's label in the part in its tile).
+                    let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
+                    let rings = rings.map { clip($0, to: image) }.filter { $0.count >= 6 }
                     guard let outer = rings.first else { continue }
                     let area = abs(Polylabel.signedArea(outer))
                     guard area > 0 else { continue }
@@ -95,6 +99,37 @@ struct ShapeLabelCandidate {
         }
         guard maxX >= 0, minX <= v.width, maxY >= 0, minY <= v.height else { return nil }
         return rings
+    }
+
+    /// A closed ring (flat x, y pairs) cut to `r` (Sutherland–Hodgman: one pass per side). Where
+    /// the ring leaves the rectangle its edge runs along the rectangle's side, so a label keeps
+    /// away from the image's edge as from the polygon's.
+    static func clip(_ ring: [Double], to r: Rect) -> [Double] {
+        var pts = stride(from: 0, to: ring.count - 1, by: 2).map { (ring[$0], ring[$0 + 1]) }
+        if let f = pts.first, let l = pts.last, f == l { pts.removeLast() }
+        let sides: [(inside: ((Double, Double)) -> Bool, cut: ((Double, Double), (Double, Double)) -> (Double, Double))] = [
+            ({ $0.0 >= r.x }, { a, b in let t = (r.x - a.0) / (b.0 - a.0); return (r.x, a.1 + t * (b.1 - a.1)) }),
+            ({ $0.0 <= r.maxX }, { a, b in let t = (r.maxX - a.0) / (b.0 - a.0); return (r.maxX, a.1 + t * (b.1 - a.1)) }),
+            ({ $0.1 >= r.y }, { a, b in let t = (r.y - a.1) / (b.1 - a.1); return (a.0 + t * (b.0 - a.0), r.y) }),
+            ({ $0.1 <= r.maxY }, { a, b in let t = (r.maxY - a.1) / (b.1 - a.1); return (a.0 + t * (b.0 - a.0), r.maxY) }),
+        ]
+        for side in sides {
+            guard let last = pts.last else { break }
+            var out: [(Double, Double)] = []
+            var prev = last
+            for p in pts {
+                switch (side.inside(p), side.inside(prev)) {
+                case (true, true): out.append(p)
+                case (true, false): out.append(side.cut(prev, p)); out.append(p)
+                case (false, true): out.append(side.cut(prev, p))
+                case (false, false): break
+                }
+                prev = p
+            }
+            pts = out
+        }
+        guard let first = pts.first else { return [] }
+        return (pts + [first]).flatMap { [$0.0, $0.1] }
     }
 
     /// A ring of flat x, y pairs as a path.

@@ -89,11 +89,21 @@ struct ShapeLabelCandidate {
         for r in shapes.rings(of: s) {
             var ring: [Double] = []
             ring.reserveCapacity(2 * shapes.vertices(of: r).count)
+            var lastX = Double.nan, lastY = Double.nan
             shapes.forEachUnwrappedVertex(ofRing: r) { x, y, _ in
                 let k = shift ?? { let d = (v.centerX - x).rounded(); shift = d; return d }()
                 let px = (x + k - v.centerX) * ws + v.width / 2, py = t.y(y)
-                ring.append(px); ring.append(py)
                 minX = min(minX, px); maxX = max(maxX, px); minY = min(minY, py); maxY = max(maxY, py)
+                // Vertices within a quarter pixel of the one kept before are left out: a ring of a
+                // million vertices costs the pole search and the line walk what its pixels do.
+                if abs(px - lastX) < 0.25 && abs(py - lastY) < 0.25 { return }
+                ring.append(px); ring.append(py)
+                lastX = px; lastY = py
+            }
+            // A closed ring stays closed.
+            if ring.count >= 4, let fx = ring.first, ring[ring.count - 2] != fx || ring[ring.count - 1] != ring[1],
+               abs(ring[ring.count - 2] - fx) < 0.25 && abs(ring[ring.count - 1] - ring[1]) < 0.25 {
+                ring[ring.count - 2] = fx; ring[ring.count - 1] = ring[1]
             }
             rings.append(ring)
         }

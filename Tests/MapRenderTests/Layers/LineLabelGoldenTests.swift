@@ -47,4 +47,17 @@ import Testing
         #expect(!named.contains("Luxembourg"))
         try Snapshot.assertMatches(result.data, named: "europe-poles", format: .png)
     }
+
+    /// `--label` may name a property only the lines or polygons have (the countries' NAME beside
+    /// the tracks' rows); a property nothing has is still refused, naming it.
+    @Test func labelOnAMissingPropertyIsRefused() throws {
+        var r = Self.stormAndCountries()
+        r.layout.labelField = "NAMEZ"
+        #expect {
+            try MapRenderer.render(r)
+        } throws: { error in
+            let e = error as? MapRenderError
+            return e?.kind == .usage && e?.message.contains("label reads 'NAMEZ'") == true
+        }
+    }
 }

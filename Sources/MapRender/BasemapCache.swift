@@ -23,8 +23,9 @@ enum BasemapCache {
             return e.shapes
         }
         lock.unlock()
-        let shapes = try ShapeReader.read(path: path)
+        var shapes = try ShapeReader.read(path: path)
         if size >= 0 {
+            shapes.computeBoxes()  // kept for the next maps: a zoomed view projects only what is near it
             lock.lock()
             if entries.updateValue(Entry(size: size, modified: modified, shapes: shapes), forKey: path) == nil {
                 order.append(path)

@@ -72,6 +72,7 @@ public enum DefaultBasemap {
             }
             set.add(kind: .polygon, rings: rings, feature: s)
         }
+        set.computeBoxes()  // drawn for every map: a city view projects only the shapes near it
         return set
     }
 }

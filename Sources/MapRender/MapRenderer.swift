@@ -17,7 +17,8 @@ public struct RenderResult: Sendable {
 
 /// The pipeline: read → plan (view, clusters, marks) → layout (scene) → Cairo → bytes.
 ///
-/// `render` is safe to call from many threads at once: each call owns its Pango font map and surfaces.
+/// `render` is safe to call from many threads at once: each thread has its own Pango font map
+/// (`PangoText.forCurrentThread`), and each call its own surfaces.
 public enum MapRenderer {
     /// Renders to bytes (PNG, SVG or PDF, as `request.format`), no file written.
     public static func render(_ request: RenderRequest) throws -> RenderResult {
@@ -73,7 +74,8 @@ public enum MapRenderer {
             lap("basemap")
         }
 
-        let text = PangoText(systemFonts: request.systemFonts)
+        // This thread's font map, kept warm between maps (serve's workers, batch jobs).
+        let text = PangoText.forCurrentThread(systemFonts: request.systemFonts)
         var layers = MapLayer.standard(style: style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes, shapeLabels: input.labelled)
         if let s = styled { layers.insert(contentsOf: s.layers, at: tiles?.marks.isEmpty == false ? 1 : 0) }

@@ -4,42 +4,83 @@ import MapRenderCore
 
 /// Text measuring and drawing through Pango, with one font map per instance.
 ///
-/// Pango font maps are not safe to share between threads: each render owns its own `PangoText`.
-/// Hinting is off (metrics and outlines), so a text measures the same at every `--scale` and
-/// the layout does not depend on the device.
+/// Pango font maps are not safe to share between threads: each render owns its own `PangoText`,
+/// or takes its thread's (`forCurrentThread`). Hinting is off (metrics and outlines), so a text
+/// measures the same at every `--scale` and the layout does not depend on the device.
+///
+/// The font map is made on the first text measured or drawn: building the fontconfig set loads
+/// the font caches (49 files), which a map without text (a choropleth) never needs.
 public final class PangoText: TextMeasuring {
-    private let fontMap: UnsafeMutablePointer<PangoFontMap>
-    private let context: OpaquePointer
-    private let fontOptions: OpaquePointer
+    private struct Engine {
+        let fontMap: UnsafeMutablePointer<PangoFontMap>
+        let context: OpaquePointer
+        let fontOptions: OpaquePointer
+    }
+    private let systemFonts: Bool
+    private var made: Engine?
     /// The pinned fonts' configuration, or nil for the machine's (`PinnedFonts`).
-    private let fontConfig: OpaquePointer?
-    /// Families asked for that the fonts in use lack (checked once per family list).
+    private var fontConfig: OpaquePointer? { systemFonts ? nil : PinnedFonts.config }
+    /// Families asked for in this render that the fonts in use lack (checked once per family list).
     private var checkedFamilies: Set<String> = []
     private var missing: [String] = []
+    /// Whether each family is available, for the life of the font map.
+    private var available: [String: Bool] = [:]
 
     /// - Parameter systemFonts: draw with the machine's fontconfig configuration instead of
     ///   maprender's pinned fonts (`--system-fonts`; see `PinnedFonts`).
     public init(systemFonts: Bool = false) {
-        fontMap = pango_cairo_font_map_new()!
-        fontConfig = systemFonts ? nil : PinnedFonts.config
+        self.systemFonts = systemFonts
+    }
+
+    private var engine: Engine {
+        if let e = made { return e }
+        let fontMap = pango_cairo_font_map_new()!
         if let c = fontConfig {
             // Before the first context: the font map then never loads the machine's fonts.
             pango_fc_font_map_set_config(OpaquePointer(fontMap), c)
         }
-        context = pango_font_map_create_context(fontMap)!
-        fontOptions = cairo_font_options_create()
+        let context = pango_font_map_create_context(fontMap)!
+        let fontOptions = cairo_font_options_create()!
         cairo_font_options_set_hint_style(fontOptions, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(fontOptions, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_antialias(fontOptions, CAIRO_ANTIALIAS_GRAY)
         pango_cairo_context_set_font_options(context, fontOptions)
         pango_cairo_context_set_resolution(context, 72)
         pango_context_set_round_glyph_positions(context, 0)
+        let e = Engine(fontMap: fontMap, context: context, fontOptions: fontOptions)
+        made = e
+        return e
     }
 
+    private var context: OpaquePointer { engine.context }
+
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(context))
-        g_object_unref(UnsafeMutableRawPointer(fontMap))
-        cairo_font_options_destroy(fontOptions)
+        guard let e = made else { return }
+        g_object_unref(UnsafeMutableRawPointer(e.context))
+        g_object_unref(UnsafeMutableRawPointer(e.fontMap))
+        cairo_font_options_destroy(e.fontOptions)
+    }
+
+    /// This thread's engine for `systemFonts`, made once and kept: a long-lived thread that
+    /// renders many maps (a `serve` worker, a batch job's thread) keeps its font map and its
+    /// glyph caches warm, where a new font map per map cost most of a small map's text time.
+    /// Its warnings start over (`startMap`). Never share the result with another thread.
+    public static func forCurrentThread(systemFonts: Bool) -> PangoText {
+        let key = systemFonts ? "maprender.PangoText.system" : "maprender.PangoText.pinned"
+        let dict = Thread.current.threadDictionary
+        if let t = dict[key] as? PangoText {
+            t.startMap()
+            return t
+        }
+        let t = PangoText(systemFonts: systemFonts)
+        dict[key] = t
+        return t
+    }
+
+    /// Forgets the families reported missing, so that `warnings` speaks of the next map only.
+    public func startMap() {
+        checkedFamilies = []
+        missing = []
     }
 
     /// One warning per font family a style asked for that the fonts in use lack, naming it.
@@ -54,7 +95,12 @@ public final class PangoText: TextMeasuring {
     private func check(family list: String) {
         guard checkedFamilies.insert(list).inserted else { return }
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            if !missing.contains(name) && !PinnedFonts.isAvailable(name, config: fontConfig) { missing.append(name) }
+            let ok: Bool
+            if let known = available[name] { ok = known } else {
+                ok = PinnedFonts.isAvailable(name, config: fontConfig)
+                available[name] = ok
+            }
+            if !ok && !missing.contains(name) { missing.append(name) }
         }
     }
 

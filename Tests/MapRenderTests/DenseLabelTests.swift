@@ -40,10 +40,12 @@ import Testing
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
     /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met. On this 34k file the
-    /// map names 37 (40 before the 2 px gap between labels): the 12 px names of the crowded east of
-    /// China (Xi'an, Qingdao, Shenyang, Dalian, Hefei, Wuzhong), Taipei, Hanoi, Bangkok, Ahmedabad,
-    /// Hyderabad, Tehran and Delhi (under Lahore's name) find no side free of more populous names.
-    /// The floor guards against losing more.
+    /// map names 38 (40 before the 2 px gap between labels, 37 with it until a top-ranked name with
+    /// no side in the full type tried the smaller one: Delhi, under Lahore's name before). The 12 px
+    /// names of the crowded east of China (Xi'an, Qingdao, Shenyang, Dalian, Hefei, Wuzhong),
+    /// Taipei, Hanoi, Bangkok, Ahmedabad, Hyderabad and Tehran find no side free of more populous
+    /// names even in the smaller type: at this scale 300 km is about 8 px. The floor guards
+    /// against losing more.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()
         #expect(rows.count == result.summary.input.pointsRead)
@@ -60,8 +62,8 @@ import Testing
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 37, "\(count) of 50 named")
-        #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City"]
+        #expect(count >= 38, "\(count) of 50 named")
+        #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }
 

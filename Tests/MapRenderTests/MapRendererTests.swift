@@ -263,3 +263,58 @@ final class ConcurrentResults: @unchecked Sendable {
     func set(_ i: Int, _ d: Data?) { lock.lock(); values[i] = d; lock.unlock() }
     func get(_ i: Int) -> Data? { lock.lock(); defer { lock.unlock() }; return values[i] }
 }
+
+/// A thread keeps its Pango font map between maps (`PangoText.forCurrentThread`: serve's workers,
+/// batch jobs). A map drawn by a warm font map, after maps in other formats, fonts and scripts,
+/// has the same bytes as the map drawn by a fresh one on a new thread; and a missing font family
+/// is reported for the map that asks for it, not for the maps after it.
+@Suite struct WarmFontMapTests {
+    static func labelled(_ format: OutputFormat, font: String = "DejaVu Sans", size: Double = 12) -> RenderRequest {
+        var r = RenderRequest()
+        r.inputs = [TestPaths.repoFile("samples/populated_places.geojson")]
+        r.width = 640; r.height = 400
+        r.layout.labelField = "name"
+        r.style.label.font = font
+        r.style.label.size = size
+        r.clustering = nil
+        r.format = format
+        return r
+    }
+
+    /// Runs `body` on a thread of its own (a fresh `threadDictionary`, so a fresh font map).
+    final class Box<T>: @unchecked Sendable { var result: Result<T, Error>?; init() {} }
+
+    static func onNewThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let box = Box<T>(), done = DispatchSemaphore(value: 0)
+        let t = Thread { box.result = Result { try body() }; done.signal() }
+        t.stackSize = 8 << 20
+        t.start()
+        done.wait()
+        return try box.result!.get()
+    }
+
+    @Test func aWarmFontMapDrawsTheSameBytesAsAFreshOne() throws {
+        for format in [OutputFormat.png, .svg, .pdf] {
+            let fresh = try Self.onNewThread { try MapRenderer.render(Self.labelled(format)).data }
+            let warm = try Self.onNewThread { () -> Data in
+                _ = try MapRenderer.render(Self.labelled(.pdf, font: "WenQuanYi Zen Hei", size: 17))
+                _ = try MapRenderer.render(Self.labelled(.svg, font: "Lohit Devanagari", size: 9))
+                _ = try MapRenderer.render(Self.labelled(.png, size: 30))
+                return try MapRenderer.render(Self.labelled(format)).data
+            }
+            #expect(warm == fresh, "\(format): \(warm.count) bytes warm, \(fresh.count) fresh")
+        }
+    }
+
+    @Test func aMissingFamilyIsReportedForItsMapOnly() throws {
+        let warnings = try Self.onNewThread { () -> [[String]] in
+            let a = try MapRenderer.render(Self.labelled(.png, font: "No Such Family Sans")).warnings
+            let b = try MapRenderer.render(Self.labelled(.png)).warnings
+            let c = try MapRenderer.render(Self.labelled(.png, font: "No Such Family Sans")).warnings
+            return [a, b, c].map { $0.filter { $0.contains("font family") } }
+        }
+        #expect(warnings[0].count == 1 && warnings[0][0].contains("'No Such Family Sans'"), "\(warnings[0])")
+        #expect(warnings[1].isEmpty, "\(warnings[1])")
+        #expect(warnings[2] == warnings[0])
+    }
+}

@@ -8,10 +8,14 @@ import TestSupport
 ///
 /// A release build takes minutes, so this test does not build it: it checks the binary scripts/setup
 /// left, and is skipped, saying so, when there is none (a clone where only `swift test` ran). The
-/// debug binary the other CLI tests run is built without `--static-swift-stdlib` and is not checked.
+/// debug binary the other CLI tests run is built without `--static-swift-stdlib` and is not checked
+/// by `swift test` alone. CI (`.ci/run`) builds the debug binary with `--static-swift-stdlib` in a
+/// folder of its own (the same link as scripts/setup's, without a release build's minutes) and runs
+/// this test on it, naming it in `MAPRENDER_PORTABLE_BINARY`; a path named there must exist.
 @Suite struct PortableBinaryTests {
-    static let releaseBinary = TestPaths.repoFile(".build/release/maprender")
-    static var hasReleaseBinary: Bool { FileManager.default.isExecutableFile(atPath: releaseBinary) }
+    static let named = ProcessInfo.processInfo.environment["MAPRENDER_PORTABLE_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+    static let releaseBinary = named ?? TestPaths.repoFile(".build/release/maprender")
+    static var hasReleaseBinary: Bool { named != nil || FileManager.default.isExecutableFile(atPath: releaseBinary) }
 
     /// The toolchain's root: where `swift` on the PATH resolves, two folders up (/opt/swift for
     /// /opt/swift/usr/bin/swift); nil when no swift is on the PATH.
@@ -28,6 +32,7 @@ import TestSupport
     @Test(.enabled(if: PortableBinaryTests.hasReleaseBinary,
                    "no .build/release/maprender: scripts/setup builds it (swift build -c release --static-swift-stdlib --product maprender)"))
     func releaseBinaryLinksNothingOfTheSwiftToolchain() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.releaseBinary), "no executable at \(Self.releaseBinary)")
         let r = try ReadmeEveryCommandTests.run("/usr/bin/ldd", [Self.releaseBinary])
         try #require(r.status == 0, Comment(rawValue: r.output))
         let lines = r.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

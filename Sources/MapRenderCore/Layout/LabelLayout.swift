@@ -467,14 +467,18 @@ enum LabelLayout {
         /// side this label took in the previous animation frame) is tried first.
         mutating func place(_ label: LabelPlacer.Label, disc: Int? = nil, texts: [String], hint: LabelSide?,
                             smallerType: Bool) -> (mark: LabelMark, side: LabelSide)? {
-            let labelFont = font(smallerType: smallerType)
+            // On a dense dot map a top-ranked name that finds no side in the full type tries the
+            // smaller one before it is dropped: Xi'an or Hanoi named small, rather than not at all.
+            let fonts = [font(smallerType: smallerType)] + (soft != nil && !smallerType ? [font(smallerType: true)] : [])
             let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var label = label
-            for text in texts {
-                label.size = measured(text, font: labelFont)
-                guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
-                placedLabels.insert(LabelLayout.padded(b, by: padding))
-                return (mark(text, font: labelFont, box: b), side)
+            for labelFont in fonts {
+                for text in texts {
+                    label.size = measured(text, font: labelFont)
+                    guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
+                    placedLabels.insert(LabelLayout.padded(b, by: padding))
+                    return (mark(text, font: labelFont, box: b), side)
+                }
             }
             return nil
         }

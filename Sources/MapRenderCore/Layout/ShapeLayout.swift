@@ -67,6 +67,16 @@ public enum ShapeLayout {
             let margin = (strokeMargin + p.strokeWidth) / ws  // strokes reach a little outside their shape
             let viewX0 = v.centerX - halfW - margin, viewX1 = v.centerX + halfW + margin
             let viewY0 = v.centerY - halfH - margin, viewY1 = v.centerY + halfH + margin
+            if let boxes = shapes.boxes {
+                // The shape's box (`ShapeSet.boxes`), widened by far more than any rounding
+                // between degrees and world units: a shape it leaves out is one the exact test
+                // below would leave out, unprojected. (Same bytes, with or without boxes.)
+                let slack = 1e-9
+                let minY = WebMercator.y(lat: boxes[4 * s + 3]) - slack, maxY = WebMercator.y(lat: boxes[4 * s + 2]) + slack
+                let minX = WebMercator.x(lon: boxes[4 * s]) - slack, maxX = WebMercator.x(lon: boxes[4 * s + 1]) + slack
+                guard maxY >= viewY0, minY <= viewY1,
+                      (viewX0 - maxX).rounded(.up) <= (viewX1 - minX).rounded(.down) else { continue }
+            }
             // Project and unwrap every ring of the shape; track its bounding box.
             wx.removeAll(keepingCapacity: true)
             wy.removeAll(keepingCapacity: true)

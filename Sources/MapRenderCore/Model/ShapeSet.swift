@@ -22,7 +22,45 @@ public struct ShapeSet: Sendable {
     public var row: [Int32] = []
     public var properties = PropertyTable()
 
+    /// Each shape's box in degrees, 4 per shape (west, east, south, north), its longitudes
+    /// unwrapped as the shape is drawn (east may pass 180, west -180), a polygon that goes round
+    /// a pole reaching it; nil until `computeBoxes()`, and again after
+    /// `add`, `addRing` or `append` (a set changed by hand must call it again). Kept with sets drawn many times (the
+    /// built-in land, a `--basemap` file): a view of a city then projects only the shapes near it.
+    public internal(set) var boxes: [Double]?
+
     public init() {}
+
+    /// Fills `boxes`. O(vertices), no trigonometry.
+    public mutating func computeBoxes() {
+        var out = [Double]()
+        out.reserveCapacity(4 * shapeCount)
+        for s in 0..<shapeCount {
+            var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
+            for r in rings(of: s) {
+                // The unwrapping of `forEachUnwrappedVertex`, in degrees (half the world = 180°).
+                var prev = Double.nan, shift = 0.0, first = Double.nan, last = Double.nan
+                for q in vertices(of: r) {
+                    var lon = coords[2 * q]
+                    if !prev.isNaN {
+                        let d = lon + shift - prev
+                        if d > 180 { shift -= 360 } else if d < -180 { shift += 360 }
+                    }
+                    lon += shift
+                    prev = lon
+                    if first.isNaN { first = lon }
+                    last = lon
+                    west = min(west, lon); east = max(east, lon)
+                    south = min(south, coords[2 * q + 1]); north = max(north, coords[2 * q + 1])
+                }
+                // A ring that ends about a world away from its start is closed along a pole's
+                // edge when drawn (`ShapeLayout.closeAroundPole`): reaching either, to be safe.
+                if kinds[s] == .polygon, abs(last - first) > 179 { south = -90; north = 90 }
+            }
+            out += [west, east, south, north]
+        }
+        boxes = out
+    }
 
     public var shapeCount: Int { kinds.count }
     public var vertexCount: Int { coords.count / 2 }
@@ -31,6 +69,7 @@ public struct ShapeSet: Sendable {
     /// Adds one shape made of rings of (lon, lat) pairs. Rings of fewer than two positions are
     /// left out (a reader that must say why checks before).
     public mutating func add(kind: Kind, rings: [[Double]], feature f: Int, row r: Int? = nil) {
+        boxes = nil
         for ring in rings where ring.count >= 4 {
             coords.append(contentsOf: ring)
             ringStart.append(coords.count / 2)
@@ -47,6 +86,7 @@ public struct ShapeSet: Sendable {
     /// false or appends fewer than two positions.
     @discardableResult
     public mutating func addRing(kind: Kind, feature f: Int, row r: Int? = nil, _ body: (inout [Double]) -> Bool) -> Bool {
+        boxes = nil
         let before = coords.count
         guard body(&coords), coords.count - before >= 4 else { coords.removeSubrange(before...); return false }
         ringStart.append(coords.count / 2)
@@ -73,6 +113,7 @@ public struct ShapeSet: Sendable {
 
     /// Appends another set's shapes; its property rows follow this set's, columns merged by name.
     public mutating func append(contentsOf other: ShapeSet) {
+        boxes = nil
         let vertexBase = vertexCount, ringBase = ringStart.count - 1
         if row.isEmpty && !isEmpty {
             for _ in 0..<shapeCount { row.append(Int32(properties.rowCount)); properties.appendEmptyRow() }

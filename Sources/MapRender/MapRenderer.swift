@@ -80,7 +80,7 @@ public enum MapRenderer {
         // This thread's font map, kept warm between maps (serve's workers, batch jobs).
         let text = PangoText.forCurrentThread(systemFonts: request.systemFonts)
         var layers = MapLayer.standard(style: style, rasters: tiles?.marks ?? [], basemaps: basemaps,
-                                       shapes: input.shapes)
+                                       shapes: input.shapes, shapeLabels: input.labelled)
         if let s = styled { layers.insert(contentsOf: s.layers, at: tiles?.marks.isEmpty == false ? 1 : 0) }
         var layoutOptions = TileStage.layout(request.layout, tiles: tiles)
         layoutOptions.markerSymbols = true
@@ -141,7 +141,8 @@ public enum MapRenderer {
     }
 
     /// The request's points (given, or read from its files) after its filter, with what reading saw.
-    static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, shapes: ShapeSet, report: InputReport, warnings: [String]) {
+    static func readPoints(_ request: RenderRequest) throws -> (points: PointSet, shapes: ShapeSet, report: InputReport, warnings: [String],
+                                                                 labelled: [ShapeLabels]) {
         var report = InputReport(source: (request.inputs + request.inlineInputs.map(\.name)).joined(separator: ", "))
         var warnings: [String] = []
         var points: PointSet
@@ -170,7 +171,7 @@ public enum MapRenderer {
             }
             points = all ?? PointSet()
         }
-        try InputFieldCheck.check(request, filter: nil, points: points)
+        try InputFieldCheck.check(request, filter: nil, points: points, shapes: shapes)
         if let w = InputFieldCheck.legendWarning(request) { warnings.append(w) }
         if let f = request.filter {
             let bound = f.bind(to: points.properties)
@@ -205,6 +206,10 @@ public enum MapRenderer {
             // Cairo's PDF writer refuses them; every format draws U+FFFD instead (`LabelText`).
             warnings.append("label text of point \(row) (and maybe others) holds Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF...): drawn as U+FFFD")
         }
+        // Labels on the lines and polygons read (not on the circles and arcs made from labelled
+        // points below: their points carry the label).
+        var labelled: [ShapeLabels] = []
+        if let field = request.layout.labelField, !shapes.isEmpty { labelled.append(ShapeLabels(shapes: shapes, field: field)) }
         if request.numberMarkers {
             let field = request.pointLines?.field
             MarkerNumbers(orderBy: request.pointLines?.orderBy, groupBy: field?.isEmpty == false ? field : nil).apply(to: &points)
@@ -225,9 +230,11 @@ public enum MapRenderer {
             // Points joined into lines: drawn under the points, or instead of them.
             let lines = joined.lines(from: points)
             if shapes.isEmpty { shapes = lines } else { shapes.append(contentsOf: lines) }
+            // Named by the value that joined them, with labels on.
+            if request.layout.labelField != nil, !lines.isEmpty { labelled.append(ShapeLabels(shapes: lines, field: joined.field)) }
         }
         if request.lineOnly { points = PointSet() }
-        return (points, shapes, report, warnings)
+        return (points, shapes, report, warnings, labelled)
     }
 
     /// Renders and writes the file atomically; the summary's timings include the write.

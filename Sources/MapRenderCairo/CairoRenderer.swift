@@ -154,6 +154,13 @@ public final class CairoRenderer {
                     cairo_paint_with_alpha(cr, l.opacity)
                     cairo_restore(cr)
                 }
+            case .pathLabel(let l):
+                if l.opacity < 1 { cairo_push_group(cr) }
+                text.draw(l, on: cr)
+                if l.opacity < 1 {
+                    cairo_pop_group_to_source(cr)
+                    cairo_paint_with_alpha(cr, l.opacity)
+                }
             case .bubbles(let b): drawBubbles(b, cr)
             case .callout(let c): drawCallout(c, cr)
             case .scaleBar(let b): drawScaleBar(b, cr)

@@ -132,6 +132,79 @@ public final class PangoText: TextMeasuring {
                         height: Double(logical.height) / Double(PANGO_SCALE))
     }
 
+    /// `text` shaped on one line, cut into its clusters in visual order, each with where it
+    /// starts and its advance as Pango laid it out (kerning included).
+    public func glyphRun(_ text: String, font: FontSpec) -> GlyphRun {
+        let layout = makeLayout(text, font: font)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let scale = Double(PANGO_SCALE)
+        var whole = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &whole)
+        var run = GlyphRun()
+        run.width = Double(whole.width) / scale
+        run.height = Double(whole.height) / scale
+        run.baseline = Double(pango_layout_get_baseline(layout) - whole.y) / scale
+        guard let iter = pango_layout_get_iter(layout) else { return run }
+        defer { pango_layout_iter_free(iter) }
+        var starts: [Int] = [], xs: [Double] = [], widths: [Double] = []
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_cluster_extents(iter, nil, &logical)
+            starts.append(Int(pango_layout_iter_get_index(iter)))
+            xs.append(Double(logical.x - whole.x) / scale)
+            widths.append(Double(logical.width) / scale)
+        } while pango_layout_iter_next_cluster(iter) != 0
+        // A cluster's bytes run to the next cluster's start in the text (visual order may differ).
+        let bytes = Array(text.utf8)
+        let sorted = Array(Set(starts)).sorted()
+        for (k, from) in starts.enumerated() {
+            guard from >= 0, from < bytes.count else { continue }
+            let to = sorted.first { $0 > from } ?? bytes.count
+            let piece = String(decoding: bytes[from..<min(to, bytes.count)], as: UTF8.self)
+            guard !piece.isEmpty else { continue }
+            run.clusters.append(piece); run.x.append(xs[k]); run.advance.append(widths[k])
+        }
+        return run
+    }
+
+    /// Draws text laid along a line: every glyph's halo first (so no halo covers a neighbouring
+    /// glyph), then the glyphs, each rotated about its baseline's left end.
+    func draw(_ mark: PathLabelMark, on cr: OpaquePointer) {
+        pango_cairo_update_context(cr, context)
+        let layouts = mark.glyphs.map { makeLayout($0.text, font: mark.font) }
+        defer { for l in layouts { g_object_unref(UnsafeMutableRawPointer(l)) } }
+        func place(_ k: Int) {
+            let g = mark.glyphs[k]
+            cairo_translate(cr, g.x, g.y)
+            cairo_rotate(cr, g.angle)
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layouts[k], nil, &logical)
+            let baseline = Double(pango_layout_get_baseline(layouts[k])) / Double(PANGO_SCALE)
+            cairo_move_to(cr, -Double(logical.x) / Double(PANGO_SCALE), -baseline)
+        }
+        if mark.haloWidth > 0, mark.halo.a > 0 {
+            cairo_new_path(cr)
+            for k in mark.glyphs.indices {
+                cairo_save(cr)
+                place(k)
+                pango_cairo_layout_path(cr, layouts[k])
+                cairo_restore(cr)
+            }
+            mark.halo.setSource(cr)
+            cairo_set_line_width(cr, mark.haloWidth * 2)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        mark.color.setSource(cr)
+        for k in mark.glyphs.indices {
+            cairo_save(cr)
+            place(k)
+            pango_cairo_show_layout(cr, layouts[k])
+            cairo_restore(cr)
+        }
+        cairo_new_path(cr)
+    }
+
     /// How far below the top of `text`'s logical box its first baseline lies, CSS px (where an SVG
     /// `<text>` must be placed to sit where Pango draws it).
     public func baseline(_ text: String, font: FontSpec) -> Double {

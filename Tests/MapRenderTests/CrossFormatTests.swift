@@ -96,6 +96,13 @@ import TestSupport
                 r.clustering = nil
                 r.style = try Style.load(path: TestPaths.repoFile("samples/flights-style.json"))
             }),
+            ("labels along a storm track and at countries' poles", { r in
+                r.inputs = [countries, TestPaths.repoFile("samples/tracks.csv")]
+                r.pointLines = PointLines(field: "id", orderBy: "time")
+                r.lineOnly = true
+                r.layout.labelField = "NAME"
+                r.view = .bbox(GeoBounds(west: -160, south: 14, east: -85, north: 58))
+            }),
             ("numbered pins along a track", { r in
                 r.inputs = [TestPaths.repoFile("samples/track-stops.geojson")]
                 r.numberMarkers = true

@@ -317,6 +317,7 @@ import Testing
                 let box = Rect(x: label.x - h, y: label.y - h, width: label.width + 2 * h, height: label.height + 2 * h)
                 cover({ $0.intersects(box) }, by: "label \(label.text)")
             case .callout(let c): cover({ $0.intersects(c.box) }, by: "a callout")
+            case .pathLabel(let l): for b in l.boxes { cover({ $0.intersects(b) }, by: "label \(l.text)") }
             case .textBox(let t): cover({ $0.intersects(t.box) }, by: "the attribution")
             case .scaleBar(let b): cover({ $0.intersects(b.box) }, by: "the scale bar")
             case .legend(let l): cover({ $0.intersects(l.box) }, by: "the legend")

@@ -12,9 +12,11 @@ import MapRenderCore
 enum InputFieldCheck {
     /// Throws for the first option naming a missing property; `filter` is the job's filter when
     /// it is applied apart from the request (batch).
-    static func check(_ r: RenderRequest, filter: StyleExpression?, points: PointSet) throws {
+    static func check(_ r: RenderRequest, filter: StyleExpression?, points: PointSet, shapes: ShapeSet = ShapeSet()) throws {
         guard points.count > 0 else { return }
+        // `--label` also names lines and polygons: a property only they have counts for it.
         let present = Set(points.properties.names)
+        let labelPresent = present.union(shapes.properties.names)
         var named: [(option: String, field: String)] = []
         if let f = r.inputOptions.idField { named.append(("id-field", f)) }
         if let l = r.pointLines {
@@ -29,7 +31,9 @@ enum InputFieldCheck {
         for p in (filter ?? r.filter)?.propertyNames ?? [] { named.append(("filter", p)) }
         // `--line-by` may name the id (a CSV column `id`, GeoJSON feature ids).
         let ids = points.ids.isEmpty ? [] : [r.inputOptions.idField ?? "id"]
-        guard let missing = named.first(where: { !present.contains($0.field) && !($0.option == "line-by" && ids.contains($0.field)) }) else { return }
+        guard let missing = named.first(where: {
+            !($0.option == "label" ? labelPresent : present).contains($0.field) && !($0.option == "line-by" && ids.contains($0.field))
+        }) else { return }
         let all = allPropertyNames(r, read: present)
         let hint = KeySuggestion.closest(to: missing.field, among: all).map { "; did you mean '\($0)'?" }
             ?? (all.isEmpty ? "; it has no properties" : "; it has: \(all.prefix(30).joined(separator: ", "))")

@@ -82,6 +82,7 @@ enum LabelLayout {
         /// their strings in that order (a cache miss each, and a retain and a release of each
         /// string) took 65 ms of a 100k-point labelled map.
         func haveText(_ rows: [Int]) -> [Bool] {
+            guard !rows.isEmpty else { return [] }
             let column = data.points.properties.columns[self.column]
             if rows.count * 4 < column.count { return rows.map { column[$0].hasDisplayText } }
             let byRow = column.map(\.hasDisplayText)
@@ -109,10 +110,15 @@ enum LabelLayout {
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, hints: LabelSides = LabelSides(),
                       opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = [],
-                      land: @autoclosure () -> LandMask? = nil) -> Output {
-        guard let col = data.points.properties.columnIndex(field) else { return Output(items: [], dropped: 0) }
+                      land: @autoclosure () -> LandMask? = nil, shapes: [ShapeLabels] = []) -> Output {
+        let shapeCandidates = shapes.isEmpty || options.labelStyle != .plain ? []
+            : ShapeLabelCandidate.make(shapes, viewport: v, rankName: options.labelPriority)
+        // Points without the label's field: only the lines' and polygons' labels (if any).
+        let col = data.points.properties.columnIndex(field)
+        guard col != nil || !shapeCandidates.isEmpty else { return Output(items: [], dropped: 0) }
+        let drawn = col == nil ? [] : drawn, bubbles = col == nil ? [] : bubbles
         let ls = style.label
-        var context = Context(data: data, column: col,
+        var context = Context(data: data, column: col ?? 0,
                               rank: BubbleNaming.rankColumn(options.labelPriority, properties: data.points.properties),
                               style: ls, font: FontSpec(family: ls.font, size: ls.size * options.textScale, weight: ls.weight),
                               viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
@@ -135,7 +141,8 @@ enum LabelLayout {
                                  maxWidth: ls.calloutMaxWidth * options.textScale, measurer: measurer, skip: skip)
         case .plain:
             return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, outline: style.cluster.strokeWidth,
-                              context: context, measurer: measurer, soft: soft, skip: skip, land: soft == nil ? nil : land())
+                              context: context, measurer: measurer, soft: soft, skip: skip, land: soft == nil ? nil : land(),
+                              shapes: shapeCandidates)
         }
     }
 
@@ -239,7 +246,7 @@ enum LabelLayout {
     /// dropped: "Mumbai +4145" beside the wrong one of two neighbouring bubbles reads as a wrong map.
     static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], outline: Double = 0,
                            context c: Context, measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = [],
-                           land: LandMask? = nil) -> Output {
+                           land: LandMask? = nil, shapes: [ShapeLabelCandidate] = []) -> Output {
         let candidates = PlainCandidates(drawn: drawn, batch: batch, bubbles: bubbles, context: c, skip: skip)
         // Bubbles, then the heads of pins and large markers (for the ambiguity test only).
         var dx = bubbles.map(\.x), dy = bubbles.map(\.y), dr = bubbles.map { $0.radius + outline / 2 }
@@ -254,7 +261,24 @@ enum LabelLayout {
         var items: [SceneItem] = []
         var dropped = 0
         var sides = LabelSides()
-        for j in candidates.order() {
+        // Points' and bubbles' labels (`PlainCandidates.order`) and the lines' and polygons' in
+        // one order by priority, higher first; at equal priority points' first.
+        let order = candidates.order()
+        let shapeOrder = shapes.indices.sorted {
+            shapes[$0].priority != shapes[$1].priority ? shapes[$0].priority > shapes[$1].priority : $0 < $1
+        }
+        var next = 0, nextShape = 0
+        while next < order.count || nextShape < shapeOrder.count {
+            if nextShape < shapeOrder.count
+                && (next == order.count || candidates.labels[order[next]].priority < shapes[shapeOrder[nextShape]].priority) {
+                let placed = placer.place(shapes[shapeOrder[nextShape]])
+                nextShape += 1
+                if placed.isEmpty { dropped += 1 }
+                items += placed
+                continue
+            }
+            let j = order[next]
+            next += 1
             let owner = candidates.owners[j], representative = candidates.representative(j)
             let hint = c.hints.side(point: owner, representative: representative)
             let isBubble = j < candidates.bubbleLabels
@@ -473,6 +497,42 @@ enum LabelLayout {
         func mark(_ text: String, font: FontSpec, box b: Rect) -> LabelMark {
             LabelMark(text: text, font: font, color: c.style.color, halo: c.style.halo, haloWidth: halo,
                       x: b.x + reserve, y: b.y + reserve, width: b.width - 2 * reserve, height: b.height - 2 * reserve)
+        }
+
+        /// A line's or polygon's label: along the line at each free repetition, or at the
+        /// polygon's pole when the label's box lies inside the polygon and is free. Each placed
+        /// glyph's box (or the label's box) goes into the index as a point label's does.
+        mutating func place(_ shape: ShapeLabelCandidate) -> [SceneItem] {
+            switch shape.geometry {
+            case .line(let pieces):
+                let run = measurer.glyphRun(shape.text, font: c.font)
+                var options = LineLabelPlacement.Options()
+                options.reserve = reserve
+                var out: [SceneItem] = []
+                for piece in pieces {
+                    for p in LineLabelPlacement.placements(along: piece, run: run, options: options) {
+                        guard c.allowOverlap || p.boxes.allSatisfy(free) else { continue }
+                        for b in p.boxes { placedLabels.insert(LabelLayout.padded(b, by: padding)) }
+                        out.append(.pathLabel(PathLabelMark(text: shape.text, font: c.font, color: c.style.color, halo: c.style.halo,
+                                                            haloWidth: halo, glyphs: p.glyphs, boxes: p.boxes)))
+                    }
+                }
+                return out
+            case .polygon(let rings):
+                guard let pole = Polylabel.pole(of: rings, precision: ShapeLabelCandidate.polePrecision), pole.distance > 0 else { return [] }
+                let size = measured(shape.text, font: c.font)
+                // Centred on the pole; where the box (wider than the inscribed circle) crosses the
+                // outline there, slid a quarter or half its width sideways, a half its height up
+                // or down. None inside the polygon: it is too small for its name, left out.
+                let w = size.width, h = size.height
+                for (dx, dy) in [(0, 0), (-w / 4, 0), (w / 4, 0), (-w / 2, 0), (w / 2, 0), (0, -h / 2), (0, h / 2)] {
+                    let b = Rect(x: pole.x + dx - w / 2, y: pole.y + dy - h / 2, width: w, height: h)
+                    guard Polylabel.contains(b, rings: rings), c.allowOverlap || free(b) else { continue }
+                    placedLabels.insert(LabelLayout.padded(b, by: padding))
+                    return [.label(mark(shape.text, font: c.font, box: b))]
+                }
+                return []
+            }
         }
 
         /// The side a measured label takes, or nil.

@@ -11,6 +11,9 @@ public enum MapLayer: Sendable {
     case points
     /// Labels or callouts of points and bubbles, placed around every mark drawn.
     case labels
+    /// Lines and polygons of the data named by a property: along the lines, at the polygons'
+    /// poles. Placed and drawn with the `labels` layer, in one priority order with the points'.
+    case shapeLabels(ShapeLabels)
     /// Scale bar, legend and attribution.
     case decorations
     /// A basemap style's point labels (`BasemapSymbols`): drawn here in the layer order, but
@@ -21,7 +24,7 @@ public enum MapLayer: Sendable {
     /// (`Style.shapeLayers`: the basemap's fills and lines, then the data's polygons and lines,
     /// unless the style orders them otherwise), points, labels and decorations.
     public static func standard(style: Style, rasters: [RasterMark] = [], basemaps: [ShapeSet],
-                                shapes: ShapeSet = ShapeSet()) -> [MapLayer] {
+                                shapes: ShapeSet = ShapeSet(), shapeLabels: [ShapeLabels] = []) -> [MapLayer] {
         var out: [MapLayer] = rasters.isEmpty ? [] : [.raster(rasters)]
         for layer in style.shapeLayers {
             switch layer.source {
@@ -29,7 +32,7 @@ public enum MapLayer: Sendable {
             case .data: if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             }
         }
-        return out + [.points, .labels, .decorations]
+        return out + [.points] + shapeLabels.map { .shapeLabels($0) } + [.labels, .decorations]
     }
 }
 
@@ -108,8 +111,11 @@ public enum MapLayout {
         // Basemap symbol layers: where their labels go in the scene, placed once the rest is.
         var symbolSlots: [(at: Int, symbols: BasemapSymbols)] = []
 
+        let shapeLabels = layers.compactMap { if case .shapeLabels(let s) = $0 { return s } else { return nil } }
         for layer in layers {
             switch layer {
+            case .shapeLabels:
+                continue   // with the points' labels
             case .symbols(let s):
                 symbolSlots.append((scene.items.count, s))
             case .raster(let marks):
@@ -147,7 +153,8 @@ public enum MapLayout {
                                                style: style, viewport: v, obstacles: obstacles, options: options,
                                                measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
                                                soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
-                                               land: LandMask(polygons: land, water: water, width: v.width, height: v.height))
+                                               land: LandMask(polygons: land, water: water, width: v.width, height: v.height),
+                                               shapes: shapeLabels)
                 scene.items += placed.items
                 scene.labelsDropped = placed.dropped
                 sides = placed.sides
@@ -172,6 +179,7 @@ public enum MapLayout {
         for item in scene.items {
             switch item {
             case .label(let l): index.insert(l.box)
+            case .pathLabel(let l): for b in l.boxes { index.insert(b) }
             case .callout(let c): index.insert(c.box)
             case .textBox(let t): index.insert(t.box)
             case .scaleBar(let b): index.insert(b.box)
@@ -190,20 +198,32 @@ public enum MapLayout {
             if $0.c.sortKey != $1.c.sortKey { return $0.c.sortKey < $1.c.sortKey }
             return $0.c.index < $1.c.index
         }
-        var placed = [[LabelMark]](repeating: [], count: slots.count)
+        var placed = [[SceneItem]](repeating: [], count: slots.count)
         let frame = Rect(x: 0, y: 0, width: v.width, height: v.height)
         for (slot, c) in candidates {
+            if let along = c.along {
+                // Along a line: each repetition on its own, every glyph on the image and free.
+                let l = c.label
+                for p in along where allowOverlap || p.boxes.allSatisfy({ frame.contains($0) && index.canPlace($0) }) {
+                    for b in p.boxes { index.insert(b) }
+                    var mark = PathLabelMark(text: l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
+                                             glyphs: p.glyphs, boxes: p.boxes)
+                    mark.opacity = l.opacity
+                    placed[slot].append(.pathLabel(mark))
+                }
+                continue
+            }
             let box = c.label.box
             // The whole label on the image, as MapLibre keeps labels inside a static map's edges.
             guard frame.contains(box) else { continue }
             if allowOverlap || index.canPlace(box) {
                 index.insert(box)
-                placed[slot].append(c.label)
+                placed[slot].append(.label(c.label))
             }
         }
         // Inserted from the last slot back, so earlier positions stay valid.
         for k in slots.indices.reversed() where !placed[k].isEmpty {
-            scene.items.insert(contentsOf: placed[k].map { .label($0) }, at: slots[k].at)
+            scene.items.insert(contentsOf: placed[k], at: slots[k].at)
         }
     }
 

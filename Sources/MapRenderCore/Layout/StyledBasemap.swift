@@ -74,10 +74,20 @@ public enum StyledBasemap {
                 let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
                 if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
-                guard let symbol = l.symbol, !symbol.placementLine, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
+                guard let symbol = l.symbol, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
                 switch data {
                 case .vector(let byLayer):
-                    guard let name = l.sourceLayer, let d = byLayer[name], d.pointCount > 0 else { continue }
+                    guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
+                    if symbol.placementLine {
+                        // Along the layer's lines (and its polygons' outlines, as MapLibre lays them).
+                        guard !d.lines.isEmpty else { continue }
+                        var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
+                                                     properties: d.properties)
+                        symbols.lines = d.lines
+                        out.append(.symbols(symbols))
+                        continue
+                    }
+                    guard d.pointCount > 0 else { continue }
                     out.append(.symbols(BasemapSymbols(layer: l.style, symbol: symbol, order: out.count,
                                                        coords: d.pointCoords, rows: d.pointRows, properties: d.properties)))
                 default:
@@ -184,11 +194,16 @@ public struct BasemapSymbols: Sendable {
     public var coords: [Double]
     public var rows: [Int32]
     public var properties: PropertyTable
+    /// For `symbol-placement: line`: the lines to lay the text along (rows of `properties`).
+    public var lines = ShapeSet()
 }
 
 /// One basemap label to place.
 struct SymbolCandidate {
+    /// A point label; for a line's, its text and look (its box is not used).
     var label: LabelMark
+    /// A line's label: each repetition along it, placed or not on its own; nil for a point label.
+    var along: [LineLabelPlacement.Placement]?
     var sortKey: Double
     var layerOrder: Int
     var index: Int
@@ -198,6 +213,7 @@ extension BasemapSymbols {
     /// Labels of the visible points, measured and anchored, not yet placed.
     func candidates(viewport v: Viewport, textScale: Double, measurer: TextMeasuring) -> [SymbolCandidate] {
         guard layer.shows(atZoom: v.zoom), let fieldExpr = symbol.field else { return [] }
+        if symbol.placementLine { return lineCandidates(viewport: v, textScale: textScale, measurer: measurer) }
         let zoom = v.zoom
         let filter = layer.filter?.bind(to: properties)
         let field = fieldExpr.bind(to: properties)
@@ -239,6 +255,61 @@ extension BasemapSymbols {
             guard label.opacity > 0, label.color.a > 0 else { continue }
             out.append(SymbolCandidate(label: label, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
                                        layerOrder: order, index: i))
+        }
+        return out
+    }
+}
+
+extension BasemapSymbols {
+    /// Labels along the visible lines, each with every repetition that fits and bends little
+    /// enough (`LineLabelPlacement`), not yet placed. `line-center`: one, at the line's middle.
+    func lineCandidates(viewport v: Viewport, textScale: Double, measurer: TextMeasuring) -> [SymbolCandidate] {
+        guard let fieldExpr = symbol.field else { return [] }
+        let zoom = v.zoom
+        let filter = layer.filter?.bind(to: properties)
+        let field = fieldExpr.bind(to: properties)
+        let size = symbol.size.bind(to: properties), color = symbol.color.bind(to: properties)
+        let halo = symbol.haloColor.bind(to: properties), haloWidth = symbol.haloWidth.bind(to: properties)
+        let opacity = symbol.opacity.bind(to: properties), sortKey = symbol.sortKey?.bind(to: properties)
+        var out: [SymbolCandidate] = []
+        for s in 0..<lines.shapeCount {
+            guard let row = lines.propertyRow(of: s) else { continue }
+            if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
+            guard var text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { continue }
+            switch symbol.transform {
+            case "uppercase": text = text.uppercased()
+            case "lowercase": text = text.lowercased()
+            default: break
+            }
+            text = LabelText.truncated(text)
+            guard let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
+            let em = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
+            var font = symbol.font
+            font.size = em
+            var label = LabelMark(text: text, font: font,
+                                  color: color.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
+                                  halo: halo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
+                                  haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), em / 4),
+                                  x: 0, y: 0, width: 0, height: 0)
+            label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+            guard label.opacity > 0, label.color.a > 0 else { continue }
+            let run = measurer.glyphRun(text, font: font)
+            var options = LineLabelPlacement.Options()
+            options.spacing = symbol.spacing * textScale
+            options.maxAngle = symbol.maxAngle
+            var along: [LineLabelPlacement.Placement] = []
+            for ring in rings {
+                for piece in ShapeLabelCandidate.path(ring).visiblePieces(width: v.width, height: v.height, margin: 0) {
+                    if symbol.placementLineCenter {
+                        if let p = LineLabelPlacement.place(run, at: piece.length / 2, on: piece, options: options) { along.append(p) }
+                    } else {
+                        along += LineLabelPlacement.placements(along: piece, run: run, options: options)
+                    }
+                }
+            }
+            guard !along.isEmpty else { continue }
+            out.append(SymbolCandidate(label: label, along: along, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
+                                       layerOrder: order, index: s))
         }
         return out
     }

@@ -5,10 +5,43 @@ import Foundation
 public protocol TextMeasuring: AnyObject {
     /// The logical size of `text`; with `maxWidth`, wrapped at word (or character) boundaries to that width.
     func measure(_ text: String, font: FontSpec, maxWidth: Double?) -> TextSize
+    /// `text` on one line as its clusters (what is drawn as one piece: a letter with its
+    /// accents), where each starts and how far it advances, for text laid along a line. The
+    /// default measures each character alone (no kerning); Pango's shapes the whole text.
+    func glyphRun(_ text: String, font: FontSpec) -> GlyphRun
 }
 
 extension TextMeasuring {
     public func measure(_ text: String, font: FontSpec) -> TextSize { measure(text, font: font, maxWidth: nil) }
+
+    public func glyphRun(_ text: String, font: FontSpec) -> GlyphRun {
+        var run = GlyphRun()
+        let whole = measure(text, font: font)
+        run.height = whole.height
+        run.baseline = whole.height * 0.8
+        for c in text {
+            let w = measure(String(c), font: font).width
+            run.clusters.append(String(c)); run.x.append(run.width); run.advance.append(w)
+            run.width += w
+        }
+        return run
+    }
+}
+
+/// One line of text as clusters in visual order (left to right as drawn), CSS px.
+public struct GlyphRun: Sendable, Equatable {
+    /// Each cluster's text.
+    public var clusters: [String] = []
+    /// Where each cluster starts from the left of the text, and its advance.
+    public var x: [Double] = []
+    public var advance: [Double] = []
+    /// The whole text's logical width and height.
+    public var width = 0.0
+    public var height = 0.0
+    /// How far below the top of the logical box the baseline lies.
+    public var baseline = 0.0
+
+    public init() {}
 }
 
 /// Measures each distinct (text, font) once: many labels repeat ("Springfield"), and
@@ -16,6 +49,7 @@ extension TextMeasuring {
 public final class CachingTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let base: TextMeasuring
     private var cache: [Key: TextSize] = [:]
+    private var runs: [Key: GlyphRun] = [:]
     private let lock = NSLock()
     public private(set) var misses = 0
 
@@ -34,5 +68,17 @@ public final class CachingTextMeasurer: TextMeasuring, @unchecked Sendable {
         misses += 1
         lock.unlock()
         return s
+    }
+
+    public func glyphRun(_ text: String, font: FontSpec) -> GlyphRun {
+        let k = Key(text: text, font: font, maxWidth: nil)
+        lock.lock()
+        if let r = runs[k] { lock.unlock(); return r }
+        lock.unlock()
+        let r = base.glyphRun(text, font: font)
+        lock.lock()
+        runs[k] = r
+        lock.unlock()
+        return r
     }
 }

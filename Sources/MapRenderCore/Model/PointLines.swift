@@ -22,17 +22,20 @@ public struct PointLines: Sendable, Equatable {
         let order = orderBy.flatMap { points.properties.columnIndex($0) }
         // Group point indexes by the field's text, keeping first-seen order.
         var groupOf: [String: Int] = [:]
-        var groups: [[Int]] = []
+        var groups: [[Int]] = [], keys: [String] = []
         for i in 0..<points.count {
             let value = column.map { points.properties.value(column: $0, row: i) } ?? points.ids[i]
             guard let key = value.displayText else { continue }
             if let g = groupOf[key] { groups[g].append(i) } else {
                 groupOf[key] = groups.count
                 groups.append([i])
+                keys.append(key)
             }
         }
         for c in points.properties.names { _ = out.properties.addColumn(c) }
-        for var members in groups where members.count >= 2 {
+        // Grouped by the ids: each line also has the id as the field's value (what names it).
+        let idColumn = column == nil ? out.properties.addColumn(field) : nil
+        for (g, var members) in groups.enumerated() where members.count >= 2 {
             if let o = order {
                 members = members.enumerated().sorted { a, b in
                     let c = Self.compare(points.properties.value(column: o, row: a.element),
@@ -45,7 +48,8 @@ public struct PointLines: Sendable, Equatable {
             for i in members { coords.append(points.lon[i]); coords.append(points.lat[i]) }
             let first = members[0]
             let row = out.properties.rowCount
-            out.properties.appendRow(points.properties.names.indices.map { ($0, points.properties.value(column: $0, row: first)) })
+            out.properties.appendRow(points.properties.names.indices.map { ($0, points.properties.value(column: $0, row: first)) }
+                                     + (idColumn.map { [($0, PropertyValue.string(keys[g]))] } ?? []))
             out.add(kind: .line, rings: [coords], feature: first, row: row)
         }
         return out

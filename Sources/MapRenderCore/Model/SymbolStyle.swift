@@ -21,15 +21,22 @@ public struct SymbolStyle: Sendable {
     public var transform = "none"
     /// `text-max-width` in ems: longer text wraps, lines centred (MapLibre's default 10).
     public var maxWidth = 10.0
-    /// `symbol-placement` other than `point` (along lines): not drawn.
+    /// `symbol-placement: line` or `line-center`: the text laid along the feature's lines
+    /// (`LineLabelPlacement`); `line-center` once, at the middle of each line.
     public var placementLine = false
+    public var placementLineCenter = false
+    /// `symbol-spacing`: between repeated labels along a line, CSS px (MapLibre's default 250).
+    public var spacing = 250.0
+    /// `text-max-angle`: the most a line may turn under its label, degrees (default 45).
+    public var maxAngle = 45.0
 
     public init() {}
 
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
                                      "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
-                                     "symbol-placement", "text-max-width"]
+                                     "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
+                                     "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -102,9 +109,25 @@ public struct SymbolStyle: Sendable {
         if let m = layout["text-max-width"] {
             if let v = m as? NSNumber, v.doubleValue > 0, v.doubleValue.isFinite { s.maxWidth = v.doubleValue } else { notes.append("text-max-width (not a constant)") }
         }
-        if let p = layout["symbol-placement"] as? String, p != "point" {
-            s.placementLine = true
-            notes.append("symbol-placement: \(p)")
+        if let p = layout["symbol-placement"] {
+            switch p as? String {
+            case "point"?: break
+            case "line"?: s.placementLine = true
+            case "line-center"?: s.placementLine = true; s.placementLineCenter = true
+            default: notes.append("symbol-placement: \(p)")
+            }
+        }
+        if let v = layout["symbol-spacing"] {
+            if let n = v as? NSNumber, n.doubleValue >= 1, n.doubleValue.isFinite { s.spacing = n.doubleValue } else { notes.append("symbol-spacing (not a constant)") }
+        }
+        if let v = layout["text-max-angle"] {
+            if let n = v as? NSNumber, n.doubleValue >= 0, n.doubleValue.isFinite { s.maxAngle = n.doubleValue } else { notes.append("text-max-angle (not a constant)") }
+        }
+        // Drawn as MapLibre draws them on a flat map with their defaults (text along the line,
+        // upright); other values are not.
+        if let v = layout["text-keep-upright"], (v as? NSNumber)?.boolValue != true { notes.append("text-keep-upright: false") }
+        if let v = layout["text-rotation-alignment"], !["auto", "map", "viewport"].contains(v as? String ?? "") || (v as? String == "viewport" && s.placementLine) {
+            notes.append("text-rotation-alignment: \(v)")
         }
         return s
     }

@@ -33,6 +33,7 @@ public struct Scene: Sendable {
                 c[s.kind == .polygon ? "polygon" : "line", default: 0] += s.pathCount
             case .markers(let m): c["marker", default: 0] += m.count
             case .label: c["label", default: 0] += 1
+            case .pathLabel: c["line-label", default: 0] += 1
             case .callout: c["callout", default: 0] += 1
             case .scaleBar: c["scale-bar", default: 0] += 1
             case .legend: c["legend", default: 0] += 1
@@ -47,6 +48,7 @@ public struct Scene: Sendable {
 
     public var markers: [MarkerBatch] { items.compactMap { if case .markers(let m) = $0 { return m } else { return nil } } }
     public var labels: [LabelMark] { items.compactMap { if case .label(let l) = $0 { return l } else { return nil } } }
+    public var pathLabels: [PathLabelMark] { items.compactMap { if case .pathLabel(let l) = $0 { return l } else { return nil } } }
     public var bubbles: [BubbleBatch.Bubble] { items.flatMap { if case .bubbles(let b) = $0 { return b.bubbles } else { return [] } } }
     public var legs: [LegBatch] { items.compactMap { if case .legs(let l) = $0 { return l } else { return nil } } }
 }
@@ -58,6 +60,8 @@ public enum SceneItem: Sendable {
     case markers(MarkerBatch)
     /// A text label with a halo.
     case label(LabelMark)
+    /// A text laid along a line, glyph by glyph, with a halo.
+    case pathLabel(PathLabelMark)
     /// Text on a filled box (attribution).
     case textBox(TextBoxMark)
     /// Cluster bubbles with their count text.

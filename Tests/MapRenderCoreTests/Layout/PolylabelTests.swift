@@ -6,9 +6,8 @@ import TestSupport
 /// Polylabel against its published reference cases and against an independent implementation.
 ///
 /// - The reference cases are mapbox/polylabel's own tests (test/test.js, ISC licence): the two
-///   degenerate polygons there are inline; `water1.json` and `water2.json` are its fixtures, read
-///   from `POLYLABEL_FIXTURES` or `../shared/data/polylabel/` (they are data of another project, not
-///   vendored here), the test skipping with a message where they are not found.
+///   degenerate polygons there are inline; `water1.json` and `water2.json` are its fixtures,
+///   vendored unchanged with its licence in Fixtures/polylabel/.
 /// - GEOS's polylabel (shapely 2.2 `shapely.ops.polylabel`, an implementation of its own) on the
 ///   largest part of Natural Earth countries (samples/ne_110m_admin_0_countries.geojson) in
 ///   longitude/latitude at a precision of 0.01°, computed with
@@ -22,13 +21,7 @@ import TestSupport
         ("water2", 1, 3263.5, 3263.5, 960.5),
     ]
 
-    static func fixtureDirectory() -> URL? {
-        var candidates: [String] = []
-        if let d = ProcessInfo.processInfo.environment["POLYLABEL_FIXTURES"] { candidates.append(d) }
-        candidates.append(TestPaths.repo.deletingLastPathComponent().appendingPathComponent("shared/data/polylabel").path)
-        return candidates.map { URL(fileURLWithPath: $0) }
-            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("water1.json").path) }
-    }
+    static let fixtureDirectory = URL(fileURLWithPath: TestPaths.repoFile("Tests/MapRenderCoreTests/Fixtures/polylabel"))
 
     static func rings(_ json: Any?) -> [[Double]] {
         ((json as? [[[Double]]]) ?? []).map { $0.flatMap { $0 } }
@@ -37,11 +30,7 @@ import TestSupport
     @Test(arguments: published.indices)
     func publishedFixtures(_ k: Int) throws {
         let (name, precision, x, y, distance) = Self.published[k]
-        guard let dir = Self.fixtureDirectory() else {
-            print("skipped: polylabel's fixtures not found (set POLYLABEL_FIXTURES to a folder with water1.json and water2.json from github.com/mapbox/polylabel test/fixtures)")
-            return
-        }
-        let data = try Data(contentsOf: dir.appendingPathComponent(name + ".json"))
+        let data = try Data(contentsOf: Self.fixtureDirectory.appendingPathComponent(name + ".json"))
         let rings = Self.rings(try JSONSerialization.jsonObject(with: data))
         let p = try #require(Polylabel.pole(of: rings, precision: precision))
         #expect(p.x == x && p.y == y, "\(name) at \(precision): (\(p.x), \(p.y)), published (\(x), \(y))")

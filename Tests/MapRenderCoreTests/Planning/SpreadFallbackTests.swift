@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 @testable import MapRenderCore
 
-/// Fallback bubbles stay readable: a group with no room is drawn stacked, not as a bubble, when its
-/// markers are small dots or when its bubble would sit on another bubble (issue 15).
+/// A stack with no room shows its count: a bubble, or a small badge for 2 to 4 pins, never pins
+/// stacked to look like one (issue 47, which replaced issue 15's stacking of small groups); only
+/// small dots stay stacked.
 @Suite struct SpreadFallbackTests {
     /// `n` points, the kth placed by `place(k, rng)`, every tenth one an exact duplicate of an
     /// earlier point; ids 0..<n.
@@ -41,51 +42,47 @@ import TestSupport
         return MapPlanner.plan(points: points, style: style, options: o)
     }
 
-    /// 3000 pins with 300 duplicates: the pairs find no room among the pins; their bubbles would
-    /// pile up, so only bubbles clear of each other are drawn and the rest are stacked.
+    /// 3000 pins with 300 duplicates: the pairs find little room among the pins; each one that
+    /// finds none is a badge with its count on its true position (none is stacked).
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func fallbackBubblesDoNotPileUp(seed: UInt64) {
+    func smallStacksWithoutRoomShowTheirCount(seed: UInt64) {
         let points = carpet(3000, seed: seed)
         let p = plan(points, style: .default)
         let m = p.marks
-        #expect(m.spreadFallbacks > 0 && m.spreadStacked > 0)
+        #expect(m.spreadFallbacks > 0 && m.spreadStacked == 0)
         #expect(m.bubbles.count == m.spreadFallbacks)
-        let r = m.bubbles.map { $0.radius + Style.default.cluster.strokeWidth / 2 }
-        // Bubbles of small groups (the stacked kind) never sit on each other; larger groups keep
-        // their bubble wherever they are.
-        let small = m.bubbles.indices.filter { m.bubbles[$0].count <= SpreadFallback.stackMaximum }
-        #expect(small.count > m.bubbles.count / 2)
-        for i in small {
-            for j in small where j > i {
-                let d = hypot(m.bubbles[i].x - m.bubbles[j].x, m.bubbles[i].y - m.bubbles[j].y)
-                #expect(d >= r[i] + r[j] - SpreadFallback.bubbleOverlap * min(r[i], r[j]) - 1e-9)
+        let style = Style.default.cluster
+        var badges = 0
+        for b in m.bubbles {
+            #expect(b.clusterID == nil)
+            if b.count <= SpreadFallback.stackMaximum {
+                badges += 1
+                #expect(b.badge && b.showsText && b.text == "\(b.count)")
+                #expect(abs(b.radius - SpreadFallback.badgeScale * style.step(for: b.count).radius) < 1e-9)
             }
         }
-        // Every point is drawn once: as a marker (alone, spread or stacked) or inside a bubble.
+        #expect(badges > m.bubbles.count / 2)
+        // Every point is drawn once: as a marker (alone or spread) or inside a bubble.
         #expect(m.markerPoint.count + m.pointsInBubbles == points.count)
         #expect(Set(m.markerPoint).count == m.markerPoint.count)
-        // A stacked member sits at its own true position.
+        // No two markers of different points share a coordinate unless they are spread (a stack
+        // looking like one pin).
         let spread = Set(m.spreadGroups.flatMap(\.members))
         let counts = Dictionary(m.markerPoint.map { (PairKey(points.lon[$0], points.lat[$0]), 1) }, uniquingKeysWith: +)
-        var stackedSeen = 0
-        for (k, i) in m.markerPoint.enumerated() where !spread.contains(i) && counts[PairKey(points.lon[i], points.lat[i])]! > 1 {
-            let t = p.viewport.pixel(x: p.data.x[i], y: p.data.y[i])
-            #expect(abs(m.markerX[k] - t.x) < 1e-9 && abs(m.markerY[k] - t.y) < 1e-9)
-            stackedSeen += 1
-        }
-        #expect(stackedSeen >= 2 * m.spreadStacked)
+        for i in m.markerPoint where !spread.contains(i) { #expect(counts[PairKey(points.lon[i], points.lat[i])] == 1) }
     }
 
-    /// The same data as 4 px dots: no group becomes a bubble (it is spread where there is room,
-    /// stacked elsewhere).
-    @Test func dotGroupsNeverBecomeBubbles() {
+    /// The same data as 4 px dots (groups of 2 to 5): no group of up to 4 dots becomes a bubble
+    /// (it is spread where there is room, stacked elsewhere: on a dot map overlapping dots are the
+    /// density); a larger one with no room shows its count.
+    @Test func smallDotGroupsNeverBecomeBubbles() {
         var style = Style.default
         style.marker.shape = .circle
         style.marker.size = 4
         let m = plan(carpet(3000, seed: 1), style: style).marks
-        #expect(m.spreadFallbacks == 0 && m.bubbles.isEmpty)
+        #expect(m.bubbles.allSatisfy { $0.count > SpreadFallback.stackMaximum })
         #expect(m.spreadStacked > 0)
-        #expect(m.markerPoint.count == 3000)
+        #expect(m.markerPoint.count + m.pointsInBubbles == 3000)
     }
 
     struct PairKey: Hashable {
@@ -94,9 +91,8 @@ import TestSupport
     }
 }
 
-/// The fallback's candidates, their room among the markers and the markers' buckets made in
-/// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`, `markersPerPartCell`)
-/// give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
+/// The fallback's candidates and their room alone made in parts on both cores
+/// (`SpreadFallback.partsFrom`) give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
 @Suite struct SpreadFallbackPartsTests {
     /// `n` points, a third in a dense clump and the rest spread wide, every tenth one an exact
     /// duplicate of an earlier point (groups with room, and groups without).
@@ -116,13 +112,10 @@ import TestSupport
             o.clustering = nil
             return MapPlanner.plan(points: points, style: .default, options: o).marks
         }
-        let one = SpreadFallback.$partsFrom.withValue(.max) { SpreadFallback.$markerPartsFrom.withValue(.max) { plan() } }
-        let parts = SpreadFallback.$partsFrom.withValue(1) {
-            SpreadFallback.$markerPartsFrom.withValue(1) { SpreadFallback.$markersPerPartCell.withValue(0) { plan() } }
-        }
-        // Groups kept (with more than one layout among them), fallen back to bubbles and stacked.
-        #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0 && one.spreadStacked > 0)
-        #expect(Set(one.spreadGroups.map(\.layout)).count > 1)
+        let one = SpreadFallback.$partsFrom.withValue(.max) { plan() }
+        let parts = SpreadFallback.$partsFrom.withValue(1) { plan() }
+        // Groups kept and fallen back to bubbles.
+        #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0)
         #expect(one.markerPoint == parts.markerPoint)
         #expect(one.markerX == parts.markerX && one.markerY == parts.markerY)
         #expect(one.spreadGroups == parts.spreadGroups)

@@ -129,7 +129,7 @@ public enum MapLayout {
                 if !plan.bubbles.isEmpty {
                     var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
                     if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
-                    scene.items += opaqueOverMarkers(b, markers: batch, viewport: v).map { .bubbles($0) }
+                    scene.items += opaqueWhereCovering(b, markers: batch, viewport: v).map { .bubbles($0) }
                 }
             case .labels:
                 guard let field = options.labelField else { continue }
@@ -313,19 +313,24 @@ public enum MapLayout {
     }
 
     /// The bubbles in runs of their drawing order, each run one batch: a bubble whose square
-    /// touches a drawn marker is drawn opaque (the style's `opacity` is for the basemap showing
-    /// through; pins under a translucent bubble read as ghosts: issue 47), the others as styled.
-    /// One batch when no bubble covers a marker (or the style's bubbles are opaque already).
-    /// - Complexity: O(markers + image pixels) for the coverage raster, O(1) per bubble.
-    static func opaqueOverMarkers(_ batch: BubbleBatch, markers: MarkerBatch, viewport v: Viewport) -> [BubbleBatch] {
-        guard batch.opacity < 1, markers.count > 0, !batch.bubbles.isEmpty else { return [batch] }
+    /// touches a drawn marker or a bubble drawn before it is drawn opaque (the style's `opacity`
+    /// is for the basemap showing through; a pin or a larger bubble's rim under a translucent
+    /// bubble reads as a ghost: issue 47), the others as styled. One batch when no bubble covers
+    /// anything (or the style's bubbles are opaque already).
+    /// - Complexity: O(markers + image pixels) for the coverage raster, and per bubble one
+    ///   question and one insert in a `CollisionIndex` of the bubbles before it.
+    static func opaqueWhereCovering(_ batch: BubbleBatch, markers: MarkerBatch, viewport v: Viewport) -> [BubbleBatch] {
+        guard batch.opacity < 1, !batch.bubbles.isEmpty else { return [batch] }
         var covered = ObstacleRaster(width: v.width, height: v.height)
         for k in 0..<markers.count { covered.add(markers.box(at: k)) }
         covered.finish()
+        var below = CollisionIndex(width: v.width, height: v.height, bounds: nil)
         var runs: [BubbleBatch] = []
         for b in batch.bubbles {
             let r = b.radius + batch.strokeWidth / 2
-            let opaque = !covered.isFree(Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r))
+            let square = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+            let opaque = (markers.count > 0 && !covered.isFree(square)) || !below.canPlace(square)
+            below.insert(square)
             let opacity = opaque ? 1 : batch.opacity
             if runs.last?.opacity != opacity {
                 var run = batch

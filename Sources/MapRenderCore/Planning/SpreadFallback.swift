@@ -54,6 +54,10 @@ public enum SpreadFallback {
     public static let stackMaximum = 4
     /// A badge's radius as a share of the style's radius for its count.
     public static let badgeScale = 0.7
+    /// How far outside the frame a true position may lie and still be spread, CSS px: a leg's
+    /// start within half a pixel of the edge is drawn on the edge's pixels (a point on a `--bbox`
+    /// edge projects there give or take rounding).
+    static let edgeTolerance = 0.5
     /// Leg boxes: squares of this side (CSS px, the leg and its anti-aliasing) every `legStep` px.
     static let legSquare = 2.0, legStep = 3.0
 
@@ -119,8 +123,8 @@ public enum SpreadFallback {
 
     /// A group's layouts in order of preference: the planned one (`plannedX`, `plannedY`), then the
     /// compact ones, each moved inside `frame` as a whole when it crosses its edge (only when the
-    /// true position lies in the frame; a layout larger than the frame is left as it is, and will
-    /// not fit).
+    /// true position lies in the frame, `onFrame`; a layout larger than the frame is left as it
+    /// is, and will not fit).
     static func candidates(for g: MarkPlan.SpreadGroup, symbols: [MarkerSymbol], plannedX: [Double], plannedY: [Double],
                            frame: Rect, cache: inout [OffsetKey: [(dx: Double, dy: Double)]?]) -> [Candidate] {
         var ext = EdgeInsets.zero
@@ -129,7 +133,7 @@ public enum SpreadFallback {
             ext = EdgeInsets(top: max(ext.top, e.top), right: max(ext.right, e.right),
                              bottom: max(ext.bottom, e.bottom), left: max(ext.left, e.left))
         }
-        let centreInside = frame.contains(Rect(x: g.x, y: g.y, width: 0, height: 0))
+        let centreInside = onFrame(g, frame)
         var list: [Candidate] = []
         for layout in SpreadLayout.allCases {
             var xs: [Double], ys: [Double]
@@ -200,8 +204,11 @@ public enum SpreadFallback {
 
     // MARK: - Pass 3: room alone
 
-    /// Per group and candidate: whether its markers and legs lie in `frame` (its true position
-    /// too) and miss the fixed marks. What the rounds of `choose` do not change, asked once.
+    /// Per group and candidate: whether its markers and legs lie in `frame` and miss the fixed
+    /// marks. A leg lies in the frame when both its ends do (the frame is convex): the true
+    /// position and its marker's anchor, inside the marker's box. (Its boxes are not asked: a
+    /// true position on the image's edge would put half its first box outside.) What the rounds
+    /// of `choose` do not change, asked once.
     static func roomAlone(_ candidates: [[Candidate]], groups: [MarkPlan.SpreadGroup], frame: Rect,
                          fixed: ObstacleRaster) -> [[Bool]] {
         // Forgiving the rounding of a layout moved onto the edge.
@@ -211,10 +218,10 @@ public enum SpreadFallback {
             inParts(candidates.count, minimum: partsFrom) { range in
                 for gi in range {
                     let g = groups[gi]
-                    let centre = inside.contains(Rect(x: g.x, y: g.y, width: 0, height: 0))
+                    let centre = onFrame(g, frame)
                     out[gi] = candidates[gi].map { c in
                         centre && c.boxes.allSatisfy { inside.contains($0) && fixed.isFree($0) }
-                            && c.legs.allSatisfy { inside.contains($0) && fixed.isFree($0) }
+                            && c.legs.allSatisfy { fixed.isFree($0) }
                     }
                 }
             }
@@ -373,6 +380,12 @@ public enum SpreadFallback {
     }
 
     // MARK: - Helpers
+
+    /// Whether a group's true position lies in `frame`, or within `edgeTolerance` of it.
+    static func onFrame(_ g: MarkPlan.SpreadGroup, _ frame: Rect) -> Bool {
+        let t = edgeTolerance
+        return g.x >= frame.x - t && g.x <= frame.maxX + t && g.y >= frame.y - t && g.y <= frame.maxY + t
+    }
 
     /// The box of a mark of extent `e` anchored at (x, y).
     static func box(_ e: EdgeInsets, _ x: Double, _ y: Double) -> Rect {

@@ -132,6 +132,13 @@ import Testing
         // A marker box past the frame: no room.
         let far = candidate([20, 199], [100, 100])
         #expect(SpreadFallback.roomAlone([[far]], groups: [g], frame: frame, fixed: raster) == [[false]])
+        // A true position on the frame's edge (its first leg box half outside): room.
+        let onEdge = MarkPlan.SpreadGroup(x: 0, y: 100, members: [0, 1], firstMarker: 0)
+        let fromEdge = SpreadFallback.Candidate(layout: .planned, x: [20, 20], y: [80, 120],
+                                                boxes: [Rect(x: 16, y: 76, width: 8, height: 8), Rect(x: 16, y: 116, width: 8, height: 8)],
+                                                legs: SpreadFallback.legBoxes(fromX: 0, fromY: 100, toX: 20, toY: 80)
+                                                    + SpreadFallback.legBoxes(fromX: 0, fromY: 100, toX: 20, toY: 120), moved: false)
+        #expect(SpreadFallback.roomAlone([[fromEdge]], groups: [onEdge], frame: frame, fixed: raster) == [[true]])
     }
 
     // MARK: choose

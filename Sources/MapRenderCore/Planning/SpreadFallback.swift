@@ -11,9 +11,12 @@ import Foundation
 /// the image's edge is first moved inside as a whole (its legs still start at the true position).
 /// A group none of them fits is a bubble with its count on its true position; a group of 2 to
 /// `stackMaximum` gets a small badge (`badgeScale` of the style's radius), never one pin seeming
-/// alone. The only exception: a group of at most `stackMaximum` small dots (circles and squares of
-/// at most 8 px, no pin) is drawn stacked (`MarkPlan.spreadStacked`): on a dot density map
-/// overlapping dots are the encoding, and thousands of "2" badges would hide it.
+/// alone. The exceptions, drawn stacked (`MarkPlan.spreadStacked`): a group of at most
+/// `stackMaximum` small dots (circles and squares of at most 8 px, no pin), since on a dot density
+/// map overlapping dots are the encoding; and a group of at most `stackMaximum` pins in a carpet of
+/// pins (every pixel of its box under other pins: `crowdedShare`), where no pin reads as one point
+/// anyway: 1M pins with 2% exact duplicates would otherwise draw 19,000 "2" badges over the carpet
+/// (and take three times as long).
 ///
 /// The passes, each a function tested on its own (`SpreadFallbackPassTests`):
 /// 1. `candidates`: each group's layouts, moved inside the frame, with their marker boxes and
@@ -46,12 +49,15 @@ public enum SpreadFallback {
         case spread(Int)
         /// A bubble with its count (a badge for up to `stackMaximum` members).
         case bubble
-        /// Its small dots at their true position (a dots-only group of up to `stackMaximum`).
+        /// Its markers at their true position (small dots, or pins in a carpet of pins).
         case stacked
     }
 
-    /// The largest group shown as a badge (or, of small dots only, stacked) when it cannot spread.
+    /// The largest group shown as a badge (or stacked: small dots, a carpet of pins) when it cannot spread.
     public static let stackMaximum = 4
+    /// A small group whose box (its members at their true position) has at least this share of
+    /// its pixels under other pins is in a carpet of pins: drawn stacked, not as a badge.
+    public static let crowdedShare = 1.0
     /// A badge's radius as a share of the style's radius for its count.
     public static let badgeScale = 0.7
     /// How far outside the frame a true position may lie and still be spread, CSS px: a leg's
@@ -77,10 +83,14 @@ public enum SpreadFallback {
         let fixed = fixedMarks(plan: plan, data: data, viewport: v)
         let alone = roomAlone(candidates, groups: plan.spreadGroups, frame: frame, fixed: fixed)
         let head = data.styles.symbols.map(isHead)
-        let dotsOnly = plan.spreadGroups.map { g in !g.members.contains { head[Int(data.styles.index[$0])] } }
+        // Small groups that stack rather than show a badge: of small dots, or in a carpet of pins.
+        let stacksAsIs = plan.spreadGroups.map { g in
+            g.members.count <= stackMaximum && (!g.members.contains { head[Int(data.styles.index[$0])] }
+                || crowded(stackBoxes(g, data: data, viewport: v), fixed: fixed))
+        }
         let outcomes = choose(groups: plan.spreadGroups, candidates: candidates, alone: alone,
                               bubbles: plan.bubbles.map { ($0.x, $0.y, $0.radius + style.strokeWidth / 2) },
-                              viewport: v, style: style, dotsOnly: dotsOnly,
+                              viewport: v, style: style, stacksAsIs: stacksAsIs,
                               stackBoxes: { stackBoxes($0, data: data, viewport: v) })
         return rebuild(&plan, outcomes: outcomes, candidates: candidates, data: data, viewport: v, style: style,
                        naming: naming, rank: rank, label: label)
@@ -229,24 +239,35 @@ public enum SpreadFallback {
         return out
     }
 
+    /// Whether a small group's boxes lie in a carpet of pins: at least `crowdedShare` of their
+    /// pixels (those on the image) covered by the fixed marks.
+    static func crowded(_ boxes: [Rect], fixed: ObstacleRaster) -> Bool {
+        var covered = 0, area = 0
+        for b in boxes {
+            covered += fixed.coveredPixels(in: b)
+            let x0 = max(0, b.x.rounded(.down)), x1 = min(Double(fixed.width), b.maxX.rounded(.up))
+            let y0 = max(0, b.y.rounded(.down)), y1 = min(Double(fixed.height), b.maxY.rounded(.up))
+            if x1 > x0 && y1 > y0 { area += Int((x1 - x0) * (y1 - y0)) }
+        }
+        return area > 0 && Double(covered) >= crowdedShare * Double(area)
+    }
+
     // MARK: - Pass 4: choose
 
     /// Each group's outcome: groups in plan order take their first candidate with room alone
     /// that meets nothing already placed (the plan's bubbles, fallen-back groups, kept groups and
     /// their legs) in one `CollisionIndex`; a group with none falls back (a bubble or badge on its
-    /// position, or stacked: a dots-only group of at most `stackMaximum`), which may leave no
-    /// room for a group kept before it, so rounds repeat until none falls back.
+    /// position, or stacked where `stacksAsIs`), which may leave no room for a group kept before
+    /// it, so rounds repeat until none falls back.
     /// - Parameters:
     ///   - bubbles: the plan's bubbles as circles, their stroke included.
     ///   - stackBoxes: a group's boxes when stacked at its true position.
     static func choose(groups: [MarkPlan.SpreadGroup], candidates: [[Candidate]], alone: [[Bool]],
                        bubbles: [(x: Double, y: Double, r: Double)], viewport v: Viewport, style: Style.Cluster,
-                       dotsOnly: [Bool], stackBoxes: (MarkPlan.SpreadGroup) -> [Rect]) -> [Outcome] {
+                       stacksAsIs: [Bool], stackBoxes: (MarkPlan.SpreadGroup) -> [Rect]) -> [Outcome] {
         var outcome = [Outcome](repeating: .spread(0), count: groups.count)
         var index = CollisionIndex(width: v.width, height: v.height, bounds: nil, cellSize: 32)
-        func fallback(_ gi: Int) -> Outcome {
-            dotsOnly[gi] && groups[gi].members.count <= stackMaximum ? .stacked : .bubble
-        }
+        func fallback(_ gi: Int) -> Outcome { stacksAsIs[gi] ? .stacked : .bubble }
         var changed = true
         while changed {
             changed = false

@@ -159,17 +159,17 @@ import Testing
         let cb0 = candidate(b, [Rect(x: 105, y: 85, width: 10, height: 10), Rect(x: 150, y: 100, width: 10, height: 10)])
         let cb1 = candidate(b, [Rect(x: 130, y: 60, width: 10, height: 10), Rect(x: 130, y: 130, width: 10, height: 10)])
         let out = SpreadFallback.choose(groups: [a, b], candidates: [[ca], [cb0, cb1]], alone: [[true], [true, true]],
-                                        bubbles: [], viewport: v, style: Self.style.cluster, dotsOnly: [false, false],
+                                        bubbles: [], viewport: v, style: Self.style.cluster, stacksAsIs: [false, false],
                                         stackBoxes: { _ in [] })
         #expect(out == [.spread(0), .spread(1)])
         // Without room alone for its second, B falls back: a bubble (a badge: two pins), or stacked
         // when it is small dots.
         let pins = SpreadFallback.choose(groups: [a, b], candidates: [[ca], [cb0, cb1]], alone: [[true], [true, false]],
-                                         bubbles: [], viewport: v, style: Self.style.cluster, dotsOnly: [false, false],
+                                         bubbles: [], viewport: v, style: Self.style.cluster, stacksAsIs: [false, false],
                                          stackBoxes: { _ in [] })
         #expect(pins == [.spread(0), .bubble])
         let dots = SpreadFallback.choose(groups: [a, b], candidates: [[ca], [cb0, cb1]], alone: [[true], [true, false]],
-                                         bubbles: [], viewport: v, style: Self.style.cluster, dotsOnly: [false, true],
+                                         bubbles: [], viewport: v, style: Self.style.cluster, stacksAsIs: [false, true],
                                          stackBoxes: { _ in [] })
         #expect(dots == [.spread(0), .stacked])
     }
@@ -180,13 +180,13 @@ import Testing
         let ca = candidate(a, [Rect(x: 100, y: 80, width: 10, height: 10), Rect(x: 100, y: 110, width: 10, height: 10)])
         // A plan bubble over A's layout.
         let blocked = SpreadFallback.choose(groups: [a], candidates: [[ca]], alone: [[true]], bubbles: [(105, 85, 5)],
-                                            viewport: v, style: Self.style.cluster, dotsOnly: [false], stackBoxes: { _ in [] })
+                                            viewport: v, style: Self.style.cluster, stacksAsIs: [false], stackBoxes: { _ in [] })
         #expect(blocked == [.bubble])
         // B (60 pins, no room at all) becomes a bubble on its position right by A's markers: in
         // the next round A has no room either.
         let b = MarkPlan.SpreadGroup(x: 112, y: 100, members: Array(2..<62), firstMarker: 2)
         let out = SpreadFallback.choose(groups: [a, b], candidates: [[ca], []], alone: [[true], []], bubbles: [],
-                                        viewport: v, style: Self.style.cluster, dotsOnly: [false, false], stackBoxes: { _ in [] })
+                                        viewport: v, style: Self.style.cluster, stacksAsIs: [false, false], stackBoxes: { _ in [] })
         #expect(out == [.bubble, .bubble])
     }
 

@@ -141,6 +141,19 @@ import Testing
         #expect(SpreadFallback.roomAlone([[fromEdge]], groups: [onEdge], frame: frame, fixed: raster) == [[true]])
     }
 
+    @Test func aSmallStackIsCrowdedOnlyWhenWhollyUnderOtherPins() {
+        var raster = ObstacleRaster(width: 100, height: 100)
+        raster.add(Rect(x: 10, y: 10, width: 30, height: 30))
+        raster.finish()
+        #expect(raster.coveredPixels(in: Rect(x: 20, y: 20, width: 10, height: 10)) == 100)
+        #expect(raster.coveredPixels(in: Rect(x: 35, y: 20, width: 10, height: 10)) == 50)
+        #expect(SpreadFallback.crowded([Rect(x: 20, y: 20, width: 10, height: 10)], fixed: raster))
+        #expect(!SpreadFallback.crowded([Rect(x: 35, y: 20, width: 10, height: 10)], fixed: raster))
+        #expect(!SpreadFallback.crowded([Rect(x: 20, y: 20, width: 10, height: 10), Rect(x: 60, y: 60, width: 5, height: 5)], fixed: raster))
+        // Off the image: nothing to be buried under.
+        #expect(!SpreadFallback.crowded([Rect(x: -50, y: -50, width: 10, height: 10)], fixed: raster))
+    }
+
     // MARK: choose
 
     /// A candidate with one box per member, legs from the group's position.

@@ -93,37 +93,30 @@ struct AnimatedSVG {
             }
         }
         let marks = plan.marks
-        // Members of spread groups laid out as dots are drawn as dots (`SpreadLayout.symbol`).
-        var layoutOf: [Int: SpreadLayout] = [:]
-        for g in marks.spreadGroups where g.layout != .planned {
-            for m in g.firstMarker..<(g.firstMarker + g.members.count) { layoutOf[m] = g.layout }
-        }
         for (m, i) in marks.markerPoint.enumerated() {
             let key = plan.keys[i]
             var t = markers[key] ?? Track(frames: frameCount)
-            if t.symbol == nil { t.symbol = (layoutOf[m] ?? .planned).symbol(styles.symbols[Int(styles.index[i])]) }
+            if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
             t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
             t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
             markers[key] = t
         }
         // Spread legs and dots as the frame's layout drew them (`MapLayout.legs`: a leg per member
-        // of each group not packed as dots, in group order, and a dot per group), each leg named
+        // of each group, in group order, and a dot per group), each leg named
         // by its member's key and each dot by its group's smallest key.
         if let drawn = scene.legs.first {
             var segment = 0
             for (g, group) in marks.spreadGroups.enumerated() {
                 let members = group.firstMarker..<(group.firstMarker + group.members.count)
-                if group.layout != .dotGrid {
-                    for m in members {
-                        let key = plan.keys[marks.markerPoint[m]]
-                        var leg = legs[key] ?? (Track(frames: frameCount), Track(frames: frameCount))
-                        leg.from.x[k] = Float(drawn.x0[segment]); leg.from.y[k] = Float(drawn.y0[segment])
-                        leg.to.x[k] = Float(drawn.x1[segment]); leg.to.y[k] = Float(drawn.y1[segment])
-                        leg.from.size[k] = 1; leg.from.opacity[k] = 1
-                        leg.to.size[k] = 1; leg.to.opacity[k] = 1
-                        legs[key] = leg
-                        segment += 1
-                    }
+                for m in members {
+                    let key = plan.keys[marks.markerPoint[m]]
+                    var leg = legs[key] ?? (Track(frames: frameCount), Track(frames: frameCount))
+                    leg.from.x[k] = Float(drawn.x0[segment]); leg.from.y[k] = Float(drawn.y0[segment])
+                    leg.to.x[k] = Float(drawn.x1[segment]); leg.to.y[k] = Float(drawn.y1[segment])
+                    leg.from.size[k] = 1; leg.from.opacity[k] = 1
+                    leg.to.size[k] = 1; leg.to.opacity[k] = 1
+                    legs[key] = leg
+                    segment += 1
                 }
                 let key = members.map { plan.keys[marks.markerPoint[$0]] }.min() ?? 0
                 var dot = legDots[key] ?? Track(frames: frameCount)

@@ -6,8 +6,9 @@ import Foundation
 /// style's count steps) can exceed half the cluster radius, so neighbouring bubbles overlap and a
 /// big one can cover a small one's count. Here bubbles that overlap by more than a quarter of the
 /// smaller radius are pushed apart along the line between their centres (the smaller one moves
-/// more), a few rounds, until none does. Only the drawn position moves: cluster membership, ids
-/// and counts stay exactly supercluster's.
+/// more), a few rounds, until none does; a stack's bubble (one coordinate) moves at most a quarter
+/// of its radius (`apply`). Only the drawn position moves: cluster membership, ids and counts stay
+/// exactly supercluster's.
 public enum BubbleSpacing {
     /// The largest overlap allowed, as a fraction of the smaller radius.
     public static let maxOverlap = 0.25
@@ -98,12 +99,26 @@ public enum BubbleSpacing {
 }
 
 extension BubbleSpacing {
-    /// Nudges the plan's bubbles (a display copy of the plan) with their radii from the style.
+    /// How far a stack's bubble (points sharing one coordinate, no cluster id) may be nudged from
+    /// its coordinate, as a fraction of its radius: beyond that the overlap stays, and the larger
+    /// bubble is drawn behind (`MapLayout.bubbles` draws larger ones first). A stack's bubble
+    /// says "these are here": 47 px off, the MCO bubble sat over the Atlantic (issue 47).
+    public static let maxStackNudge = 0.25
+
+    /// Nudges the plan's bubbles (a display copy of the plan) with their radii from the style; a
+    /// stack's bubble moves at most `maxStackNudge` of its radius.
     public static func apply(to plan: inout MarkPlan, style: Style.Cluster) {
         guard plan.bubbles.count > 1 else { return }
         var x = plan.bubbles.map(\.x), y = plan.bubbles.map(\.y)
         let r = plan.bubbles.map { $0.radius + style.strokeWidth / 2 }
         separate(x: &x, y: &y, r: r)
-        for i in plan.bubbles.indices { plan.bubbles[i].x = x[i]; plan.bubbles[i].y = y[i] }
+        for i in plan.bubbles.indices {
+            var dx = x[i] - plan.bubbles[i].x, dy = y[i] - plan.bubbles[i].y
+            let limit = maxStackNudge * plan.bubbles[i].radius, d = (dx * dx + dy * dy).squareRoot()
+            if plan.bubbles[i].clusterID == nil && d > limit {
+                dx *= limit / d; dy *= limit / d
+            }
+            plan.bubbles[i].x += dx; plan.bubbles[i].y += dy
+        }
     }
 }

@@ -31,7 +31,7 @@ public enum BubbleTextFit {
     public static func fit(_ b: MarkPlan.Bubble, style: Style.Cluster, font: FontSpec, measurer: TextMeasuring) -> Fit {
         guard b.showsText, !b.text.isEmpty else { return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0)) }
         let aggregate = style.textField.flatMap { b.aggregates[$0] } != nil
-        let transition = b.radius < style.step(for: b.count).radius - 1e-9
+        let transition = !b.badge && b.radius < style.step(for: b.count).radius - 1e-9
         var f: Fit
         if aggregate {
             f = fit(b.text, radius: b.radius, strokeWidth: style.strokeWidth, font: font, measurer: measurer)

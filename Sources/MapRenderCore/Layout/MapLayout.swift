@@ -135,7 +135,7 @@ public enum MapLayout {
                 if !plan.bubbles.isEmpty {
                     var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
                     if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
-                    scene.items.append(.bubbles(b))
+                    scene.items += opaqueWhereCovering(b, markers: batch, viewport: v).map { .bubbles($0) }
                 }
             case .labels:
                 guard let field = options.labelField else { continue }
@@ -251,20 +251,6 @@ public enum MapLayout {
         let total = counts[rowCount]
         var batch = MarkerBatch()
         batch.symbols = data.styles.symbols
-        // Members of groups laid out as dots take a dot version of their symbol, added after the
-        // data's symbols (only when there are such groups).
-        var dotSymbol: [Int] = []   // per marker: the batch symbol index, or -1 for the data's
-        var dotIndex: [MarkerSymbol: Int] = [:]
-        for g in plan.spreadGroups where g.layout == .dotGrid {
-            if dotSymbol.isEmpty { dotSymbol = [Int](repeating: -1, count: n) }
-            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
-                let s = g.layout.symbol(data.styles.symbols[Int(data.styles.index[plan.markerPoint[k]])])
-                if let j = dotIndex[s] { dotSymbol[k] = j; continue }
-                let j = batch.symbols.count
-                guard j < Int(UInt16.max) else { continue }   // no room for more symbols: drawn as itself
-                batch.symbols.append(s); dotIndex[s] = j; dotSymbol[k] = j
-            }
-        }
         // Each marker written straight to its place in row order (markers in their order within
         // a row): the markers are read front to back and written to one run per row. Reading them
         // in row order instead (a gather through a permutation) missed the cache four times per
@@ -282,7 +268,7 @@ public enum MapLayout {
                             let i = plan.markerPoint[k]
                             xs[to] = plan.markerX[k]
                             ys[to] = plan.markerY[k]
-                            symbols[to] = dotSymbol.isEmpty || dotSymbol[k] < 0 ? data.styles.index[i] : UInt16(dotSymbol[k])
+                            symbols[to] = data.styles.index[i]
                             drawn[to] = i
                         }
                     }
@@ -300,18 +286,17 @@ public enum MapLayout {
     /// head, half a circle's or square's width): beside two 3 px dots a 5 px dark dot read as a
     /// third, darker point. The largest, not the smallest: a member growing in (an animation's
     /// scale) does not shrink the dot of its group. Order: per group in plan order, a leg per
-    /// member (none for groups packed as dots) and one dot (the animated SVG reads them so).
+    /// member and one dot (the animated SVG reads them so).
     static func legs(plan: MarkPlan, data: ProjectedPoints, style: Style.Spread) -> LegBatch {
         var legs = LegBatch(color: style.legColor, width: style.legWidth, dotRadius: style.dotRadius, dotColor: style.dotColor)
         for g in plan.spreadGroups {
-            // Dots packed around the true position need no legs; the position keeps its dot.
-            for k in g.firstMarker..<(g.firstMarker + g.members.count) where g.layout != .dotGrid {
+            for k in g.firstMarker..<(g.firstMarker + g.members.count) {
                 legs.x0.append(g.x); legs.y0.append(g.y)
                 legs.x1.append(plan.markerX[k]); legs.y1.append(plan.markerY[k])
             }
             var largest = 0.0
             for i in g.members {
-                let s = g.layout.symbol(data.styles.symbols[Int(data.styles.index[i])])
+                let s = data.styles.symbols[Int(data.styles.index[i])]
                 largest = max(largest, s.shape == .pin ? s.pinHeadRadius : s.size / 2)
             }
             legs.dotX.append(g.x); legs.dotY.append(g.y)
@@ -347,6 +332,37 @@ public enum MapLayout {
         return batch
     }
 
+    /// The bubbles in runs of their drawing order, each run one batch: a bubble whose square
+    /// touches a drawn marker or a bubble drawn before it is drawn opaque (the style's `opacity`
+    /// is for the basemap showing through; a pin or a larger bubble's rim under a translucent
+    /// bubble reads as a ghost: issue 47), the others as styled. One batch when no bubble covers
+    /// anything (or the style's bubbles are opaque already).
+    /// - Complexity: O(markers + image pixels) for the coverage raster, and per bubble one
+    ///   question and one insert in a `CollisionIndex` of the bubbles before it.
+    static func opaqueWhereCovering(_ batch: BubbleBatch, markers: MarkerBatch, viewport v: Viewport) -> [BubbleBatch] {
+        guard batch.opacity < 1, !batch.bubbles.isEmpty else { return [batch] }
+        var covered = ObstacleRaster(width: v.width, height: v.height)
+        for k in 0..<markers.count { covered.add(markers.box(at: k)) }
+        covered.finish()
+        var below = CollisionIndex(width: v.width, height: v.height, bounds: nil)
+        var runs: [BubbleBatch] = []
+        for b in batch.bubbles {
+            let r = b.radius + batch.strokeWidth / 2
+            let square = Rect(x: b.x - r, y: b.y - r, width: 2 * r, height: 2 * r)
+            let opaque = (markers.count > 0 && !covered.isFree(square)) || !below.canPlace(square)
+            below.insert(square)
+            let opacity = opaque ? 1 : batch.opacity
+            if runs.last?.opacity != opacity {
+                var run = batch
+                run.bubbles = []
+                run.opacity = opacity
+                runs.append(run)
+            }
+            runs[runs.count - 1].bubbles.append(b)
+        }
+        return runs
+    }
+
     /// A spread group whose members all carry one label value is labelled once (by its outermost
     /// member): the other members' point indexes.
     static func sharedLabelRepeats(plan: MarkPlan, data: ProjectedPoints, field: String) -> Set<Int> {
@@ -369,7 +385,7 @@ public enum MapLayout {
     /// Small boxes along each spread leg, so labels do not cross the legs.
     static func legBoxes(_ plan: MarkPlan) -> [Rect] {
         var out: [Rect] = []
-        for g in plan.spreadGroups where g.layout != .dotGrid {
+        for g in plan.spreadGroups {
             for k in g.firstMarker..<(g.firstMarker + g.members.count) {
                 let dx = plan.markerX[k] - g.x, dy = plan.markerY[k] - g.y
                 let steps = max(1, Int((dx * dx + dy * dy).squareRoot() / 6))

@@ -70,6 +70,22 @@ public struct ObstacleRaster: Sendable {
         }
     }
 
+    /// How many pixels under the rectangle an obstacle touches (parts outside the image are not
+    /// counted): the pixels `isFree` asks about, counted.
+    public func coveredPixels(in r: Rect) -> Int {
+        precondition(finished, "call finish() before querying")
+        guard r.x.isFinite, r.y.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return 0 }
+        let fw = Double(width), fh = Double(height)
+        let x0 = Int(min(max(r.x, 0), fw)), y0 = Int(min(max(r.y, 0), fh))
+        let mx = min(max(r.maxX, 0), fw), my = min(max(r.maxY, 0), fh)
+        var x1 = Int(mx), y1 = Int(my)
+        if Double(x1) < mx { x1 += 1 }
+        if Double(y1) < my { y1 += 1 }
+        guard x0 < x1, y0 < y1 else { return 0 }
+        let w = width + 1
+        return table.withUnsafeBufferPointer { t in Int(t[y1 * w + x1] - t[y0 * w + x1] - t[y1 * w + x0] + t[y0 * w + x0]) }
+    }
+
     /// True when no obstacle pixel lies under the rectangle (parts outside the image are not checked).
     ///
     /// Called eight times per candidate label (800k times for 100k labelled points): the edges

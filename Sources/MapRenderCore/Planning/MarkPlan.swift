@@ -27,6 +27,9 @@ public struct MarkPlan: Sendable {
         /// Whether the bubble may be named (a label or callout): false for a bubble of an
         /// animation frame growing in or shrinking away below 60 % of its size.
         public var nameable = true
+        /// Whether this is a small stack's badge (`SpreadFallback.badgeScale` of the style's
+        /// radius, not an animation's shrunken bubble): its count is always shown.
+        public var badge = false
 
         public init(x: Double, y: Double, count: Int, clusterID: Int?, aggregates: [String: Double],
                     representative: Int?, radius: Double, text: String, showsText: Bool = true) {
@@ -62,7 +65,7 @@ public struct MarkPlan: Sendable {
         /// Where the members' markers start in `markerPoint` (they follow in member order).
         public var firstMarker: Int
         /// How the members are laid out (`SpreadFallback` picks a compact one when the planned
-        /// ring or spiral has no room); `.dotGrid` draws them as small dots without legs.
+        /// ring or spiral has no room).
         public var layout: SpreadLayout = .planned
     }
     public var spreadGroups: [SpreadGroup] = []
@@ -70,8 +73,8 @@ public struct MarkPlan: Sendable {
     /// counted when the bubble touches the image.
     public var spreadFallbacks = 0
     /// Spread groups with no room drawn stacked at their true position instead of as a bubble
-    /// (small dots, or where the bubble would sit on another bubble: `SpreadFallback`), counted
-    /// when one of their markers touches the image.
+    /// (at most `SpreadFallback.stackMaximum` small dots: `SpreadFallback`), counted when one of
+    /// their markers touches the image.
     public var spreadStacked = 0
 
     /// The side each label or callout should try first (an animation frame keeps the sides of the

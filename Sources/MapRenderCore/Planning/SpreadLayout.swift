@@ -2,7 +2,7 @@ import Foundation
 
 /// How a spread group's members are laid out around their shared position, from the roomiest to
 /// the most compact. `SpreadFallback` takes the first that has room on the final view; a group
-/// none of them fits is drawn as a bubble with its count.
+/// none of them fits is drawn as a bubble (or a small badge) with its count.
 ///
 /// - `planned`: `ColocatedSpreader`'s ring or spiral, spaced by the marker's diagonal (any two
 ///   markers clear each other in every direction).
@@ -11,36 +11,23 @@ import Foundation
 /// - `packedSpiral`: the cells of a staggered lattice one marker box (plus a gap) apart, nearest to
 ///   the centre first, clockwise from the top within a ring: a spiral of touching markers (groups
 ///   of up to `packedSpiralMaximum`).
-/// - `dotGrid`: each member shrunk to a dot of `dotSize` px on a square lattice, nearest first.
 ///
 /// Every compact layout leaves the centre free (the true position keeps its dot) and may be moved
 /// as a whole, legs and all, to lie inside the image (`shiftedInside`).
 public enum SpreadLayout: UInt8, CaseIterable, Sendable {
-    case planned, tightRing, packedSpiral, dotGrid
+    case planned, tightRing, packedSpiral
 
     /// Groups up to this size are tried on a tight ring.
     public static let tightRingMaximum = 12
     /// Groups up to this size are tried on a packed spiral (more pins than the default
-    /// `--spread-max` cover a large part of the map: they are drawn as dots).
+    /// `--spread-max` cover a large part of the map, uncountable: they are drawn as a bubble).
     public static let packedSpiralMaximum = 50
     /// Space between two markers' boxes in the compact layouts, CSS px.
     public static let gap = 1.0
-    /// The diameter of a member drawn as a dot, CSS px.
-    public static let dotSize = 6.0
-    /// The centre-to-centre distance of two dots, CSS px.
-    public static let dotPitch = 8.0
-
-    /// The symbol a member is drawn with in this layout: itself, or a dot of its fill and outline.
-    public func symbol(_ s: MarkerSymbol) -> MarkerSymbol {
-        guard self == .dotGrid else { return s }
-        return MarkerSymbol(shape: .circle, size: Self.dotSize, fill: s.fill, stroke: s.stroke,
-                            strokeWidth: min(s.strokeWidth, Self.dotSize / 6), opacity: s.opacity)
-    }
-
     /// Offsets (CSS px) of `count` members from the shared position, in member order; nil when
     /// this layout is not tried for that many (`planned` is not computed here: the plan has it).
     /// - Parameter extent: the largest member symbol's extent.
-    /// - Complexity: tight ring O(n² · steps) for n ≤ 12; lattices O(n log n).
+    /// - Complexity: tight ring O(n² · steps) for n ≤ 12; packed spiral O(n log n).
     public func offsets(count n: Int, extent e: EdgeInsets) -> [(dx: Double, dy: Double)]? {
         switch self {
         case .planned: return nil
@@ -51,8 +38,6 @@ public enum SpreadLayout: UInt8, CaseIterable, Sendable {
             guard n <= Self.packedSpiralMaximum else { return nil }
             return Self.lattice(count: n, pitchX: e.left + e.right + Self.gap, pitchY: e.top + e.bottom + Self.gap,
                                 staggered: true)
-        case .dotGrid:
-            return Self.lattice(count: n, pitchX: Self.dotPitch, pitchY: Self.dotPitch, staggered: false)
         }
     }
 

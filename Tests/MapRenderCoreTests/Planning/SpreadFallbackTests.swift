@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 @testable import MapRenderCore
 
-/// Fallback bubbles stay readable: a group with no room is drawn stacked, not as a bubble, when its
-/// markers are small dots or when its bubble would sit on another bubble (issue 15).
+/// A stack with no room shows its count: a bubble, or a small badge for 2 to 4 pins, never pins
+/// stacked to look like one (issue 47, which replaced issue 15's stacking of small groups); only
+/// small dots stay stacked.
 @Suite struct SpreadFallbackTests {
     /// `n` points, the kth placed by `place(k, rng)`, every tenth one an exact duplicate of an
     /// earlier point; ids 0..<n.
@@ -41,51 +42,59 @@ import TestSupport
         return MapPlanner.plan(points: points, style: style, options: o)
     }
 
-    /// 3000 pins with 300 duplicates: the pairs find no room among the pins; their bubbles would
-    /// pile up, so only bubbles clear of each other are drawn and the rest are stacked.
-    @Test(arguments: [1, 2, 3] as [UInt64])
-    func fallbackBubblesDoNotPileUp(seed: UInt64) {
-        let points = carpet(3000, seed: seed)
+    /// Pins with every tenth an exact duplicate, in a box: each pair or triple that finds no room
+    /// is a badge with its count on its true position, unless it lies in a carpet of pins (its box
+    /// wholly under other pins), where it stays stacked: every stacked one has pins over it. In a
+    /// carpet of 3000 pins there are both.
+    @Test(arguments: [(1, 100), (2, 100), (1, 3000), (3, 3000)] as [(UInt64, Int)])
+    func smallStacksWithoutRoomShowTheirCount(seed: UInt64, n: Int) {
+        let points = carpet(n, seed: seed)
         let p = plan(points, style: .default)
         let m = p.marks
-        #expect(m.spreadFallbacks > 0 && m.spreadStacked > 0)
+        #expect(m.spreadFallbacks > 0 || n <= 100)
         #expect(m.bubbles.count == m.spreadFallbacks)
-        let r = m.bubbles.map { $0.radius + Style.default.cluster.strokeWidth / 2 }
-        // Bubbles of small groups (the stacked kind) never sit on each other; larger groups keep
-        // their bubble wherever they are.
-        let small = m.bubbles.indices.filter { m.bubbles[$0].count <= SpreadFallback.stackMaximum }
-        #expect(small.count > m.bubbles.count / 2)
-        for i in small {
-            for j in small where j > i {
-                let d = hypot(m.bubbles[i].x - m.bubbles[j].x, m.bubbles[i].y - m.bubbles[j].y)
-                #expect(d >= r[i] + r[j] - SpreadFallback.bubbleOverlap * min(r[i], r[j]) - 1e-9)
+        let style = Style.default.cluster
+        for b in m.bubbles {
+            #expect(b.clusterID == nil)
+            if b.count <= SpreadFallback.stackMaximum {
+                #expect(b.badge && b.showsText && b.text == "\(b.count)")
+                #expect(abs(b.radius - SpreadFallback.badgeScale * style.step(for: b.count).radius) < 1e-9)
             }
         }
         // Every point is drawn once: as a marker (alone, spread or stacked) or inside a bubble.
         #expect(m.markerPoint.count + m.pointsInBubbles == points.count)
         #expect(Set(m.markerPoint).count == m.markerPoint.count)
-        // A stacked member sits at its own true position.
+        // Stacked pins (markers of one coordinate, not spread) only in the carpet, and each with
+        // at least two other pins' boxes over its own.
         let spread = Set(m.spreadGroups.flatMap(\.members))
         let counts = Dictionary(m.markerPoint.map { (PairKey(points.lon[$0], points.lat[$0]), 1) }, uniquingKeysWith: +)
-        var stackedSeen = 0
+        let sym = p.data.styles.symbols[0]
+        func box(_ k: Int) -> Rect { SpreadFallback.box(sym.extent, m.markerX[k], m.markerY[k]) }
+        var stacked = 0
         for (k, i) in m.markerPoint.enumerated() where !spread.contains(i) && counts[PairKey(points.lon[i], points.lat[i])]! > 1 {
-            let t = p.viewport.pixel(x: p.data.x[i], y: p.data.y[i])
-            #expect(abs(m.markerX[k] - t.x) < 1e-9 && abs(m.markerY[k] - t.y) < 1e-9)
-            stackedSeen += 1
+            stacked += 1
+            let over = m.markerPoint.indices.filter { j in
+                let q = m.markerPoint[j]
+                return PairKey(points.lon[q], points.lat[q]) != PairKey(points.lon[i], points.lat[i]) && box(j).intersects(box(k))
+            }.count
+            #expect(over >= 2, "a stacked pin with \(over) pins over it")
         }
-        #expect(stackedSeen >= 2 * m.spreadStacked)
+        #expect(stacked >= 2 * m.spreadStacked)
+        // The carpet has both: badges where a pair's pins show, stacks where they are buried.
+        if n >= 3000 { #expect(m.spreadStacked > 0 && m.bubbles.contains { $0.badge }) }
     }
 
-    /// The same data as 4 px dots: no group becomes a bubble (it is spread where there is room,
-    /// stacked elsewhere).
-    @Test func dotGroupsNeverBecomeBubbles() {
+    /// The same data as 4 px dots (groups of 2 to 5): no group of up to 4 dots becomes a bubble
+    /// (it is spread where there is room, stacked elsewhere: on a dot map overlapping dots are the
+    /// density); a larger one with no room shows its count.
+    @Test func smallDotGroupsNeverBecomeBubbles() {
         var style = Style.default
         style.marker.shape = .circle
         style.marker.size = 4
         let m = plan(carpet(3000, seed: 1), style: style).marks
-        #expect(m.spreadFallbacks == 0 && m.bubbles.isEmpty)
+        #expect(m.bubbles.allSatisfy { $0.count > SpreadFallback.stackMaximum })
         #expect(m.spreadStacked > 0)
-        #expect(m.markerPoint.count == 3000)
+        #expect(m.markerPoint.count + m.pointsInBubbles == 3000)
     }
 
     struct PairKey: Hashable {
@@ -94,9 +103,8 @@ import TestSupport
     }
 }
 
-/// The fallback's candidates, their room among the markers and the markers' buckets made in
-/// parts on both cores (`SpreadFallback.partsFrom`, `markerPartsFrom`, `markersPerPartCell`)
-/// give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
+/// The fallback's candidates and their room alone made in parts on both cores
+/// (`SpreadFallback.partsFrom`) give the plan one thread gives: the same markers at the same places, the same groups, layouts and bubbles.
 @Suite struct SpreadFallbackPartsTests {
     /// `n` points, a third in a dense clump and the rest spread wide, every tenth one an exact
     /// duplicate of an earlier point (groups with room, and groups without).
@@ -116,13 +124,10 @@ import TestSupport
             o.clustering = nil
             return MapPlanner.plan(points: points, style: .default, options: o).marks
         }
-        let one = SpreadFallback.$partsFrom.withValue(.max) { SpreadFallback.$markerPartsFrom.withValue(.max) { plan() } }
-        let parts = SpreadFallback.$partsFrom.withValue(1) {
-            SpreadFallback.$markerPartsFrom.withValue(1) { SpreadFallback.$markersPerPartCell.withValue(0) { plan() } }
-        }
-        // Groups kept (with more than one layout among them), fallen back to bubbles and stacked.
-        #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0 && one.spreadStacked > 0)
-        #expect(Set(one.spreadGroups.map(\.layout)).count > 1)
+        let one = SpreadFallback.$partsFrom.withValue(.max) { plan() }
+        let parts = SpreadFallback.$partsFrom.withValue(1) { plan() }
+        // Groups kept and fallen back to bubbles.
+        #expect(one.spreadGroups.count > 0 && one.spreadFallbacks > 0)
         #expect(one.markerPoint == parts.markerPoint)
         #expect(one.markerX == parts.markerX && one.markerY == parts.markerY)
         #expect(one.spreadGroups == parts.spreadGroups)

@@ -122,9 +122,21 @@ uint32_t mr_crc32(uint32_t crc, const unsigned char *data, size_t length) {
     return crc;
 }
 
+/// Where a decoder puts the pixels: the caller's buffer (`given`, `cap` bytes), or one it mallocs.
+struct dest { unsigned char *given; size_t cap; };
+
+static unsigned char *dest_alloc(const struct dest *d, size_t need) {
+    if (d->given) return need <= d->cap ? d->given : NULL;
+    return malloc(need);
+}
+
+static void dest_free(const struct dest *d, unsigned char *p) {
+    if (p && p != d->given) free(p);
+}
+
 // PNG through libpng's simplified API (no longjmp reaches us: it reports failure by return value).
-static int decode_png_simplified(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w,
-                                 int *h, char *error, size_t esize) {
+static int decode_png_simplified(const unsigned char *data, size_t length, int max_side, const struct dest *d,
+                                 unsigned char **out, int *w, int *h, char *error, size_t esize) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -136,10 +148,10 @@ static int decode_png_simplified(const unsigned char *data, size_t length, int m
     }
     // The size in size_t (PNG_IMAGE_SIZE is 32-bit arithmetic).
     size_t stride = (size_t)image.width * 4;
-    unsigned char *buf = malloc(stride * image.height);
+    unsigned char *buf = dest_alloc(d, stride * image.height);
     if (!buf) { png_image_free(&image); return fail(error, esize, "out of memory"); }
     if (!png_image_finish_read(&image, NULL, buf, (png_int_32)stride, NULL)) {
-        free(buf);
+        dest_free(d, buf);
         return fail(error, esize, image.message);
     }
     *out = buf; *w = (int)image.width; *h = (int)image.height;
@@ -196,8 +208,8 @@ static void expand_rgb(const unsigned char *restrict src, unsigned char *restric
 }
 
 /// 0: decoded; 1: failed (error set); 2: not a PNG for the fast path (the simplified API decodes it).
-static int decode_png_fast(const unsigned char *data, size_t length, int max_side, int strict, unsigned char **out,
-                           int *w, int *h, char *error, size_t esize) {
+static int decode_png_fast(const unsigned char *data, size_t length, int max_side, int strict, const struct dest *d,
+                           unsigned char **out, int *w, int *h, char *error, size_t esize) {
     struct png_src src;
     src.data = data; src.length = length; src.offset = 0; src.message[0] = 0;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_src_error, png_src_warning);
@@ -207,7 +219,7 @@ static int decode_png_fast(const unsigned char *data, size_t length, int max_sid
     volatile int result = 2;
     if (setjmp(src.jump)) {
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
-        free(buf); free(row);
+        dest_free(d, buf); free(row);
         if (result == 2) return 2; // failed while reading the header: let the simplified API say why
         return fail(error, esize, src.message);
     }
@@ -237,7 +249,7 @@ static int decode_png_fast(const unsigned char *data, size_t length, int max_sid
     int channels = png_get_channels(png, info);
     if (channels != 3 && channels != 4) png_error(png, "unexpected PNG layout");
     size_t stride = (size_t)width * 4;
-    buf = malloc(stride * height);
+    buf = dest_alloc(d, stride * height);
     if (channels == 3) row = malloc((size_t)width * 3);
     if (!buf || (channels == 3 && !row)) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) {
@@ -256,11 +268,11 @@ static int decode_png_fast(const unsigned char *data, size_t length, int max_sid
     return 0;
 }
 
-static int decode_png(const unsigned char *data, size_t length, int max_side, int strict, unsigned char **out, int *w,
-                      int *h, char *error, size_t esize) {
-    int rc = decode_png_fast(data, length, max_side, strict, out, w, h, error, esize);
+static int decode_png(const unsigned char *data, size_t length, int max_side, int strict, const struct dest *d,
+                      unsigned char **out, int *w, int *h, char *error, size_t esize) {
+    int rc = decode_png_fast(data, length, max_side, strict, d, out, w, h, error, esize);
     if (rc != 2) return rc;
-    return decode_png_simplified(data, length, max_side, out, w, h, error, esize);
+    return decode_png_simplified(data, length, max_side, d, out, w, h, error, esize);
 }
 
 struct jpeg_err {
@@ -285,8 +297,8 @@ static void jpeg_silence(j_common_ptr cinfo, int level) {
 /// their coefficients): 4096x4096 needs about 100 MB at most.
 #define MR_JPEG_MAX_MEMORY (128L << 20)
 
-static int decode_jpeg(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
-                       char *error, size_t esize) {
+static int decode_jpeg(const unsigned char *data, size_t length, int max_side, const struct dest *d, unsigned char **out,
+                       int *w, int *h, char *error, size_t esize) {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_err err;
     unsigned char *volatile buf = NULL;
@@ -296,7 +308,7 @@ static int decode_jpeg(const unsigned char *data, size_t length, int max_side, u
     err.truncated = 0;
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);
-        free(buf);
+        dest_free(d, buf);
         return fail(error, esize, err.message);
     }
     jpeg_create_decompress(&cinfo);
@@ -315,7 +327,7 @@ static int decode_jpeg(const unsigned char *data, size_t length, int max_side, u
         return 1;
     }
     size_t stride = (size_t)cinfo.output_width * 4;
-    buf = malloc(stride * cinfo.output_height);
+    buf = dest_alloc(d, stride * cinfo.output_height);
     if (!buf) { jpeg_destroy_decompress(&cinfo); return fail(error, esize, "out of memory"); }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = buf + stride * cinfo.output_scanline;
@@ -323,7 +335,7 @@ static int decode_jpeg(const unsigned char *data, size_t length, int max_side, u
     }
     if (err.truncated) {
         jpeg_destroy_decompress(&cinfo);
-        free(buf);
+        dest_free(d, buf);
         return fail(error, esize, "JPEG data is truncated");
     }
     jpeg_finish_decompress(&cinfo);
@@ -333,25 +345,26 @@ static int decode_jpeg(const unsigned char *data, size_t length, int max_side, u
     return 0;
 }
 
-static int decode_webp(const unsigned char *data, size_t length, int max_side, unsigned char **out, int *w, int *h,
-                       char *error, size_t esize) {
+static int decode_webp(const unsigned char *data, size_t length, int max_side, const struct dest *d, unsigned char **out,
+                       int *w, int *h, char *error, size_t esize) {
     int width = 0, height = 0;
     if (!WebPGetInfo(data, length, &width, &height)) return fail(error, esize, "not a valid WebP image");
     if (width <= 0 || height <= 0) return fail(error, esize, "WebP size out of range");
     if (check_size("WebP", (unsigned long)width, (unsigned long)height, max_side, error, esize)) return 1;
     size_t size = (size_t)width * height * 4;
-    unsigned char *buf = malloc(size);
+    unsigned char *buf = dest_alloc(d, size);
     if (!buf) return fail(error, esize, "out of memory");
     if (!WebPDecodeRGBAInto(data, length, buf, size, width * 4)) {
-        free(buf);
+        dest_free(d, buf);
         return fail(error, esize, "WebP data is corrupt");
     }
     *out = buf; *w = width; *h = height;
     return 0;
 }
 
-int mr_image_decode(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
-                    int flags, unsigned char **out, int *width, int *height, char *error, size_t error_size) {
+static int decode(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
+                  int flags, const struct dest *d, unsigned char **out, int *width, int *height, char *error,
+                  size_t error_size) {
     *out = NULL;
     // Sides are int for the decoders (and a row's bytes int32 for libpng): 2^24 at most,
     // whatever the caller allows; the pixel limit is the caller's.
@@ -363,10 +376,25 @@ int mr_image_decode(const unsigned char *data, size_t length, unsigned long max_
     if (mr_image_size_check(format, w, h, max_side, max_pixels, error, error_size)) return 1;
     int side = (int)max_side;
     switch (format) {
-    case MR_IMAGE_PNG: return decode_png(data, length, side, flags & MR_DECODE_STRICT, out, width, height, error, error_size);
-    case MR_IMAGE_JPEG: return decode_jpeg(data, length, side, out, width, height, error, error_size);
-    default: return decode_webp(data, length, side, out, width, height, error, error_size);
+    case MR_IMAGE_PNG: return decode_png(data, length, side, flags & MR_DECODE_STRICT, d, out, width, height, error, error_size);
+    case MR_IMAGE_JPEG: return decode_jpeg(data, length, side, d, out, width, height, error, error_size);
+    default: return decode_webp(data, length, side, d, out, width, height, error, error_size);
     }
+}
+
+int mr_image_decode(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
+                    int flags, unsigned char **out, int *width, int *height, char *error, size_t error_size) {
+    struct dest d = { NULL, 0 };
+    return decode(data, length, max_side, max_pixels, flags, &d, out, width, height, error, error_size);
+}
+
+int mr_image_decode_into(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
+                         int flags, unsigned char *buffer, size_t capacity, int *width, int *height, char *error,
+                         size_t error_size) {
+    struct dest d = { buffer, capacity };
+    unsigned char *out = NULL;
+    if (!buffer) return fail(error, error_size, "no buffer");
+    return decode(data, length, max_side, max_pixels, flags, &d, &out, width, height, error, error_size);
 }
 
 int mr_gunzip(const unsigned char *data, size_t length, size_t limit, unsigned char **out, size_t *out_length) {

@@ -152,9 +152,10 @@ public final class TileService: @unchecked Sendable {
     /// Credentials in tile URLs are redacted from its warnings and errors (`Redaction`).
     ///
     /// - Parameter decodedLimit: bytes the map's decoded tiles may take (`--max-memory` less the
-    ///   rest of the render; nil: no limit). A tile is charged from its header before it is
-    ///   decoded (twice its RGBA while the decoder's buffer is copied), and one past the limit is
-    ///   not decoded: it counts as failed, with a warning. The decoded tiles kept between maps
+    ///   rest of the render; nil: no limit). Each tile the map needs may take an equal share of
+    ///   it, judged from its header before it is decoded; one past its share is not decoded: it
+    ///   counts as failed, with a warning. (A share, not first come first served: which tiles are
+    ///   drawn does not depend on the order they arrive in.) The decoded tiles kept between maps
     ///   are held to the same limit (least recently used out).
     public func basemap(viewport: Viewport, scale: Double, sources specs: [String], decodedLimit: Int? = nil) throws -> TileBasemap {
         do {
@@ -169,9 +170,8 @@ public final class TileService: @unchecked Sendable {
 
     private func unredactedBasemap(viewport: Viewport, scale: Double, sources specs: [String], decodedLimit: Int?) throws -> TileBasemap {
         var out = TileBasemap()
-        let budget = decodedLimit.map { DecodeBudget(limit: max(0, $0)) }
-        if let budget {
-            lock.lock(); memory.setLimit(min(baseMemoryLimit, budget.limit)); lock.unlock()
+        if let decodedLimit {
+            lock.lock(); memory.setLimit(min(baseMemoryLimit, max(0, decodedLimit))); lock.unlock()
         }
         var problems: [String] = []
         struct Layer { var spec: TileSourceSpec; var source: TileSource; var retina: Bool; var placements: [TilePlacement]; var tiles: [TileID] }
@@ -188,6 +188,7 @@ public final class TileService: @unchecked Sendable {
         }
         // Every source's tiles at once: a slow or waiting server does not hold up another's.
         let wanted = layers.flatMap { l in l.tiles.map { Want(source: l.source, key: l.spec.text, tile: $0, retina: l.retina) } }
+        let budget = decodedLimit.map { DecodeBudget(limit: max(0, $0), tiles: wanted.count) }
         let results = fetchAll(wanted, budget: budget)
         var k = 0
         for l in layers {
@@ -219,8 +220,8 @@ public final class TileService: @unchecked Sendable {
             out.warnings.append("tiles: \(lateCount) of \(out.stats.requested) not fetched within the \(TileHTTPClient.format(options.mapTimeout)) s --tiles-timeout; the map is drawn without them")
         }
         if let budget, budget.refused > 0 {
-            out.warnings.append("tiles: \(budget.refused) of \(out.stats.requested) not decoded: they would take the map's decoded tiles "
-                + "past the \(DecodeBudget.mb(budget.limit)) that --max-memory leaves for them")
+            out.warnings.append("tiles: \(budget.refused) of \(out.stats.requested) not decoded: each tile may take "
+                + "\(DecodeBudget.mb(budget.share)) decoded, its share of the \(DecodeBudget.mb(budget.limit)) that --max-memory leaves for the map's tiles")
         }
         if let p = client.cache.takeProblem() { out.warnings.append("tiles: " + p) }
         if out.stats.missing + out.stats.failed > 0 {
@@ -320,7 +321,6 @@ public final class TileService: @unchecked Sendable {
             let key = w.memoryKey
             if let r = memory.value(for: key) {
                 out[i] = r.cached
-                budget?.charge(r.cost)
             } else if let p = inFlight[key] {
                 waits.append((i, p))
             } else {
@@ -361,10 +361,7 @@ public final class TileService: @unchecked Sendable {
         for (i, p) in waits {
             if p.group.wait(timeout: deadline) == .timedOut {
                 out[i] = .failed("\(wanted[i].source.name) tile \(wanted[i].tile): \(late)")
-            } else {
-                out[i] = p.result!.cached
-                budget?.charge(p.result!.cost)
-            }
+            } else { out[i] = p.result!.cached }
         }
         return out.map { $0! }
     }
@@ -419,8 +416,8 @@ public final class TileService: @unchecked Sendable {
     public static let maxTileSide = 4096
 
     /// Decodes PNG, JPEG or WebP bytes to RGBA through the one codec (`ImageCodec`): the header
-    /// first, refused past `maxSide` a side, then charged to `budget` (twice its RGBA while the
-    /// decoder's buffer is copied, once after), refused when that would pass its limit.
+    /// first, refused past `maxSide` a side, or past its share of `budget`, before the decoder
+    /// allocates.
     public static func decode(_ d: Data, name: String, maxSide: Int = maxTileSide, budget: DecodeBudget? = nil) throws -> RasterImage {
         let limits = ImageCodec.Limits(maxSide: maxSide)
         let decoded: ImageCodec.Decoded
@@ -428,16 +425,13 @@ public final class TileService: @unchecked Sendable {
             if let budget {
                 let header = try ImageCodec.probe(d)
                 if let why = ImageCodec.sizeProblem(header, limits) { throw ImageCodec.Failure.tooLarge(why) }
-                let bytes = header.decodedBytes
-                guard budget.reserve(2 * bytes) else {
+                guard budget.admits(header.decodedBytes) else {
                     throw MapRenderError(.unavailable, "\(name): its \(header.width)x\(header.height) pixels "
-                        + "\(DecodeBudget.overBudget) (\(DecodeBudget.mb(budget.limit)))")
+                        + "(\(DecodeBudget.mb(header.decodedBytes)) decoded) \(DecodeBudget.overBudget) "
+                        + "(\(DecodeBudget.mb(budget.share)) a tile, of \(DecodeBudget.mb(budget.limit)))")
                 }
-                do { decoded = try ImageCodec.decode(d, limits: limits) } catch { budget.release(2 * bytes); throw error }
-                budget.release(2 * bytes - decoded.rgba.count)
-            } else {
-                decoded = try ImageCodec.decode(d, limits: limits)
             }
+            decoded = try ImageCodec.decode(d, limits: limits)
         } catch let f as ImageCodec.Failure {
             throw MapRenderError(.inputMalformed, "\(name): not a readable image: \(f)")
         }
@@ -447,35 +441,31 @@ public final class TileService: @unchecked Sendable {
     }
 }
 
-/// The bytes one map's decoded tiles may take (`--max-memory` less the rest of the render),
-/// charged from each tile's header before it is decoded. Thread-safe.
+/// The bytes one map's decoded tiles may take (`--max-memory` less the rest of the render), in
+/// equal shares: each of the map's `tiles` may take `limit / tiles`, judged from its header
+/// before it is decoded. Thread-safe.
 public final class DecodeBudget: @unchecked Sendable {
     public let limit: Int
-    private var used = 0
+    /// What one tile may take.
+    public let share: Int
     private var refusals = 0
     private let lock = NSLock()
 
-    public init(limit: Int) { self.limit = limit }
-
-    /// The end of a refused tile's message, which also keeps it out of the memory of decoded tiles.
-    static let overBudget = "would take the map's decoded tiles past what --max-memory leaves for them"
-
-    /// Takes `n` bytes; false (and counted as a refusal) when that would pass the limit.
-    public func reserve(_ n: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard n <= limit - used else { refusals += 1; return false }
-        used += n
-        return true
+    public init(limit: Int, tiles: Int) {
+        self.limit = max(0, limit)
+        share = self.limit / max(1, tiles)
     }
 
-    /// Gives back `n` bytes taken by `reserve`.
-    public func release(_ n: Int) { lock.lock(); used -= n; lock.unlock() }
+    /// In a refused tile's message; it also keeps the failure out of the memory of decoded tiles.
+    static let overBudget = "would take more than its share of what --max-memory leaves for the map's decoded tiles"
 
-    /// Counts `n` bytes already held (a tile from memory), even past the limit.
-    func charge(_ n: Int) { lock.lock(); used += n; lock.unlock() }
+    /// True when a tile of `bytes` decoded fits its share; false is counted as a refusal.
+    public func admits(_ bytes: Int) -> Bool {
+        if bytes <= share { return true }
+        lock.lock(); refusals += 1; lock.unlock()
+        return false
+    }
 
-    /// Bytes taken now.
-    public var bytes: Int { lock.lock(); defer { lock.unlock() }; return used }
     /// Tiles refused.
     public var refused: Int { lock.lock(); defer { lock.unlock() }; return refusals }
 

@@ -45,6 +45,12 @@ const char *mr_image_format_name(int format);
 int mr_image_decode(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
                     int flags, unsigned char **out, int *width, int *height, char *error, size_t error_size);
 
+/// The same into the caller's buffer of `capacity` bytes, which must hold width * height * 4
+/// (from `mr_image_probe`): no buffer of the decoder's own to copy from.
+int mr_image_decode_into(const unsigned char *data, size_t length, unsigned long max_side, unsigned long long max_pixels,
+                         int flags, unsigned char *buffer, size_t capacity, int *width, int *height, char *error,
+                         size_t error_size);
+
 /// Frees what this module allocated for the caller.
 void mr_image_free(void *p);
 

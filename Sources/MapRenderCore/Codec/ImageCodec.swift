@@ -82,21 +82,21 @@ public enum ImageCodec {
         // The header and the policy first, to tell "too large" from "damaged".
         let header = try probe(data)
         if let why = sizeProblem(header, limits) { throw Failure.tooLarge(why) }
-        var out: UnsafeMutablePointer<UInt8>?
+        // Straight into the array's storage: no buffer of the decoder's own to copy from.
+        let count = header.decodedBytes
         var w: Int32 = 0, h: Int32 = 0
         var err = [CChar](repeating: 0, count: 256)
-        let rc = data.withUnsafeBytes { buf in
-            mr_image_decode(buf.bindMemory(to: UInt8.self).baseAddress, buf.count, UInt(limits.maxSide ?? 0),
-                            UInt64(limits.maxPixels ?? 0), strict ? MR_DECODE_STRICT : 0, &out, &w, &h, &err, err.count)
-        }
-        guard rc == 0, let out else { throw Failure.malformed(String(cString: err)) }
-        defer { mr_image_free(out) }
-        // One memcpy (`[UInt8](UnsafeBufferPointer(...))` copied byte by byte: 11M instructions a map).
-        let count = Int(w) * Int(h) * 4
+        var rc: Int32 = 1
         let rgba = [UInt8](unsafeUninitializedCapacity: count) { buf, n in
-            UnsafeMutableRawPointer(buf.baseAddress!).copyMemory(from: out, byteCount: count)
-            n = count
+            rc = data.withUnsafeBytes { src in
+                mr_image_decode_into(src.bindMemory(to: UInt8.self).baseAddress, src.count, UInt(limits.maxSide ?? 0),
+                                     UInt64(limits.maxPixels ?? 0), strict ? MR_DECODE_STRICT : 0, buf.baseAddress, count,
+                                     &w, &h, &err, err.count)
+            }
+            n = rc == 0 && Int(w) * Int(h) * 4 == count ? count : 0
         }
+        guard rc == 0 else { throw Failure.malformed(String(cString: err)) }
+        guard rgba.count == count else { throw Failure.malformed("the decoder's size differs from the header's") }
         return Decoded(width: Int(w), height: Int(h), rgba: rgba)
     }
 

@@ -34,10 +34,12 @@ let package = Package(
             pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"])]
         ),
-        // PNG encoding through libpng (C for libpng's setjmp error handling; see mr_png.c).
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
-        // JPEG and WebP output through libjpeg-turbo and libwebp (C for libjpeg's longjmp errors).
-        .target(name: "CImageEncoders", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
+        // The one image codec: the header check and size policy, decoding (tiles, `compare`) and
+        // encoding (PNG, JPEG, WebP output) through libpng, libjpeg-turbo and libwebp, and zlib's
+        // CRC-32 and inflate; in C for libpng's and libjpeg's longjmp error handling (Debian:
+        // libpng-dev libjpeg62-turbo-dev libwebp-dev zlib1g-dev). See mr_image_codec.h.
+        .target(name: "CImageCodec", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
+                                                      .linkedLibrary("webp"), .linkedLibrary("z")]),
         // The git commit of the build, for `maprender --version` (scripts/stamp-commit writes it).
         .target(name: "CBuildInfo"),
         // Cache prefetch hints for the clustering's hot loop (no Swift spelling).
@@ -47,18 +49,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's mallopt (<malloc.h>), for `animate`'s choice of allocator settings.
         .systemLibrary(name: "CMalloc"),
-        // Tile decoding (libpng, libjpeg-turbo, libwebp) and gzip PMTiles directories (zlib), in C
-        // for libpng's and libjpeg's longjmp error handling (Debian: libpng-dev libjpeg62-turbo-dev
-        // libwebp-dev zlib1g-dev).
-        .target(name: "CTileCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
-                                                      .linkedLibrary("webp"), .linkedLibrary("z")]),
-        // Swift + Foundation: input, model, projection, clustering, layout, scene.
-        .target(name: "MapRenderCore", dependencies: ["CPrefetch"]),
+        // Swift + Foundation: input, model, projection, clustering, layout, scene; images through
+        // the codec (Codec/).
+        .target(name: "MapRenderCore", dependencies: ["CPrefetch", "CImageCodec"]),
         // Draws a Scene with Cairo; measures text with Pango.
-        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CRsvg", "CPNG", "CImageEncoders"]),
+        .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CRsvg", "CImageCodec"]),
+        // HTTP for tiles through libcurl directly (Debian: libcurl4-openssl-dev): its write callback
+        // stops a body at the limit as it streams in, which FoundationNetworking's URLSession cannot.
+        .target(name: "CHTTP", linkerSettings: [.linkedLibrary("curl")]),
         // Raster tile basemaps: folder, MBTiles, PMTiles and HTTP sources, disk cache, decoding.
-        // HTTP through Foundation's URLSession (FoundationNetworking on Linux): it ships with Swift.
-        .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CTileCodecs"]),
+        .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CImageCodec", "CHTTP"]),
         // The pipeline: RenderRequest -> output bytes / file.
         .target(
             name: "MapRender",

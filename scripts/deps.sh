@@ -10,11 +10,13 @@ MAPRENDER_PACKAGES+=(chromium)
 MAPRENDER_PACKAGES+=(python3-mapnik)
 # GeographicLib (Karney's geodesics) computes the great-circle arcs that Mapnik draws for the arcs' oracle test.
 MAPRENDER_PACKAGES+=(python3-geographiclib)
-# libcurl's development link: the release binary links Foundation statically (--static-swift-stdlib), and
-# static FoundationNetworking (URLSession, for HTTP tiles) links -lcurl, which only the -dev package provides.
+# libcurl's headers and development link: HTTP tiles go through libcurl directly (Sources/CHTTP), and the
+# release binary's static Foundation (--static-swift-stdlib) links -lcurl, which only the -dev package provides.
 MAPRENDER_PACKAGES+=(libcurl4-openssl-dev)
 # djpeg and dwebp decode the JPEG and WebP outputs for the tests that compare them with the PNG.
 MAPRENDER_PACKAGES+=(libjpeg-turbo-progs webp)
+# /usr/bin/time: the peak RSS of runs under --max-memory (TileMemoryCLITests, scripts/stress).
+MAPRENDER_PACKAGES+=(time)
 # MapLibre Native (PyPI pymgl, below) renders headless on Mesa's software EGL (EGL_PLATFORM=surfaceless):
 # the vector basemap's independent oracle.
 MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)

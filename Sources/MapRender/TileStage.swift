@@ -11,13 +11,21 @@ enum TileStage {
     /// basemap) unless `--allow-missing-tiles`.
     static func run(_ r: RenderRequest, viewport: Viewport) throws -> TileBasemap? {
         guard !r.tiles.sources.isEmpty else { return nil }
-        let tiles = try TileService.shared(for: options(r)).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources)
+        let tiles = try TileService.shared(for: options(r)).basemap(viewport: viewport, scale: r.scale, sources: r.tiles.sources,
+                                                                    decodedLimit: decodedLimit(r))
         if r.tiles.strict, let p = tiles.problem { throw MapRenderError(.unavailable, p + " (--tiles-strict)") }
         let s = tiles.stats
         if !r.tiles.allowMissing, s.failed > 0, s.fetched + s.fromCache == 0, let p = tiles.problem {
             throw MapRenderError(.unavailable, p + "; no tile arrived (--allow-missing-tiles draws the map without them)")
         }
         return tiles
+    }
+
+    /// The bytes `--max-memory` leaves for the map's decoded tiles: the limit less the render's
+    /// own estimate (image, GeoJSON, CSV rows; `RenderBounds`).
+    static func decodedLimit(_ r: RenderRequest) -> Int {
+        let left = Double(r.maxMemory) - RenderBounds.estimate(r).total
+        return left > 0 ? Int(min(left, Double(Int.max / 2))) : 0
     }
 
     /// Starts what the tile stage will need from the network (see `TileService.warmUp`) while

@@ -1,5 +1,5 @@
 import CCairo
-import CPNG
+import CImageCodec
 import Foundation
 import MapRenderCore
 

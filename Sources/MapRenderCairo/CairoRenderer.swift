@@ -1,6 +1,5 @@
 import CCairo
-import CImageEncoders
-import CPNG
+import CImageCodec
 import Foundation
 import MapRenderCore
 
@@ -80,7 +79,7 @@ public final class CairoRenderer {
         return sink.data
     }
 
-    /// JPEG (libjpeg-turbo) or WebP (libwebp) bytes of a Cairo ARGB32 image; see mr_image_encoders.h
+    /// JPEG (libjpeg-turbo) or WebP (libwebp) bytes of a Cairo ARGB32 image; see mr_image_codec.h
     /// for the fixed settings that make them deterministic.
     static func encode(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int32,
                        format: OutputFormat, quality: Int) throws -> Data {

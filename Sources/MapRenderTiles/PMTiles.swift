@@ -1,4 +1,4 @@
-import CTileCodecs
+import CImageCodec
 import Foundation
 import MapRenderCore
 
@@ -280,7 +280,7 @@ final class PMTilesSource: TileSource, @unchecked Sendable {
                 throw MapRenderError(.inputMalformed, "--tiles: \(name): a gzip directory inflates to more than \(directoryLimit >> 20) MiB")
             }
             guard rc == 0, let out else { throw MapRenderError(.inputMalformed, "--tiles: \(name): a gzip directory is corrupt") }
-            defer { mr_tile_free(out) }
+            defer { mr_image_free(out) }
             return Data(bytes: out, count: n)
         default:
             throw MapRenderError(.inputMalformed, "--tiles: \(name): directory compression \(compression) (brotli or zstd) is not supported; write it with gzip")

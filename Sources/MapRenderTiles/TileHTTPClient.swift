@@ -1,8 +1,6 @@
+import CHTTP
 import Foundation
 import MapRenderCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// HTTP for tiles, the way tile servers ask (the OSMF tile usage policy):
 /// - a User-Agent naming maprender and its version (plus the user's contact);
@@ -17,8 +15,10 @@ import FoundationNetworking
 /// when (`.retry`), and the tile stage queues the attempt for then, so a wait holds neither a
 /// worker thread nor a connection slot and other hosts' and other tiles' requests go on.
 ///
-/// Foundation's URLSession (FoundationNetworking, libcurl underneath on Linux): it ships with
-/// Swift, does HTTP/1.1 and HTTP/2 with TLS, and a synchronous tile stage needs no event loop.
+/// libcurl directly (`CHTTP`), not Foundation's URLSession: FoundationNetworking buffers a body
+/// with no backpressure (a gzip bomb took 330 MB while its delegate was refusing it), where
+/// libcurl's write callback stops the transfer at the limit, so no more than `maxBodyBytes` of a
+/// body is ever held. HTTP/1.1 and HTTP/2 with TLS; a synchronous tile stage needs no event loop.
 final class TileHTTPClient: @unchecked Sendable {
     enum Outcome {
         case ok(Data, fromCache: Bool, revalidated: Bool)
@@ -30,30 +30,13 @@ final class TileHTTPClient: @unchecked Sendable {
 
     let options: TileOptions
     let cache: TileDiskCache
-    /// Made at the first request (`session`): a map from a local file or a warm cache sends none,
-    /// and making one costs ~16M instructions (FoundationNetworking's configuration and libcurl).
-    private var madeSession: URLSession?
-    /// Receives each request's answer as it arrives: its headers (a `Content-Length` past
-    /// `maxBodyBytes` is refused there), its bytes (counted, stopped past the limit, each one a
-    /// sign of progress for the stall timeout), its end.
-    private let delegate: SessionDelegate
-    private var session: URLSession {
+    /// Made at the first request (`http`): a map from a local file or a warm cache sends none.
+    /// Holds the connections and DNS answers shared by all requests.
+    private var madeClient: OpaquePointer?
+    private var http: OpaquePointer? {
         lock.lock(); defer { lock.unlock() }
-        if let s = madeSession { return s }
-        let config = URLSessionConfiguration.ephemeral
-        // `HostQueue` keeps to `connectionsPerHost` requests in flight. libcurl's own cap is set
-        // higher: a request given up while the server stalls it is cancelled, but its connection
-        // can stay counted for seconds, and at an equal cap the next requests waited behind it.
-        config.httpMaximumConnectionsPerHost = options.connectionsPerHost * 3
-        // The timeouts are kept by `send`; these only stop a transfer that outlives them.
-        config.timeoutIntervalForRequest = (options.timeout + 2).rounded(.up)
-        config.timeoutIntervalForResource = (options.timeout + 2).rounded(.up)
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.urlCache = nil
-        config.httpAdditionalHeaders = ["User-Agent": options.fullUserAgent]
-        let s = URLSession(configuration: config, delegate: delegate, delegateQueue: nil)
-        madeSession = s
-        return s
+        if madeClient == nil { madeClient = mr_http_client_new() }
+        return madeClient
     }
     private var hostQueues: [String: HostQueue] = [:]
     /// Per host: no request before this time (seconds since 1970), set by a Retry-After.
@@ -65,18 +48,17 @@ final class TileHTTPClient: @unchecked Sendable {
     init(options: TileOptions) {
         self.options = options
         cache = TileDiskCache(directory: options.resolvedCacheDirectory, maxBytes: options.cacheMaxBytes)
-        delegate = SessionDelegate(limit: options.maxBodyBytes)
     }
 
-    /// Makes the session on another thread now, while the map's input is read, so that the tile
-    /// stage's first request does not wait for it (~16M instructions, ~5-10 ms). A request made
-    /// before it is ready waits for it (`session` holds the lock while making it).
+    /// Sets libcurl up on another thread now, while the map's input is read, so that the tile
+    /// stage's first request does not wait for it. A request made before it is ready waits for
+    /// it (`http` holds the lock while making it).
     func warmUp() {
         guard !options.offline else { return }
-        Thread.detachNewThread { [self] in _ = session }
+        Thread.detachNewThread { [self] in _ = http }
     }
 
-    deinit { madeSession?.invalidateAndCancel() }
+    deinit { mr_http_client_free(madeClient) }
 
     private func hostQueue(_ host: String) -> HostQueue {
         lock.lock(); defer { lock.unlock() }
@@ -129,16 +111,17 @@ final class TileHTTPClient: @unchecked Sendable {
         lock.unlock()
         if notBefore > now { return .retry(after: notBefore - now, attempt: attempt) }
 
-        var request = URLRequest(url: u, timeoutInterval: (options.timeout + 2).rounded(.up))
-        request.setValue(options.fullUserAgent, forHTTPHeaderField: "User-Agent")
-        if let r = range { request.setValue("bytes=\(r.lowerBound)-\(r.upperBound)", forHTTPHeaderField: "Range") }
+        var request: [String] = []
+        if let r = range { request.append("Range: bytes=\(r.lowerBound)-\(r.upperBound)") }
         if let c = cached {
-            if let e = c.entry.etag { request.setValue(e, forHTTPHeaderField: "If-None-Match") }
-            if let m = c.entry.lastModified { request.setValue(m, forHTTPHeaderField: "If-Modified-Since") }
+            // (Values from a server's earlier answer: no line breaks into the request.)
+            let clean = { (v: String) in v.filter { $0 != "\r" && $0 != "\n" } }
+            if let e = c.entry.etag { request.append("If-None-Match: " + clean(e)) }
+            if let m = c.entry.lastModified { request.append("If-Modified-Since: " + clean(m)) }
         }
-        let http: HTTPURLResponse, data: Data
-        switch send(request, host: host) {
-        case .answer(let d, let r): data = d; http = r
+        let http: (statusCode: Int, headers: [String: String]), data: Data
+        switch send(url, headers: request, host: host) {
+        case .answer(let d, let status, let h): data = d; http = (status, h)
         case .timedOut(let why):
             guard attempt < options.retries else {
                 return .failed("\(url): timed out after \(attempt + 1) attempt\(attempt == 0 ? "" : "s") (\(why))")
@@ -146,8 +129,7 @@ final class TileHTTPClient: @unchecked Sendable {
             return .retry(after: backoff(attempt), attempt: attempt + 1)
         case .failed(let why): return .failed("\(url): \(why)")
         }
-        var headers: [String: String] = [:]
-        for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
+        let headers = http.headers
         switch http.statusCode {
         case 200, 206:
             let body = data
@@ -186,8 +168,8 @@ final class TileHTTPClient: @unchecked Sendable {
 
     /// What one request gave.
     enum Sent {
-        /// An HTTP answer and its whole body (at most `maxBodyBytes`).
-        case answer(Data, HTTPURLResponse)
+        /// An HTTP answer: its status, headers (names in lower case) and whole body (at most `maxBodyBytes`).
+        case answer(Data, status: Int, headers: [String: String])
         /// No answer within `connectTimeout`, no byte for `stallTimeout`, or not whole within
         /// `timeout`: which, in words. Worth another attempt.
         case timedOut(String)
@@ -195,73 +177,64 @@ final class TileHTTPClient: @unchecked Sendable {
         case failed(String)
     }
 
-    /// One request, holding one of the host's connection slots while it is in flight. When the
-    /// host's slots are all taken, the request waits in the host's queue, and the request that
-    /// frees a slot starts it from its own completion handler: on a cold map every request after
-    /// the first two starts that way, with no thread woken in between (waking a waiting worker to
-    /// start it cost ~1-2 ms a request on this 2-core VM, 21 times in a row for 42 tiles).
-    ///
-    /// Three clocks of our own, from the start (FoundationNetworking rounds the session's down to
-    /// whole seconds, and its request timeout restarts with every byte, so a server dripping a
-    /// byte a second would never time out): the answer must begin within `connectTimeout`, each
-    /// later byte follow the last within `stallTimeout`, and the whole be in within `timeout`.
-    func send(_ request: URLRequest, host: String) -> Sent {
-        let call = HostCall()
+    /// One request, holding one of the host's connection slots while it is in flight (a request
+    /// finding them all taken waits in the host's queue). Three clocks from the start, kept by
+    /// `mr_http_get`: the answer must begin within `connectTimeout`, each later byte follow the
+    /// last within `stallTimeout`, and the whole be in within `timeout`. The body is bounded as it
+    /// streams in (after Content-Encoding is undone): past `maxBodyBytes` the transfer stops.
+    func send(_ url: String, headers: [String], host: String) -> Sent {
+        let started = DispatchSemaphore(value: 0)
         let queue = hostQueue(host)
-        let start = { [self] in
-            lock.lock(); requestsSent += 1; lock.unlock()
-            let task = session.dataTask(with: request)
-            call.began = DispatchTime.now().uptimeNanoseconds
-            call.task = task
-            delegate.register(task, call) {
-                // The connection is free: the host's next request starts here, on this thread.
-                if call.finish() { queue.next() }
-                call.done.signal()
+        queue.submit { started.signal() }
+        started.wait()
+        defer { queue.next() }
+        guard let client = http else { return .failed("libcurl could not be set up") }
+        lock.lock(); requestsSent += 1; lock.unlock()
+        let ms = { (s: Double) in Int(min(s * 1000, 1e12).rounded(.up)) }
+        var response = mr_http_response()
+        let limit = options.maxBodyBytes
+        // C strings for the request, alive for the call.
+        let cHeaders = headers.map { strdup($0) }
+        defer { cHeaders.forEach { free($0) } }
+        url.withCString { cURL in
+            options.fullUserAgent.withCString { ua in
+                cHeaders.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+                    var q = mr_http_request(url: cURL, headers: list.baseAddress, header_count: Int32(list.count), user_agent: ua,
+                                            first_byte_ms: ms(options.connectTimeout), stall_ms: ms(options.stallTimeout),
+                                            total_ms: ms(options.timeout), max_body: limit)
+                    mr_http_get(client, &q, &response)
+                }
             }
-            call.started.signal()
-            task.resume()
         }
-        queue.submit(start)
-        call.started.wait()
-        let seconds = { (s: Double) in UInt64(s * 1e9) }
-        while true {
-            let (firstByte, lastByte) = call.progress()
-            let total = call.began + seconds(options.timeout)
-            let progress = firstByte ? lastByte + seconds(options.stallTimeout) : call.began + seconds(options.connectTimeout)
-            // In slices of at most 0.1 s: an answer refused for its size ends the request at once
-            // (FoundationNetworking goes on reading a cancelled body for a while).
-            let end = min(total, progress, DispatchTime.now().uptimeNanoseconds + 100_000_000)
-            if call.done.wait(timeout: DispatchTime(uptimeNanoseconds: end)) == .success { break }
-            if let refused = call.refusal() {
-                delegate.forget(call.task)
-                if call.finish() { queue.next() }
-                if let task = call.task { delegate.cancel(task) }
-                return .failed(refused)
+        defer { mr_http_free(response.body); mr_http_free(response.headers) }
+        let error = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch response.outcome {
+        case Int32(MR_HTTP_ANSWER.rawValue):
+            let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
+            var fields: [String: String] = [:]
+            if let h = response.headers {
+                let text = String(decoding: UnsafeRawBufferPointer(start: h, count: response.headers_length), as: UTF8.self)
+                for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    fields[name] = fields[name].map { $0 + ", " + value } ?? value
+                }
             }
-            // Progress may have been made while we slept: look again before giving up.
-            let (f, l) = call.progress()
-            let now = DispatchTime.now().uptimeNanoseconds
-            let why: String
-            if now >= total { why = "not whole within \(Self.format(options.timeout)) s" }
-            else if !f, now >= call.began + seconds(options.connectTimeout) { why = "no answer within \(Self.format(options.connectTimeout)) s" }
-            else if f, now >= l + seconds(options.stallTimeout) { why = "no byte for \(Self.format(options.stallTimeout)) s" }
-            else { continue }
-            delegate.forget(call.task)
-            if call.finish() { queue.next() }
-            // Cancelled on another thread: FoundationNetworking's cancel waits for the transfer's
-            // queue, which a stalled transfer can hold, and this thread must not wait for it.
-            if let task = call.task { delegate.cancel(task) }
-            return .timedOut(why)
+            return .answer(body, status: Int(response.status), headers: fields)
+        case Int32(MR_HTTP_TIMED_OUT.rawValue):
+            return .timedOut(error)
+        case Int32(MR_HTTP_TOO_LARGE.rawValue):
+            if response.content_length > Int64(limit) {
+                return .failed("Content-Length \(response.content_length) is larger than the \(Self.mib(limit)) maprender takes for a tile")
+            }
+            return .failed("the body is larger than the \(Self.mib(limit)) maprender takes for a tile")
+        default:
+            return .failed(error)
         }
-        let (data, response, error, refused) = call.result()
-        if let refused { return .failed(refused) }
-        if let error {
-            let why = Self.describe(error)
-            return why == "timed out" ? .timedOut(why) : .failed(why)
-        }
-        guard let http = response as? HTTPURLResponse else { return .failed("no HTTP response") }
-        return .answer(data, http)
     }
+
+    static func mib(_ n: Int) -> String { n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\(n) bytes" }
 
     static func format(_ s: Double) -> String { String(format: "%g", s) }
 
@@ -285,11 +258,6 @@ final class TileHTTPClient: @unchecked Sendable {
         return s.isFinite ? min(max(0, s), retryAfterLimit) : nil
     }
 
-    static func describe(_ error: Error) -> String {
-        let e = error as NSError
-        if e.domain == NSURLErrorDomain && e.code == NSURLErrorTimedOut { return "timed out" }
-        return e.localizedDescription
-    }
 }
 
 /// A tile server with a URL template.
@@ -405,168 +373,6 @@ private final class HostQueue: @unchecked Sendable {
         if head == waiting.count { waiting.removeAll(keepingCapacity: true); head = 0 }
         lock.unlock()
         start()
-    }
-}
-
-/// One request's state, shared by the thread that waits for it and the session's delegate. Its
-/// slot is given back once (`finish`): when the request ends, or by `send` when it timed out,
-/// whichever comes first.
-private final class HostCall: @unchecked Sendable {
-    let started = DispatchSemaphore(value: 0)
-    let done = DispatchSemaphore(value: 0)
-    var task: URLSessionDataTask?
-    /// When the request started (`DispatchTime` nanoseconds).
-    var began: UInt64 = 0
-    private var data = Data()
-    private var response: URLResponse?
-    private var error: Error?
-    /// Why the answer was refused (a body past the limit), when it was.
-    private var refused: String?
-    private var firstByte = false
-    private var lastByte: UInt64 = 0
-    private var finished = false
-    private let lock = NSLock()
-
-    /// True the first time only.
-    func finish() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if finished { return false }
-        finished = true
-        return true
-    }
-
-    /// Whether the answer has begun, and when its last byte came.
-    func progress() -> (Bool, UInt64) {
-        lock.lock(); defer { lock.unlock() }
-        return (firstByte, lastByte)
-    }
-
-    func received(_ r: URLResponse) {
-        lock.lock(); defer { lock.unlock() }
-        response = r
-        firstByte = true
-        lastByte = DispatchTime.now().uptimeNanoseconds
-    }
-
-    /// Adds `d` to the body; false (and the body dropped) once it would pass `limit` bytes.
-    func received(_ d: Data, limit: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        firstByte = true
-        lastByte = DispatchTime.now().uptimeNanoseconds
-        if refused != nil { return false }
-        guard data.count + d.count <= limit else {
-            refused = "the body is larger than the \(HostCall.mib(limit)) maprender takes for a tile"
-            data = Data()
-            return false
-        }
-        data.append(d)
-        return true
-    }
-
-    func refusal() -> String? {
-        lock.lock(); defer { lock.unlock() }
-        return refused
-    }
-
-    func refuse(_ why: String) {
-        lock.lock(); defer { lock.unlock() }
-        if refused == nil { refused = why }
-    }
-
-    func completed(_ e: Error?) {
-        lock.lock(); defer { lock.unlock() }
-        error = e
-    }
-
-    func result() -> (Data, URLResponse?, Error?, String?) {
-        lock.lock(); defer { lock.unlock() }
-        return (data, response, error, refused)
-    }
-
-    static func mib(_ n: Int) -> String { n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\(n) bytes" }
-}
-
-/// The session's delegate: hands each task's events to its `HostCall`.
-private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let limit: Int
-    private var calls: [Int: (HostCall, () -> Void)] = [:]
-    private let lock = NSLock()
-    init(limit: Int) { self.limit = limit }
-
-    func register(_ task: URLSessionTask, _ call: HostCall, ended: @escaping () -> Void) {
-        lock.lock(); calls[task.taskIdentifier] = (call, ended); lock.unlock()
-    }
-
-    /// Tasks that have ended, and tasks cancelled once: FoundationNetworking traps ("a task that
-    /// is not in the registry") when a task is cancelled after it ended, so each is cancelled at
-    /// most once and never after its end. (An id stays in `ended` for the session's life: ids
-    /// are never reused, and a map asks a few hundred tiles.)
-    private var ended = Set<Int>()
-    private var cancelled = Set<Int>()
-
-    /// Cancels `task` once, unless it has ended; on another thread, since FoundationNetworking's
-    /// cancel waits for the transfer's queue, which a stalled transfer can hold.
-    func cancel(_ task: URLSessionTask) {
-        guard markCancelled(task) else { return }
-        DispatchQueue.global().async { [self] in
-            lock.lock()
-            let over = ended.contains(task.taskIdentifier)
-            lock.unlock()
-            if !over { task.cancel() }
-        }
-    }
-
-    /// False when `task` was cancelled before or has ended.
-    @discardableResult
-    func markCancelled(_ task: URLSessionTask) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if ended.contains(task.taskIdentifier) { return false }
-        return cancelled.insert(task.taskIdentifier).inserted
-    }
-
-    func forget(_ task: URLSessionTask?) {
-        guard let task else { return }
-        lock.lock(); calls.removeValue(forKey: task.taskIdentifier); lock.unlock()
-    }
-
-    private func call(_ task: URLSessionTask) -> HostCall? {
-        lock.lock(); defer { lock.unlock() }
-        return calls[task.taskIdentifier]?.0
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @Sendable @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let call = call(dataTask) else { completionHandler(.cancel); return }
-        call.received(response)
-        // Content-Length says the size of the body as sent (compressed or not): refused at once.
-        if let http = response as? HTTPURLResponse,
-           let cl = http.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
-           cl > Int64(limit) {
-            call.refuse("Content-Length \(cl) is larger than the \(HostCall.mib(limit)) maprender takes for a tile")
-            // (.cancel ends the task: cancelling it again once it has ended traps in FoundationNetworking.)
-            markCancelled(dataTask)
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let call = call(dataTask) else { return }
-        // Counted as it comes, after decompression: a gzip bomb stops at the limit too.
-        // Cancelled from another thread: cancel waits for the transfer's queue.
-        if !call.received(data, limit: limit) { cancel(dataTask) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        ended.insert(task.taskIdentifier)
-        cancelled.remove(task.taskIdentifier)
-        let entry = calls.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        guard let (call, ended) = entry else { return }
-        call.completed(error)
-        ended()
     }
 }
 

@@ -8,7 +8,7 @@
 ///   list threaded through flat arrays of slots).
 final class TileMemory<Value> {
     /// Bytes the values may hold together (default 256 MiB: about a thousand 256-px RGBA tiles).
-    let limit: Int
+    private(set) var limit: Int
     /// Bytes held now.
     private(set) var bytes = 0
 
@@ -25,6 +25,12 @@ final class TileMemory<Value> {
     init(limit: Int = 256 << 20) { self.limit = max(0, limit) }
 
     var count: Int { slots.count }
+
+    /// Sets the limit, dropping the least recently used values until the total is within it.
+    func setLimit(_ newLimit: Int) {
+        limit = max(0, newLimit)
+        while bytes > limit, tail >= 0 { remove(tail) }
+    }
 
     /// The value for `key`, marked as just used.
     func value(for key: String) -> Value? {

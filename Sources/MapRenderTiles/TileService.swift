@@ -1,4 +1,4 @@
-import CTileCodecs
+import CImageCodec
 import Foundation
 import MapRenderCore
 
@@ -70,6 +70,12 @@ public final class TileService: @unchecked Sendable {
             return 128
         }
 
+        /// A tile refused for the map's `--max-memory` (`DecodeBudget`).
+        var isOverBudget: Bool {
+            if case .failed(let why) = self { return why.contains(DecodeBudget.overBudget) }
+            return false
+        }
+
         /// The same result, as found in memory.
         var cached: Result {
             switch self {
@@ -99,12 +105,15 @@ public final class TileService: @unchecked Sendable {
         }
     }
 
-    /// - Parameter memoryLimit: bytes of decoded tiles kept between maps (default 256 MiB).
+    /// - Parameter memoryLimit: bytes of decoded tiles kept between maps (default 256 MiB; a
+    ///   map's `decodedLimit` lowers it).
     public init(options: TileOptions, memoryLimit: Int = 256 << 20) {
         self.options = options
         client = TileHTTPClient(options: options)
         memory = TileMemory(limit: memoryLimit)
+        baseMemoryLimit = memory.limit
     }
+    private let baseMemoryLimit: Int
 
     private static var registry: [TileOptionsKey: TileService] = [:]
     private static let registryLock = NSLock()
@@ -141,9 +150,16 @@ public final class TileService: @unchecked Sendable {
 
     /// The tiles for `viewport` from every source in `options.sources`, bottom source first.
     /// Credentials in tile URLs are redacted from its warnings and errors (`Redaction`).
-    public func basemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
+    ///
+    /// - Parameter decodedLimit: bytes the map's decoded tiles may take (`--max-memory` less the
+    ///   rest of the render; nil: no limit). Each tile the map needs may take an equal share of
+    ///   it, judged from its header before it is decoded; one past its share is not decoded: it
+    ///   counts as failed, with a warning. (A share, not first come first served: which tiles are
+    ///   drawn does not depend on the order they arrive in.) The decoded tiles kept between maps
+    ///   are held to the same limit (least recently used out).
+    public func basemap(viewport: Viewport, scale: Double, sources specs: [String], decodedLimit: Int? = nil) throws -> TileBasemap {
         do {
-            var out = try unredactedBasemap(viewport: viewport, scale: scale, sources: specs)
+            var out = try unredactedBasemap(viewport: viewport, scale: scale, sources: specs, decodedLimit: decodedLimit)
             out.warnings = out.warnings.map(Redaction.redact)
             out.problem = out.problem.map(Redaction.redact)
             return out
@@ -152,8 +168,11 @@ public final class TileService: @unchecked Sendable {
         }
     }
 
-    private func unredactedBasemap(viewport: Viewport, scale: Double, sources specs: [String]) throws -> TileBasemap {
+    private func unredactedBasemap(viewport: Viewport, scale: Double, sources specs: [String], decodedLimit: Int?) throws -> TileBasemap {
         var out = TileBasemap()
+        if let decodedLimit {
+            lock.lock(); memory.setLimit(min(baseMemoryLimit, max(0, decodedLimit))); lock.unlock()
+        }
         var problems: [String] = []
         struct Layer { var spec: TileSourceSpec; var source: TileSource; var retina: Bool; var placements: [TilePlacement]; var tiles: [TileID] }
         var layers: [Layer] = []
@@ -169,7 +188,8 @@ public final class TileService: @unchecked Sendable {
         }
         // Every source's tiles at once: a slow or waiting server does not hold up another's.
         let wanted = layers.flatMap { l in l.tiles.map { Want(source: l.source, key: l.spec.text, tile: $0, retina: l.retina) } }
-        let results = fetchAll(wanted)
+        let budget = decodedLimit.map { DecodeBudget(limit: max(0, $0), tiles: wanted.count) }
+        let results = fetchAll(wanted, budget: budget)
         var k = 0
         for l in layers {
             var byTile: [TileID: Result] = [:]
@@ -198,6 +218,10 @@ public final class TileService: @unchecked Sendable {
         let lateCount = results.filter { if case .failed(let why) = $0 { return why.hasSuffix("s --tiles-timeout") }; return false }.count
         if lateCount > 0 {
             out.warnings.append("tiles: \(lateCount) of \(out.stats.requested) not fetched within the \(TileHTTPClient.format(options.mapTimeout)) s --tiles-timeout; the map is drawn without them")
+        }
+        if let budget, budget.refused > 0 {
+            out.warnings.append("tiles: \(budget.refused) of \(out.stats.requested) not decoded: each tile may take "
+                + "\(DecodeBudget.mb(budget.share)) decoded, its share of the \(DecodeBudget.mb(budget.limit)) that --max-memory leaves for the map's tiles")
         }
         if let p = client.cache.takeProblem() { out.warnings.append("tiles: " + p) }
         if out.stats.missing + out.stats.failed > 0 {
@@ -250,7 +274,7 @@ public final class TileService: @unchecked Sendable {
         var out: UnsafeMutablePointer<UInt8>?
         var n = 0
         let rc = d.withUnsafeBytes { mr_gunzip($0.bindMemory(to: UInt8.self).baseAddress, d.count, limit, &out, &n) }
-        defer { if let out { mr_tile_free(out) } }
+        defer { if let out { mr_image_free(out) } }
         switch rc {
         case 0: return out.map { [UInt8](UnsafeBufferPointer(start: $0, count: n)) } ?? []
         case 2: throw MapRenderError(.inputMalformed, "\(name): inflates to more than \(limit >> 20) MiB")
@@ -288,7 +312,7 @@ public final class TileService: @unchecked Sendable {
     /// Fetches and decodes `wanted` in parallel, results in the same order. A tile already in
     /// memory, or being fetched by another map of this run, is not fetched again; a tile that
     /// must wait is queued again after its wait, holding no worker meanwhile.
-    private func fetchAll(_ wanted: [Want]) -> [Result] {
+    private func fetchAll(_ wanted: [Want], budget: DecodeBudget? = nil) -> [Result] {
         var out = [Result?](repeating: nil, count: wanted.count)
         var mine: [(Int, Pending)] = []
         var waits: [(Int, Pending)] = []
@@ -314,10 +338,11 @@ public final class TileService: @unchecked Sendable {
         for (i, p) in mine {
             all.enter()
             let w = wanted[i]
-            schedule(w, attempt: 0, after: 0, started: Date().timeIntervalSince1970, deadline: deadline) { r in
+            schedule(w, attempt: 0, after: 0, started: Date().timeIntervalSince1970, deadline: deadline, budget: budget) { r in
                 self.lock.lock()
-                // A tile that came after the deadline is still kept for later maps.
-                self.memory.insert(r, for: w.memoryKey, cost: r.cost)
+                // A tile that came after the deadline is still kept for later maps; one refused
+                // for this map's --max-memory is not (a later map may have room for it).
+                if !r.isOverBudget { self.memory.insert(r, for: w.memoryKey, cost: r.cost) }
                 if self.inFlight[w.memoryKey] === p { self.inFlight.removeValue(forKey: w.memoryKey) }
                 self.lock.unlock()
                 _ = p.resolve(r)
@@ -346,19 +371,19 @@ public final class TileService: @unchecked Sendable {
     /// `started`) fails the tile instead: waits are bounded per tile in total, not only each.
     /// An attempt that would start after `deadline` (the map's `--tiles-timeout`) is not made.
     private func schedule(_ w: Want, attempt: Int, after: Double, started: Double, deadline: DispatchTime,
-                          done: @escaping (Result) -> Void) {
+                          budget: DecodeBudget?, done: @escaping (Result) -> Void) {
         let run = {
             self.workers.submit {
                 guard DispatchTime.now() < deadline else {
                     return done(.failed("\(w.source.name) tile \(w.tile): not fetched within the \(TileHTTPClient.format(self.options.mapTimeout)) s --tiles-timeout"))
                 }
-                switch Self.load(w.tile, from: w.source, retina: w.retina, raw: w.raw, attempt: attempt) {
+                switch Self.load(w.tile, from: w.source, retina: w.retina, raw: w.raw, attempt: attempt, budget: budget) {
                 case .done(let r): done(r)
                 case .retry(let wait, let next):
                     if let why = self.client.retryBudgetSpent(started: started, wait: wait, attempts: attempt + 1) {
                         done(.failed("\(w.source.name) tile \(w.tile): \(why)"))
                     } else {
-                        self.schedule(w, attempt: next, after: wait, started: started, deadline: deadline, done: done)
+                        self.schedule(w, attempt: next, after: wait, started: started, deadline: deadline, budget: budget, done: done)
                     }
                 }
             }
@@ -371,7 +396,8 @@ public final class TileService: @unchecked Sendable {
         case retry(after: Double, attempt: Int)
     }
 
-    static func load(_ t: TileID, from source: TileSource, retina: Bool, raw: Bool = false, attempt: Int = 0) -> Load {
+    static func load(_ t: TileID, from source: TileSource, retina: Bool, raw: Bool = false, attempt: Int = 0,
+                     budget: DecodeBudget? = nil) -> Load {
         switch source.fetch(t, retina: retina, attempt: attempt) {
         case .missing: return .done(.missing)
         case .failed(let why): return .done(.failed(why))
@@ -380,7 +406,7 @@ public final class TileService: @unchecked Sendable {
             do { return .done(.bytes(try inflate(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
             catch { return .done(.failed("\(error)")) }
         case .data(let d, let fromCache):
-            do { return .done(.image(try decode(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
+            do { return .done(.image(try decode(d, name: "\(source.name) tile \(t)", budget: budget), fromCache: fromCache)) }
             catch { return .done(.failed("\(error)")) }
         }
     }
@@ -389,27 +415,64 @@ public final class TileService: @unchecked Sendable {
     /// A header claiming more is refused before the decoder allocates (a 2 KB JPEG can claim 65000²).
     public static let maxTileSide = 4096
 
-    /// Decodes PNG, JPEG or WebP bytes to RGBA.
-    public static func decode(_ d: Data, name: String, maxSide: Int = maxTileSide) throws -> RasterImage {
-        var out: UnsafeMutablePointer<UInt8>?
-        var w: Int32 = 0, h: Int32 = 0
-        var err = [CChar](repeating: 0, count: 256)
-        let rc = d.withUnsafeBytes { buf in
-            mr_tile_decode(buf.bindMemory(to: UInt8.self).baseAddress, d.count, Int32(clamping: maxSide), &out, &w, &h, &err, err.count)
-        }
-        guard rc == 0, let out else {
-            throw MapRenderError(.inputMalformed, "\(name): not a readable image: \(String(cString: err))")
-        }
-        defer { mr_tile_free(out) }
-        // One memcpy (`[UInt8](UnsafeBufferPointer(...))` copied byte by byte: 11M instructions a map).
-        let count = Int(w) * Int(h) * 4
-        let rgba = [UInt8](unsafeUninitializedCapacity: count) { buf, n in
-            UnsafeMutableRawPointer(buf.baseAddress!).copyMemory(from: out, byteCount: count)
-            n = count
+    /// Decodes PNG, JPEG or WebP bytes to RGBA through the one codec (`ImageCodec`): the header
+    /// first, refused past `maxSide` a side, or past its share of `budget`, before the decoder
+    /// allocates.
+    public static func decode(_ d: Data, name: String, maxSide: Int = maxTileSide, budget: DecodeBudget? = nil) throws -> RasterImage {
+        let limits = ImageCodec.Limits(maxSide: maxSide)
+        let decoded: ImageCodec.Decoded
+        do {
+            if let budget {
+                let header = try ImageCodec.probe(d)
+                if let why = ImageCodec.sizeProblem(header, limits) { throw ImageCodec.Failure.tooLarge(why) }
+                guard budget.admits(header.decodedBytes) else {
+                    throw MapRenderError(.unavailable, "\(name): its \(header.width)x\(header.height) pixels "
+                        + "(\(DecodeBudget.mb(header.decodedBytes)) decoded) \(DecodeBudget.overBudget) "
+                        + "(\(DecodeBudget.mb(budget.share)) a tile, of \(DecodeBudget.mb(budget.limit)))")
+                }
+            }
+            decoded = try ImageCodec.decode(d, limits: limits)
+        } catch let f as ImageCodec.Failure {
+            throw MapRenderError(.inputMalformed, "\(name): not a readable image: \(f)")
         }
         // JPEG bytes are kept so that SVG and PDF embed the tile as it came.
         let isJPEG = d.count >= 3 && d.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF])
-        return RasterImage(width: Int(w), height: Int(h), rgba: rgba, name: name, jpeg: isJPEG ? [UInt8](d) : nil)
+        return RasterImage(width: decoded.width, height: decoded.height, rgba: decoded.rgba, name: name, jpeg: isJPEG ? [UInt8](d) : nil)
+    }
+}
+
+/// The bytes one map's decoded tiles may take (`--max-memory` less the rest of the render), in
+/// equal shares: each of the map's `tiles` may take `limit / tiles`, judged from its header
+/// before it is decoded. Thread-safe.
+public final class DecodeBudget: @unchecked Sendable {
+    public let limit: Int
+    /// What one tile may take.
+    public let share: Int
+    private var refusals = 0
+    private let lock = NSLock()
+
+    public init(limit: Int, tiles: Int) {
+        self.limit = max(0, limit)
+        share = self.limit / max(1, tiles)
+    }
+
+    /// In a refused tile's message; it also keeps the failure out of the memory of decoded tiles.
+    static let overBudget = "would take more than its share of what --max-memory leaves for the map's decoded tiles"
+
+    /// True when a tile of `bytes` decoded fits its share; false is counted as a refusal.
+    public func admits(_ bytes: Int) -> Bool {
+        if bytes <= share { return true }
+        lock.lock(); refusals += 1; lock.unlock()
+        return false
+    }
+
+    /// Tiles refused.
+    public var refused: Int { lock.lock(); defer { lock.unlock() }; return refusals }
+
+    /// `500 MB`, `1.5 MB`.
+    static func mb(_ n: Int) -> String {
+        let m = Double(n) / 1_048_576
+        return m >= 10 ? "\(Int(m.rounded())) MB" : String(format: "%.1f MB", m)
     }
 }
 

@@ -2,8 +2,7 @@
 // already linked to decode raster tiles). In C because libjpeg reports errors with longjmp, which
 // Swift cannot catch. Both encoders run with fixed settings on one thread, so the bytes depend
 // only on the pixels and the quality: no time stamps, no metadata, no thread scheduling.
-#include "mr_image_encoders.h"
-#include "mr_png.h"
+#include "mr_image_codec.h"
 #include <stdio.h> // before jpeglib.h, which uses FILE
 #include <jpeglib.h>
 #include <setjmp.h>
@@ -11,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <webp/encode.h>
-
-void mr_image_free(void *p) { free(p); }
 
 static int fail(char *error, size_t size, const char *what) {
     if (error && size) snprintf(error, size, "%s", what);

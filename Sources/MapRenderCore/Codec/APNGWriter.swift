@@ -44,9 +44,15 @@ public struct APNGWriter: Sendable {
     /// - Throws: `MapRenderError.internal` when the bytes are not a valid PNG (bad signature,
     ///   bad chunk CRC, no IHDR or IDAT), already animated, or differ from the first frame.
     public mutating func add(framePNG png: Data, delayNumerator: UInt16, delayDenominator: UInt16) throws {
-        let chunks = try PNGChunks.parse(png, frame: frameCount)
         func fail(_ message: String) -> MapRenderError {
             MapRenderError(.internal, "APNG frame \(frameCount): \(message)")
+        }
+        let bytes = [UInt8](png)
+        var chunks: [(type: String, data: [UInt8])] = []
+        do {
+            try PNGChunks.walk(bytes) { chunks.append(($0.type, Array(bytes[$0.data]))) }
+        } catch let p as PNGChunks.Problem {
+            throw fail(p.text)
         }
         guard let header = chunks.first, header.type == "IHDR", header.data.count == 13 else {
             throw fail("the PNG does not start with an IHDR chunk")

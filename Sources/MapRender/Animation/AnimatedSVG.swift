@@ -200,18 +200,10 @@ struct AnimatedSVG {
             out += "<g stroke-width=\"\(num(trails.width))\" stroke-linecap=\"butt\">\n"
             for slot in trailSegments.keys.sorted() {
                 let entry = trailSegments[slot]!
-                let t = filled(entry.from), end = filled(entry.to)
-                let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
                 let (rgb, alpha) = svgColor(entry.color)
                 let o = alpha * trails.opacity(age: slot % trails.frames)
-                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\""
-                out += " stroke=\"\(rgb)\" stroke-opacity=\"\(String(format: "%.4f", o))\" opacity=\"\(shown[0])\">"
-                if frameCount > 1 {
-                    out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
-                    out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
-                    out += discrete("opacity", shown, stepped)
-                }
-                out += "</line>\n"
+                out += movingLine(from: entry.from, to: entry.to, frameCount: frameCount, timing: timing, stepped: stepped,
+                                  attributes: " stroke=\"\(rgb)\" stroke-opacity=\"\(String(format: "%.4f", o))\"")
             }
             out += "</g>\n"
         }
@@ -223,17 +215,8 @@ struct AnimatedSVG {
             let (legRGB, legAlpha) = svgColor(sp.legColor)
             out += "<g stroke=\"\(legRGB)\" stroke-width=\"\(num(sp.legWidth))\" stroke-linecap=\"round\" opacity=\"\(num(legAlpha))\">\n"
             for key in legs.keys.sorted() {
-                // Absent frames keep the ends of the previous present frame (`filled`); the leg
-                // is hidden there, from that frame's time on (`discrete`).
-                let t = filled(legs[key]!.from), end = filled(legs[key]!.to)
-                let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
-                out += "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\" opacity=\"\(shown[0])\">"
-                if frameCount > 1 {
-                    out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
-                    out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
-                    out += discrete("opacity", shown, stepped)
-                }
-                out += "</line>\n"
+                out += movingLine(from: legs[key]!.from, to: legs[key]!.to, frameCount: frameCount, timing: timing,
+                                  stepped: stepped, attributes: "")
             }
             out += "</g>\n"
         }
@@ -383,6 +366,22 @@ struct AnimatedSVG {
             }
         }
         return out
+    }
+
+    /// A `<line>` whose ends follow two tracks frame by frame (a spread leg, a trail segment):
+    /// absent frames keep the ends of the previous present frame (`filled`), and the line is hidden
+    /// there, from that frame's time on (`discrete`). `attributes` start with a space, or are empty.
+    private func movingLine(from: Track, to: Track, frameCount: Int, timing: String, stepped: String, attributes: String) -> String {
+        let t = filled(from), end = filled(to)
+        let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
+        var out = "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\""
+        out += "\(attributes) opacity=\"\(shown[0])\">"
+        if frameCount > 1 {
+            out += animate("x1", t.x.map(num), timing) + animate("y1", t.y.map(num), timing)
+            out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
+            out += discrete("opacity", shown, stepped)
+        }
+        return out + "</line>\n"
     }
 
     private func animate(_ attribute: String, _ values: [String], _ timing: String) -> String {

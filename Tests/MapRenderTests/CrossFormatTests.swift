@@ -133,30 +133,9 @@ import TestSupport
         var r = RenderRequest()
         r.width = Self.size.width; r.height = Self.size.height; r.scale = c.scale
         try c.build(&r)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xformat-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let (png, fromSVG, fromPDF) = try Self.pngSVGAndPDF(of: r)
 
-        r.format = .png
-        let png = try PNGCodec.decode(data: MapRenderer.render(r).data, name: "PNG")
-        r.format = .svg
-        let svg = dir.appendingPathComponent("map.svg")
-        try MapRenderer.render(r).data.write(to: svg)
-        r.format = .pdf
-        let pdf = dir.appendingPathComponent("map.pdf")
-        try MapRenderer.render(r).data.write(to: pdf)
-
-        let w = String(png.width), h = String(png.height)
-        let fromSVG = dir.appendingPathComponent("svg.png")
-        try Self.runTool("rsvg-convert", package: "librsvg2-bin",
-                         ["--width", w, "--height", h, "--output", fromSVG.path, svg.path])
-        try Self.runTool("pdftoppm", package: "poppler-utils",
-                         ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, pdf.path,
-                          dir.appendingPathComponent("pdf").path])
-        let fromPDF = dir.appendingPathComponent("pdf.png")
-
-        for (label, url) in [("SVG via librsvg", fromSVG), ("PDF via poppler", fromPDF)] {
-            let other = try PNGCodec.decode(path: url.path)
+        for (label, other) in [("SVG via librsvg", fromSVG), ("PDF via poppler", fromPDF)] {
             let d = try ImageDiff.compare(png, other, makeDiffImage: true)
             let limit = Self.maxDifferentFraction(scale: c.scale, pdf: label.hasPrefix("PDF"))
             let ok = d.differentFraction <= limit
@@ -269,6 +248,29 @@ import TestSupport
     }
 
     /// Runs a rasteriser found on PATH; a missing tool is an error that says what to install.
+    /// `r` drawn as PNG, and as SVG and PDF rasterised at the PNG's size by rsvg-convert
+    /// (librsvg) and pdftoppm (poppler): three images to compare.
+    static func pngSVGAndPDF(of request: RenderRequest) throws -> (png: RGBAImage, svg: RGBAImage, pdf: RGBAImage) {
+        var r = request
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xformat-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        r.format = .png
+        let png = try PNGCodec.decode(data: MapRenderer.render(r).data, name: "PNG")
+        r.format = .svg
+        let svg = dir.appendingPathComponent("map.svg")
+        try MapRenderer.render(r).data.write(to: svg)
+        r.format = .pdf
+        let pdf = dir.appendingPathComponent("map.pdf")
+        try MapRenderer.render(r).data.write(to: pdf)
+        let w = String(png.width), h = String(png.height)
+        let fromSVG = dir.appendingPathComponent("svg.png")
+        try runTool("rsvg-convert", package: "librsvg2-bin", ["--width", w, "--height", h, "--output", fromSVG.path, svg.path])
+        try runTool("pdftoppm", package: "poppler-utils",
+                    ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, pdf.path, dir.appendingPathComponent("pdf").path])
+        return (png, try PNGCodec.decode(path: fromSVG.path), try PNGCodec.decode(path: dir.appendingPathComponent("pdf.png").path))
+    }
+
     static func runTool(_ name: String, package: String, _ args: [String]) throws {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }

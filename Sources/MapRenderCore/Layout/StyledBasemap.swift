@@ -209,34 +209,77 @@ struct SymbolCandidate {
     var index: Int
 }
 
+/// A symbol layer's text and paint bound to its feature table: how one feature's label reads and
+/// looks, the same for point and line placement.
+struct BoundSymbol {
+    let symbol: SymbolStyle
+    let zoom: Double, textScale: Double
+    let filter: BoundExpression?
+    let field, size, color, halo, haloWidth, opacity: BoundExpression
+    let sortKey: BoundExpression?
+
+    /// nil when the layer has no `text-field`.
+    init?(_ b: BasemapSymbols, zoom: Double, textScale: Double) {
+        guard let fieldExpr = b.symbol.field else { return nil }
+        let p = b.properties
+        symbol = b.symbol; self.zoom = zoom; self.textScale = textScale
+        filter = b.layer.filter?.bind(to: p)
+        field = fieldExpr.bind(to: p)
+        size = b.symbol.size.bind(to: p); color = b.symbol.color.bind(to: p)
+        halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
+        opacity = b.symbol.opacity.bind(to: p); sortKey = b.symbol.sortKey?.bind(to: p)
+    }
+
+    /// The row's text (`text-transform` applied), or nil when the filter refuses the row or the
+    /// text is empty.
+    func text(row: Int) -> String? {
+        if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { return nil }
+        guard let text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { return nil }
+        switch symbol.transform {
+        case "uppercase": return text.uppercased()
+        case "lowercase": return text.lowercased()
+        default: return text
+        }
+    }
+
+    /// The row's font: the style's, at `text-size` (1 to 100 px) times the text scale.
+    func font(row: Int) -> FontSpec {
+        var font = symbol.font
+        font.size = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
+        return font
+    }
+
+    /// The row's label in `box`, coloured, haloed (at most a quarter em) and faded as the style
+    /// says; nil when it would not show.
+    func label(row: Int, text: String, font: FontSpec, box: Rect) -> LabelMark? {
+        var label = LabelMark(text: text, font: font,
+                              color: color.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
+                              halo: halo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
+                              haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), font.size / 4),
+                              x: box.x, y: box.y, width: box.width, height: box.height)
+        label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+        guard label.opacity > 0, label.color.a > 0 else { return nil }
+        return label
+    }
+
+    func sortKey(row: Int) -> Double { sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0 }
+}
+
 extension BasemapSymbols {
     /// Labels of the visible points, measured and anchored, not yet placed.
     func candidates(viewport v: Viewport, textScale: Double, measurer: TextMeasuring) -> [SymbolCandidate] {
-        guard layer.shows(atZoom: v.zoom), let fieldExpr = symbol.field else { return [] }
-        if symbol.placementLine { return lineCandidates(viewport: v, textScale: textScale, measurer: measurer) }
-        let zoom = v.zoom
-        let filter = layer.filter?.bind(to: properties)
-        let field = fieldExpr.bind(to: properties)
-        let size = symbol.size.bind(to: properties), color = symbol.color.bind(to: properties)
-        let halo = symbol.haloColor.bind(to: properties), haloWidth = symbol.haloWidth.bind(to: properties)
-        let opacity = symbol.opacity.bind(to: properties), sortKey = symbol.sortKey?.bind(to: properties)
+        guard layer.shows(atZoom: v.zoom), let bound = BoundSymbol(self, zoom: v.zoom, textScale: textScale) else { return [] }
+        if symbol.placementLine { return lineCandidates(bound, viewport: v, measurer: measurer) }
         let t = v.toPixels
         var out: [SymbolCandidate] = []
         for i in 0..<rows.count {
             let row = Int(rows[i])
-            if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
-            guard var text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { continue }
-            switch symbol.transform {
-            case "uppercase": text = text.uppercased()
-            case "lowercase": text = text.lowercased()
-            default: break
-            }
+            guard let text = bound.text(row: row) else { continue }
             let px = t.x(WebMercator.x(lon: coords[2 * i])), py = t.y(WebMercator.y(lat: coords[2 * i + 1]))
-            let em = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
+            let font = bound.font(row: row)
+            let em = font.size
             // Outside the image by more than a label's reach: not a candidate.
             guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { continue }
-            var font = symbol.font
-            font.size = em
             let wrap = symbol.maxWidth * em
             let m = measurer.measure(text, font: font, maxWidth: wrap)
             // text-anchor: the side of the box on the point; text-offset in ems.
@@ -245,16 +288,9 @@ extension BasemapSymbols {
             if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
             if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
             x += symbol.offset.x * em; y += symbol.offset.y * em
-            var label = LabelMark(text: text, font: font,
-                                  color: color.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
-                                  halo: halo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
-                                  haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), em / 4),
-                                  x: x, y: y, width: m.width, height: m.height)
-            label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+            guard var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height)) else { continue }
             label.maxWidth = wrap
-            guard label.opacity > 0, label.color.a > 0 else { continue }
-            out.append(SymbolCandidate(label: label, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
-                                       layerOrder: order, index: i))
+            out.append(SymbolCandidate(label: label, sortKey: bound.sortKey(row: row), layerOrder: order, index: i))
         }
         return out
     }
@@ -263,39 +299,17 @@ extension BasemapSymbols {
 extension BasemapSymbols {
     /// Labels along the visible lines, each with every repetition that fits and bends little
     /// enough (`LineLabelPlacement`), not yet placed. `line-center`: one, at the line's middle.
-    func lineCandidates(viewport v: Viewport, textScale: Double, measurer: TextMeasuring) -> [SymbolCandidate] {
-        guard let fieldExpr = symbol.field else { return [] }
-        let zoom = v.zoom
-        let filter = layer.filter?.bind(to: properties)
-        let field = fieldExpr.bind(to: properties)
-        let size = symbol.size.bind(to: properties), color = symbol.color.bind(to: properties)
-        let halo = symbol.haloColor.bind(to: properties), haloWidth = symbol.haloWidth.bind(to: properties)
-        let opacity = symbol.opacity.bind(to: properties), sortKey = symbol.sortKey?.bind(to: properties)
+    func lineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
         var out: [SymbolCandidate] = []
         for s in 0..<lines.shapeCount {
-            guard let row = lines.propertyRow(of: s) else { continue }
-            if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
-            guard var text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { continue }
-            switch symbol.transform {
-            case "uppercase": text = text.uppercased()
-            case "lowercase": text = text.lowercased()
-            default: break
-            }
-            text = LabelText.truncated(text)
+            guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row) else { continue }
+            let text = LabelText.truncated(whole)
             guard let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
-            let em = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
-            var font = symbol.font
-            font.size = em
-            var label = LabelMark(text: text, font: font,
-                                  color: color.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
-                                  halo: halo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
-                                  haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), em / 4),
-                                  x: 0, y: 0, width: 0, height: 0)
-            label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
-            guard label.opacity > 0, label.color.a > 0 else { continue }
+            let font = bound.font(row: row)
+            guard let label = bound.label(row: row, text: text, font: font, box: Rect(x: 0, y: 0, width: 0, height: 0)) else { continue }
             let run = measurer.glyphRun(text, font: font)
             var options = LineLabelPlacement.Options()
-            options.spacing = symbol.spacing * textScale
+            options.spacing = symbol.spacing * bound.textScale
             options.maxAngle = symbol.maxAngle
             var along: [LineLabelPlacement.Placement] = []
             for ring in rings {
@@ -308,8 +322,7 @@ extension BasemapSymbols {
                 }
             }
             guard !along.isEmpty else { continue }
-            out.append(SymbolCandidate(label: label, along: along, sortKey: sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0,
-                                       layerOrder: order, index: s))
+            out.append(SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s))
         }
         return out
     }

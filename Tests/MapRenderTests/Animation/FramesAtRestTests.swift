@@ -164,18 +164,27 @@ import TestSupport
         let a = [Place(id: 0, lon: 2.65, lat: 39.57), Place(id: 1, lon: 3.2, lat: 39.75), Place(id: 2, lon: 2.9, lat: 39.4)]
         let b = [Place(id: 0, lon: 2.75, lat: 39.6), Place(id: 1, lon: 3.1, lat: 39.8), Place(id: 3, lon: 3.3, lat: 39.5)]
         let paths = try Self.writeKeyframes([a, b], in: dir)
+        let (_, rest, stills) = try Self.restFramesAndStills(paths, width: 320, height: 240, view: .center(lat: 39.6, lon: 2.95, zoom: 7))
+        for j in paths.indices { #expect(rest[j] == stills[j].data, "keyframe \(j)") }
+    }
+
+    /// Keyframes at `paths` animated in `view` with 4 frames per transition: the request, the
+    /// frames at rest (one per keyframe, in order) and each keyframe's still map.
+    static func restFramesAndStills(_ paths: [String], width: Double, height: Double,
+                                    view: ViewSpec) throws -> (request: AnimationRequest, rest: [Data?], stills: [RenderResult]) {
         var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
-        r.base.width = 320
-        r.base.height = 240
-        r.base.view = .center(lat: 39.6, lon: 2.95, zoom: 7)
+        r.base.width = width
+        r.base.height = height
+        r.base.view = view
         r.framesPerTransition = 4
         var rendered: [Int: Data] = [:]
         try AnimationRenderer.render(r, onFrame: { k, d in if k % 4 == 0 { rendered[k] = d } })
-        for (j, path) in paths.enumerated() {
+        let stills = try paths.map { path in
             var still = r.base
             still.inputs = [path]
-            #expect(rendered[j * 4] == (try MapRenderer.render(still)).data, "keyframe \(j)")
+            return try MapRenderer.render(still)
         }
+        return (r, paths.indices.map { rendered[$0 * 4] }, stills)
     }
 
     /// Lines and polygons in the keyframes are drawn still under the moving points (the first
@@ -190,21 +199,13 @@ import TestSupport
         let a = [Place(id: 0, lon: 10.4, lat: 45.3), Place(id: 1, lon: 11.2, lat: 45.8)]
         let b = [Place(id: 0, lon: 10.6, lat: 45.1), Place(id: 1, lon: 11.0, lat: 45.9)]
         let paths = try Self.writeKeyframes([a, b], in: dir, extraFeatures: shapes)
-        var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
-        r.base.width = 200
-        r.base.height = 150
-        r.base.view = .center(lat: 46, lon: 11.5, zoom: 6)
-        r.framesPerTransition = 4
-        var rendered: [Int: Data] = [:]
-        try AnimationRenderer.render(r, onFrame: { k, d in if k % 4 == 0 { rendered[k] = d } })
-        for (j, path) in paths.enumerated() {
-            var still = r.base
-            still.inputs = [path]
-            let expected = try MapRenderer.render(still)
+        var (r, rest, stills) = try Self.restFramesAndStills(paths, width: 200, height: 150, view: .center(lat: 46, lon: 11.5, zoom: 6))
+        for j in paths.indices {
+            let expected = stills[j]
             let batches = expected.scene.items.compactMap { if case .shapes(let b) = $0 { return b } else { return nil } }
             #expect(batches.contains { $0.strokeWidth == 3 && $0.kind == .line }, "the still map draws the line")
             #expect(batches.contains { $0.fill.r < 0.3 && $0.fill.b > 0.7 }, "the still map draws the polygon")
-            #expect(rendered[j * 4] == expected.data, "keyframe \(j)")
+            #expect(rest[j] == expected.data, "keyframe \(j)")
         }
         // Fitted: the polygon, 1.5° east of every point, is inside the view.
         r.base.view = .fit(zoom: nil)

@@ -54,24 +54,8 @@ import TestSupport
     @Test func svgAndPdfMatchPng() throws {
         var r = try Self.request()
         r.width = 512; r.height = 384
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("line-labels-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        r.format = .png
-        let png = try PNGCodec.decode(data: MapRenderer.render(r).data)
-        r.format = .svg
-        let svg = dir.appendingPathComponent("map.svg")
-        try MapRenderer.render(r).data.write(to: svg)
-        r.format = .pdf
-        let pdf = dir.appendingPathComponent("map.pdf")
-        try MapRenderer.render(r).data.write(to: pdf)
-        let w = String(png.width), h = String(png.height)
-        try CrossFormatTests.runTool("rsvg-convert", package: "librsvg2-bin",
-                                     ["--width", w, "--height", h, "--output", dir.appendingPathComponent("svg.png").path, svg.path])
-        try CrossFormatTests.runTool("pdftoppm", package: "poppler-utils",
-                                     ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, pdf.path, dir.appendingPathComponent("pdf").path])
-        for (label, file, limit) in [("SVG via librsvg", "svg.png", 0.025), ("PDF via poppler", "pdf.png", 0.03)] {
-            let other = try PNGCodec.decode(path: dir.appendingPathComponent(file).path)
+        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
+        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.025), ("PDF via poppler", fromPDF, 0.03)] {
             let d = try ImageDiff.compare(png, other)
             #expect(d.differentFraction <= limit, "\(label) differs from the PNG in \(d.differentPixels) of \(d.totalPixels) pixels")
             print("line labels over the basemap, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")

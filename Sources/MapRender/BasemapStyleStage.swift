@@ -62,6 +62,11 @@ enum BasemapStyleStage {
         tileOptions.product = MapRenderVersion.userAgent
         try tileOptions.validate()
         let service = TileService.shared(for: tileOptions)
+        // What --max-memory leaves for tiles, in equal parts to the sources that fetch tiles, then
+        // in equal shares to each source's tiles (inflated bytes and decoded vertices for vector
+        // tiles, decoded pixels for raster ones), as `TileStage` does for --tiles.
+        let tileSources = style.sources.filter { used.contains($0.id) && $0.tiles != nil }.count
+        let part = TileStage.decodedLimit(r) / max(1, tileSources)
         for source in style.sources where used.contains(source.id) {
             let name = "basemap style: source \"\(source.id)\""
             switch source.kind {
@@ -76,7 +81,8 @@ enum BasemapStyleStage {
                 summary.tileZoom = summary.tileZoom.map { max($0, z) } ?? z
                 let cover = TileCoverage.cover(v, zoom: z, minZoom: lo, maxZoom: max(lo, hi), scale: r.scale)
                 let tiles = Array(Set(cover.placements.map(\.tile))).sorted()
-                let raw = try service.rawTiles(spec, tiles: tiles)
+                let budget = DecodeBudget(limit: part, tiles: tiles.count)
+                let raw = try service.rawTiles(spec, tiles: tiles, budget: budget)
                 summary.tiles.requested += raw.stats.requested; summary.tiles.fromCache += raw.stats.fromCache
                 summary.tiles.fetched += raw.stats.fetched; summary.tiles.missing += raw.stats.missing
                 summary.tiles.failed += raw.stats.failed
@@ -90,13 +96,23 @@ enum BasemapStyleStage {
                     // Each tile on its own, then appended: a malformed tile adds nothing.
                     var decoded: [String: VectorLayerData] = [:]
                     do {
-                        try MVTDecoder.decode(bytes, tile: t, layers: wanted, into: &decoded)
+                        let vertices = max(0, budget.share - bytes.count) / MVTDecoder.bytesPerVertex
+                        try MVTDecoder.decode(bytes, tile: t, layers: wanted, into: &decoded, vertexLimit: vertices)
                         for k in decoded.keys.sorted() {
                             if layers[k] == nil { layers[k] = decoded[k]! } else { layers[k]!.append(contentsOf: decoded[k]!) }
                         }
+                    } catch let e as VectorTileError where e.overLimit && budget.share / MVTDecoder.bytesPerVertex < MVTDecoder.vertexLimit {
+                        // Counted as failed, as a raster tile refused from its header is.
+                        budget.refuse()
+                        summary.tiles.failed += 1
+                        if raw.cached.contains(t) { summary.tiles.fromCache -= 1 } else { summary.tiles.fetched -= 1 }
                     } catch {
                         warnings.append("\(name): tile \(t) is malformed (\(error)); it is left out")
                     }
+                }
+                if budget.refused > 0 {
+                    warnings.append("\(name): \(budget.refused) of \(tiles.count) tiles not decoded: each tile may take "
+                        + "\(DecodeBudget.mb(budget.share)), its share of the \(DecodeBudget.mb(part)) that --max-memory leaves for this source's tiles")
                 }
                 for (k, d) in layers {
                     layers[k] = d.finished()
@@ -119,7 +135,7 @@ enum BasemapStyleStage {
                 guard let spec = source.tiles else { continue }
                 var o = tileOptions
                 if source.tileSize != 512 { o.tileSize = source.tileSize }
-                let t = try TileService.shared(for: o).basemap(viewport: v, scale: r.scale, sources: [spec])
+                let t = try TileService.shared(for: o).basemap(viewport: v, scale: r.scale, sources: [spec], decodedLimit: part)
                 warnings += t.warnings.map { "\(name): \($0)" }
                 sources[source.id] = .raster(t.marks)
                 for a in t.attributions where !attributions.contains(a) { attributions.append(a) }

@@ -25,6 +25,8 @@ public struct TileStats: Sendable, Codable, Equatable {
 /// Tiles of one vector source as bytes (`TileService.rawTiles`), in the order asked.
 public struct RawTiles: Sendable {
     public var tiles: [(TileID, [UInt8])] = []
+    /// Those of `tiles` that came from the disk cache or memory (the others were fetched).
+    public var cached: Set<TileID> = []
     public var stats = TileStats()
     /// The first failure, one line.
     public var problem: String?
@@ -246,16 +248,22 @@ public final class TileService: @unchecked Sendable {
     /// The bytes of `tiles` of the tileset `text` (vector tiles: gzip inflated), through the
     /// same fetching, disk cache and memory as raster tiles. Missing tiles are left out; failed
     /// ones are counted and the first reason kept in `problem`.
-    public func rawTiles(_ text: String, tiles: [TileID]) throws -> RawTiles {
+    ///
+    /// - Parameter budget: the share of `--max-memory` each tile may take (inflated bytes, then
+    ///   decoded vertices: the caller's part); a tile that inflates past it fails, counted in the budget.
+    public func rawTiles(_ text: String, tiles: [TileID], budget: DecodeBudget? = nil) throws -> RawTiles {
         var out = RawTiles()
+        if let budget {
+            lock.lock(); memory.setLimit(min(baseMemoryLimit, budget.limit)); lock.unlock()
+        }
         let spec = try TileSourceSpec.parse(text, options: options)
         let source = try open(spec, vector: true)
-        let results = fetchAll(tiles.map { Want(source: source, key: spec.text, tile: $0, retina: false, raw: true) })
+        let results = fetchAll(tiles.map { Want(source: source, key: spec.text, tile: $0, retina: false, raw: true) }, budget: budget)
         out.stats.requested = tiles.count
         for (t, r) in zip(tiles, results) {
             switch r {
             case .bytes(let b, let c):
-                if c { out.stats.fromCache += 1 } else { out.stats.fetched += 1 }
+                if c { out.stats.fromCache += 1; out.cached.insert(t) } else { out.stats.fetched += 1 }
                 out.tiles.append((t, b))
             case .image: out.stats.failed += 1
             case .missing: out.stats.missing += 1
@@ -267,9 +275,20 @@ public final class TileService: @unchecked Sendable {
         return out
     }
 
+    /// The most a vector tile may inflate to, whatever `--max-memory` leaves.
+    static let maxInflatedTile = 64 << 20
+
+    /// Counts a refusal in `budget` and gives the failure's words.
+    private static func refuse(_ budget: DecodeBudget?) -> String {
+        budget?.refuse()
+        return DecodeBudget.overBudget
+    }
+
+    private enum InflateError: Error { case tooLarge }
+
     /// A vector tile's bytes inflated when gzip (MBTiles and PMTiles from tippecanoe are), at most
-    /// `maxBodyBytes`.
-    static func inflate(_ d: Data, name: String, limit: Int = 64 << 20) throws -> [UInt8] {
+    /// `limit` bytes.
+    static func inflate(_ d: Data, name: String, limit: Int = maxInflatedTile) throws -> [UInt8] {
         guard d.count >= 2, d[d.startIndex] == 0x1f, d[d.startIndex + 1] == 0x8b else { return [UInt8](d) }
         var out: UnsafeMutablePointer<UInt8>?
         var n = 0
@@ -277,6 +296,7 @@ public final class TileService: @unchecked Sendable {
         defer { if let out { mr_image_free(out) } }
         switch rc {
         case 0: return out.map { [UInt8](UnsafeBufferPointer(start: $0, count: n)) } ?? []
+        case 2 where limit < maxInflatedTile: throw InflateError.tooLarge
         case 2: throw MapRenderError(.inputMalformed, "\(name): inflates to more than \(limit >> 20) MiB")
         default: throw MapRenderError(.inputMalformed, "\(name): gzip data is corrupt or truncated")
         }
@@ -403,8 +423,14 @@ public final class TileService: @unchecked Sendable {
         case .failed(let why): return .done(.failed(why))
         case .retry(let after, let next): return .retry(after: after, attempt: next)
         case .data(let d, let fromCache) where raw:
-            do { return .done(.bytes(try inflate(d, name: "\(source.name) tile \(t)"), fromCache: fromCache)) }
-            catch { return .done(.failed("\(error)")) }
+            // A vector tile's bytes count against its share as inflated; past the share the
+            // inflating stops there (the stage turns what is left into a vertex limit).
+            let limit = min(maxInflatedTile, budget?.share ?? .max)
+            if budget != nil, d.count > limit { return .done(.failed("\(source.name) tile \(t) " + refuse(budget))) }
+            do { return .done(.bytes(try inflate(d, name: "\(source.name) tile \(t)", limit: limit), fromCache: fromCache)) }
+            catch InflateError.tooLarge where limit < maxInflatedTile {
+                return .done(.failed("\(source.name) tile \(t) " + refuse(budget)))
+            } catch { return .done(.failed("\(error)")) }
         case .data(let d, let fromCache):
             do { return .done(.image(try decode(d, name: "\(source.name) tile \(t)", budget: budget), fromCache: fromCache)) }
             catch { return .done(.failed("\(error)")) }
@@ -462,15 +488,20 @@ public final class DecodeBudget: @unchecked Sendable {
     /// True when a tile of `bytes` decoded fits its share; false is counted as a refusal.
     public func admits(_ bytes: Int) -> Bool {
         if bytes <= share { return true }
-        lock.lock(); refusals += 1; lock.unlock()
+        refuse()
         return false
+    }
+
+    /// Counts a tile refused by its user (a vector tile whose vertices would pass its share).
+    public func refuse() {
+        lock.lock(); refusals += 1; lock.unlock()
     }
 
     /// Tiles refused.
     public var refused: Int { lock.lock(); defer { lock.unlock() }; return refusals }
 
     /// `500 MB`, `1.5 MB`.
-    static func mb(_ n: Int) -> String {
+    public static func mb(_ n: Int) -> String {
         let m = Double(n) / 1_048_576
         return m >= 10 ? "\(Int(m.rounded())) MB" : String(format: "%.1f MB", m)
     }

@@ -101,4 +101,67 @@ import TestSupport
         #expect(r.stderr.contains("not a readable image: PNG is 8192x8192 pixels, outside 1x1...4096x4096"), "\(r.stderr)")
         #expect(r.rssMB > 0 && r.rssMB < 200, "peak RSS \(r.rssMB) MB")
     }
+
+    /// One vector tile (MVT, written here by hand) holding a zig-zag line of `vertices` vertices:
+    /// two bytes a vertex, so 3M vertices are a 6 MB tile that decodes to a few hundred MB.
+    func zigzagTile(vertices: Int) -> Data {
+        func varint(_ v: UInt64) -> [UInt8] {
+            var v = v, out: [UInt8] = []
+            while v >= 0x80 { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
+            out.append(UInt8(v)); return out
+        }
+        func bytes(_ field: Int, _ b: [UInt8]) -> [UInt8] { varint(UInt64(field << 3 | 2)) + varint(UInt64(b.count)) + b }
+        var geometry: [UInt8] = varint(1 << 3 | 1) + [0x80, 0x20, 0x80, 0x20]  // MoveTo (2048, 2048)
+        geometry += varint(UInt64((vertices - 1) << 3 | 2))                      // LineTo × (vertices − 1)
+        geometry.reserveCapacity(geometry.count + vertices * 2)
+        for i in 1..<vertices { geometry += i % 2 == 1 ? [2, 2] : [1, 1] }       // (+1, +1), (−1, −1)
+        let feature = varint(3 << 3) + varint(2) + bytes(4, geometry)          // type LineString
+        let layer = varint(15 << 3) + varint(2) + bytes(1, Array("lines".utf8)) + bytes(2, feature)
+            + varint(5 << 3) + varint(4096)
+        return Data(bytes(3, layer))
+    }
+
+    /// The basemap-style stage under `--max-memory`: four vector tiles of 3M vertices each. Each
+    /// may take a quarter of what the limit leaves; past that its decoding stops at the share's
+    /// vertex count, so the tiles are refused, with a warning, and peak memory stays low.
+    @Test func vectorTilesPastTheirShareOfMaxMemoryAreRefused() throws {
+        let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        let tile = zigzagTile(vertices: 3_000_000)
+        let root = d.appendingPathComponent("vector")
+        for x in 0..<2 {
+            let col = root.appendingPathComponent("1/\(x)")
+            try FileManager.default.createDirectory(at: col, withIntermediateDirectories: true)
+            for y in 0..<2 { try tile.write(to: col.appendingPathComponent("\(y).pbf")) }
+        }
+        let style: [String: Any] = [
+            "version": 8,
+            "sources": ["v": ["type": "vector", "url": "file://" + root.path, "maxzoom": 1]],
+            "layers": [["id": "bg", "type": "background", "paint": ["background-color": "#eeeeee"]],
+                       ["id": "l", "type": "line", "source": "v", "source-layer": "lines", "paint": ["line-color": "#333333"]]],
+        ]
+        let stylePath = d.appendingPathComponent("style.json")
+        try JSONSerialization.data(withJSONObject: style, options: [.sortedKeys]).write(to: stylePath)
+        func args(_ out: String) -> [String] {
+            ["samples/capitals.csv", "--center", "0,0", "--zoom", "1", "--size", "1024x1024",
+             "--basemap-style", stylePath.path, "-o", d.appendingPathComponent(out).path]
+        }
+        let summaryPath = d.appendingPathComponent("summary.json")
+        let bounded = try timed(args("m.png") + ["--max-memory", "300", "--summary", summaryPath.path])
+        print("4 vector tiles of \(tile.count / 1024) KB, 3M vertices each, --max-memory 300: exit \(bounded.status), peak \(bounded.rssMB) MB")
+        #expect(bounded.status == 0, "\(bounded.stderr)")
+        #expect(bounded.stderr.contains("maprender: warning: basemap style: source \"v\": 4 of 4 tiles not decoded: each tile may take "),
+                "\(bounded.stderr)")
+        #expect(bounded.stderr.contains(", its share of the ") && bounded.stderr.contains(" that --max-memory leaves for this source's tiles"),
+                "\(bounded.stderr)")
+        #expect(bounded.rssMB > 0 && bounded.rssMB < 200, "peak RSS \(bounded.rssMB) MB")
+        // The summary counts them failed, as refused raster tiles are, not fetched.
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: summaryPath)) as? [String: Any]
+        let tiles = (summary?["basemapStyle"] as? [String: Any])?["tiles"] as? [String: Int]
+        #expect(tiles?["requested"] == 4 && tiles?["failed"] == 4 && tiles?["fetched"] == 0, "\(String(describing: tiles))")
+        // Without the limit all four are decoded and drawn: the memory the limit saved.
+        let unbounded = try timed(args("all.png"))
+        print("the same without --max-memory: exit \(unbounded.status), peak \(unbounded.rssMB) MB")
+        #expect(unbounded.status == 0 && !unbounded.stderr.contains("not decoded"), "\(unbounded.stderr)")
+        #expect(unbounded.rssMB > bounded.rssMB + 150, "peak RSS \(unbounded.rssMB) MB against \(bounded.rssMB) MB")
+    }
 }

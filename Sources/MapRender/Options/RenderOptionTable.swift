@@ -105,7 +105,7 @@ public enum RenderOptionTable {
             s.base.inputOptions.wrapLongitude = try v.bool()
         },
         RenderOption("max-memory", .value(valueName: "MB"), default: "8192", request: .server,
-                     "Refuse a render (or cluster, inspect) whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)).") { v, s, _ in
+                     "Refuse a render (or cluster, inspect) whose memory, estimated before reading (image, GeoJSON files, CSV rows; standard input as it is read), exceeds this many MB (1...\(1 << 30)); what is left bounds the decoded tiles of --tiles and --basemap-style.") { v, s, _ in
             s.base.maxMemory = try v.integer(1...(1 << 30)) << 20
         },
     ]

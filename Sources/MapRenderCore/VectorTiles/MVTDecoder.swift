@@ -13,7 +13,10 @@ import Foundation
 /// A malformed tile: what is wrong, for a warning naming the tile.
 public struct VectorTileError: Error, CustomStringConvertible, Sendable {
     public var description: String
-    init(_ d: String) { description = d }
+    /// The tile is well formed but holds more vertices than it was allowed (`decode`'s
+    /// `vertexLimit`): a memory refusal, not a malformed tile.
+    public var overLimit = false
+    init(_ d: String, overLimit: Bool = false) { description = d; self.overLimit = overLimit }
 }
 
 /// Decodes Mapbox Vector Tiles (spec 2.1): a hand-written protobuf reader.
@@ -30,18 +33,28 @@ public enum MVTDecoder {
     /// The most vertices one tile may give (all layers): past it the tile is refused.
     public static let vertexLimit = 4_000_000
 
+    /// The bytes a decoded vertex takes, reckoned generously: its two `Double`s in the layer's
+    /// `ShapeSet`, the command decoding's part arrays, and the clipping's copies. The
+    /// basemap-style stage turns a tile's share of `--max-memory` into a `vertexLimit` with it.
+    public static let bytesPerVertex = 64
+
     /// Decodes `bytes` (not gzip: inflate first) as tile `tile`, appending the features of the
     /// layers in `layers` (all when nil) to `into[layerName]`.
+    ///
+    /// - Parameter vertexLimit: the most vertices this tile may give (at most the type's
+    ///   `vertexLimit`); past it `VectorTileError` with `overLimit` is thrown before the vertices
+    ///   are decoded.
     public static func decode(_ bytes: [UInt8], tile: TileID, layers wanted: Set<String>?,
-                              into out: inout [String: VectorLayerData]) throws {
-        var budget = vertexLimit
+                              into out: inout [String: VectorLayerData], vertexLimit limit: Int = vertexLimit) throws {
+        let cap = max(0, min(limit, vertexLimit))
+        var budget = cap
         try bytes.withUnsafeBufferPointer { buf in
             var r = ProtoReader(buf, 0, buf.count)
             while !r.atEnd {
                 let (field, wire) = try r.key()
                 if field == 3 && wire == 2 {
                     let sub = try r.sub()
-                    try decodeLayer(sub, tile: tile, wanted: wanted, into: &out, budget: &budget)
+                    try decodeLayer(sub, tile: tile, wanted: wanted, into: &out, budget: &budget, limit: cap)
                 } else {
                     try r.skip(wire)
                 }
@@ -50,7 +63,7 @@ public enum MVTDecoder {
     }
 
     private static func decodeLayer(_ layer: ProtoReader, tile: TileID, wanted: Set<String>?,
-                                    into out: inout [String: VectorLayerData], budget: inout Int) throws {
+                                    into out: inout [String: VectorLayerData], budget: inout Int, limit: Int) throws {
         // First pass: name, extent, keys, values; the features' ranges are kept for the second.
         var r = layer
         var name: String?
@@ -115,7 +128,7 @@ public enum MVTDecoder {
             }
             guard (1...3).contains(type) else { continue }  // UNKNOWN geometry: ignored, as the spec allows
             budget -= ints.count / 2
-            guard budget >= 0 else { throw VectorTileError("more than \(vertexLimit) vertices") }
+            guard budget >= 0 else { throw VectorTileError("more than \(limit) vertices", overLimit: true) }
             let parts = try commands(ints, type: type, layer: name)
             if parts.isEmpty { continue }
             row.append((typeColumn, .string(type == 1 ? "Point" : type == 2 ? "LineString" : "Polygon")))

@@ -66,7 +66,7 @@ public final class CairoRenderer {
                 sink.data = try Self.encode(pixels, width: devW, height: devH, stride: stride, format: format,
                                             quality: quality ?? OutputFormat.defaultQuality)
             default:
-                guard mr_png_write_argb32(pixels, Int32(devW), Int32(devH), stride, 6, pngSinkWrite, closure) == 0 else {
+                guard mr_png_write_argb32(pixels, Int32(devW), Int32(devH), stride, ImageCodec.pngLevel, pngSinkWrite, closure) == 0 else {
                     throw MapRenderError(.internal, "libpng: encoding the PNG failed")
                 }
             }
@@ -129,9 +129,9 @@ public final class CairoRenderer {
             case .markers(let m):
                 if raster {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s, text: text)
-                    withSavedState(cr) {
+                    try withSavedState(cr) {
                         cairo_identity_matrix(cr)
-                        stamps.paint(m, on: cr, scale: s, bands: threads.map { $0 <= 1 ? 1 : 4 * $0 })
+                        try stamps.paint(m, on: cr, scale: s, bands: threads.map { $0 <= 1 ? 1 : 4 * $0 })
                     }
                 } else if !(svg && MergedMarkers.applies(to: m) && MergedMarkers.draw(m, on: cr)) {
                     drawVectorMarkers(m, cr)

@@ -62,25 +62,35 @@ final class MarkerStamps {
     static let steps = 4
 
     struct Stamp {
-        /// One surface per sub-pixel offset, index `fy * steps + fx`.
-        var surfaces: [OpaquePointer]
+        var symbol: MarkerSymbol
+        /// One surface per sub-pixel offset, index `fy * steps + fx`, drawn when a paint first
+        /// needs it (`surface(_:)`): a map of 10 lettered pins draws 10 of its 160, not all.
+        var surfaces: [OpaquePointer?]
         /// For `outlinesFirst` symbols, the outline pass (and `surfaces` then hold the fill only).
-        var outlines: [OpaquePointer] = []
+        var outlines: [OpaquePointer?] = []
         /// Device pixels from the surface's top-left to the anchor at offset 0.
         var anchorX: Int
         var anchorY: Int
+        /// The surfaces' size in device pixels.
+        var width: Int
+        var height: Int
     }
 
     /// The stamp surfaces' pixels as flat arrays, for skipping covered paints and compositing
     /// without a Cairo call per marker. Surface `s` is `width[s]` x `height[s]` pixels from
     /// `pixelStart[s]` (premultiplied ARGB32, rows packed); its row r (global row `rowStart[s] + r`)
     /// has ink in columns `inkLo..<inkHi` and opaque runs `opaqueRuns[opaqueStart[row]..<opaqueStart[row + 1]]`.
+    /// A surface no paint uses is added empty (0 x 0).
     struct Pixels {
         var width: [Int] = [], height: [Int] = [], pixelStart: [Int] = [], rowStart: [Int] = []
         var pixels: [UInt32] = []
         var inkLo: [Int32] = [], inkHi: [Int32] = []
         var opaqueStart: [Int] = [0]
         var opaqueRuns: [(lo: Int32, hi: Int32)] = []
+
+        mutating func addEmpty() {
+            width.append(0); height.append(0); pixelStart.append(pixels.count); rowStart.append(inkLo.count)
+        }
 
         mutating func add(_ surface: OpaquePointer) {
             cairo_surface_flush(surface)
@@ -108,45 +118,56 @@ final class MarkerStamps {
     }
 
     private(set) var stamps: [Stamp] = []
+    private let scale: Double
+    private let text: PangoText?
 
     /// - Parameter text: draws the symbols' texts (nil: symbols have none).
     init(symbols: [MarkerSymbol], scale: Double, text: PangoText? = nil) throws {
+        self.scale = scale
+        self.text = text
         for s in symbols {
             let e = s.extent
             let ax = Int((e.left * scale).rounded(.up)) + 1, ay = Int((e.top * scale).rounded(.up)) + 1
             let w = ax + Int((e.right * scale).rounded(.up)) + 2
             let h = ay + Int((e.bottom * scale).rounded(.up)) + 2
-            func render(_ part: MarkerPainter.Part) throws -> [OpaquePointer] {
-                var surfaces: [OpaquePointer] = []
-                for fy in 0..<Self.steps {
-                    for fx in 0..<Self.steps {
-                        guard let surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
-                            throw MapRenderError(.internal, "cairo: cannot create a marker surface")
-                        }
-                        let cr = cairo_create(surf)!
-                        cairo_translate(cr, Double(ax) + Double(fx) / Double(Self.steps),
-                                        Double(ay) + Double(fy) / Double(Self.steps))
-                        cairo_scale(cr, scale, scale)
-                        MarkerPainter.draw(s, on: cr, x: 0, y: 0, part: part, text: text)
-                        let st = cairo_status(cr)
-                        cairo_destroy(cr)
-                        try cairoCheck(st, "drawing a marker")
-                        cairo_surface_flush(surf)
-                        surfaces.append(surf)
-                    }
-                }
-                return surfaces
-            }
-            if s.outlinesFirst {
-                stamps.append(Stamp(surfaces: try render(.fill), outlines: try render(.outline), anchorX: ax, anchorY: ay))
-            } else {
-                stamps.append(Stamp(surfaces: try render(.whole), anchorX: ax, anchorY: ay))
-            }
+            let none = [OpaquePointer?](repeating: nil, count: Self.steps * Self.steps)
+            stamps.append(Stamp(symbol: s, surfaces: none, outlines: s.outlinesFirst ? none : [],
+                                anchorX: ax, anchorY: ay, width: w, height: h))
         }
     }
 
+    /// How many of the stamps' surfaces have been drawn.
+    var drawnSurfaces: Int { stamps.reduce(0) { $0 + ($1.surfaces + $1.outlines).filter { $0 != nil }.count } }
+
     deinit {
-        for s in stamps { for surf in s.surfaces + s.outlines { cairo_surface_destroy(surf) } }
+        for s in stamps { for surf in s.surfaces + s.outlines { if let surf { cairo_surface_destroy(surf) } } }
+    }
+
+    /// Surface number `n` (see `paint`), drawn the first time it is asked for.
+    private func surface(_ n: Int) throws -> OpaquePointer {
+        let perSymbol = Self.steps * Self.steps
+        let i = n / (2 * perSymbol), outline = (n / perSymbol) % 2 == 1, offset = n % perSymbol
+        let st = stamps[i]
+        let two = !st.outlines.isEmpty
+        if let s = (outline && two ? st.outlines : st.surfaces)[offset] { return s }
+        guard let surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(st.width), Int32(st.height)) else {
+            throw MapRenderError(.internal, "cairo: cannot create a marker surface")
+        }
+        let cr = cairo_create(surf)!
+        cairo_translate(cr, Double(st.anchorX) + Double(offset % Self.steps) / Double(Self.steps),
+                        Double(st.anchorY) + Double(offset / Self.steps) / Double(Self.steps))
+        cairo_scale(cr, scale, scale)
+        MarkerPainter.draw(st.symbol, on: cr, x: 0, y: 0, part: two ? (outline ? .outline : .fill) : .whole, text: text)
+        let status = cairo_status(cr)
+        cairo_destroy(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surf)
+            try cairoCheck(status, "drawing a marker")
+            throw MapRenderError(.internal, "cairo: drawing a marker failed")
+        }
+        cairo_surface_flush(surf)
+        if outline && two { stamps[i].outlines[offset] = surf } else { stamps[i].surfaces[offset] = surf }
+        return surf
     }
 
     /// Paints every marker of the batch; `cr` must have an identity matrix (device space).
@@ -160,7 +181,7 @@ final class MarkerStamps {
     /// - Parameters:
     ///   - direct: false paints every marker through Cairo (for tests: the same image).
     ///   - bands: how many bands of rows to composite in (for tests; by default four a core).
-    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true, bands: Int? = nil) {
+    func paint(_ batch: MarkerBatch, on cr: OpaquePointer, scale: Double, direct: Bool = true, bands: Int? = nil) throws {
         let steps = Double(Self.steps), perSymbol = Self.steps * Self.steps
         let twoPasses = stamps.contains { !$0.outlines.isEmpty }
         // Every paint in drawing order: the outline pass (when any), then the markers. Surface
@@ -184,19 +205,23 @@ final class MarkerStamps {
                 ops.append((Int32(surface), Int32(left), Int32(top)))
             }
         }
-        if direct, !offscreen, composite(ops, on: cr, bands: bands) { return }
+        // The surfaces the paints use, drawn now (in surface order: the same bits whatever the
+        // paints' order), the others never.
+        var used = [OpaquePointer?](repeating: nil, count: stamps.count * 2 * perSymbol)
+        var wanted = [Bool](repeating: false, count: used.count)
+        for op in ops { wanted[Int(op.surface)] = true }
+        for n in wanted.indices where wanted[n] { used[n] = try surface(n) }
+        if direct, !offscreen, composite(ops, surfaces: used, on: cr, bands: bands) { return }
         for op in ops {
-            let s = Int(op.surface)
-            let st = stamps[s / (2 * perSymbol)]
-            let surfaces = (s / perSymbol) % 2 == 1 ? st.outlines : st.surfaces
-            cairo_set_source_surface(cr, surfaces[s % perSymbol], Double(op.x), Double(op.y))
+            cairo_set_source_surface(cr, used[Int(op.surface)]!, Double(op.x), Double(op.y))
             cairo_paint(cr)
         }
     }
 
     /// Composites the paints straight into `cr`'s image, when it is a plain unclipped ARGB32
     /// image drawn with OVER; false (nothing drawn) otherwise.
-    private func composite(_ ops: [(surface: Int32, x: Int32, y: Int32)], on cr: OpaquePointer, bands parts: Int?) -> Bool {
+    private func composite(_ ops: [(surface: Int32, x: Int32, y: Int32)], surfaces: [OpaquePointer?],
+                           on cr: OpaquePointer, bands parts: Int?) -> Bool {
         let target = cairo_get_target(cr)!
         guard cairo_get_group_target(cr) == target,
               cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
@@ -211,10 +236,7 @@ final class MarkerStamps {
               cairo_image_surface_get_stride(target) == Int32(4 * w),
               let base = cairo_image_surface_get_data(target) else { return false }
         var px = Pixels()
-        for st in stamps {
-            st.surfaces.forEach { px.add($0) }
-            (st.outlines.isEmpty ? st.surfaces : st.outlines).forEach { px.add($0) }
-        }
+        for surface in surfaces { if let surface { px.add(surface) } else { px.addEmpty() } }
         cairo_surface_flush(target)
         let dst = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: w * h)
         // Each band of image rows is covered and composited on a core of its own: a pixel's

@@ -40,11 +40,11 @@ import Testing
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
     /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met. On this 34k file the
-    /// map names 38 (40 before the 2 px gap between labels, 37 with it until a top-ranked name with
-    /// no side in the full type tried the smaller one: Delhi, under Lahore's name before). The 12 px
-    /// names of the crowded east of China (Xi'an, Qingdao, Shenyang, Dalian, Hefei, Wuzhong),
-    /// Taipei, Hanoi, Bangkok, Ahmedabad, Hyderabad and Tehran find no side free of more populous
-    /// names even in the smaller type: at this scale 300 km is about 8 px. The floor guards
+    /// map names 41: 38 before a top-ranked name with no free side could move up to two placed
+    /// names to other sides, which may each push two more (`placeByMoving`; Xi'an, Hefei and
+    /// Tehran gained). Hanoi, Taipei, Bangkok, Qingdao, Shenyang, Dalian, Wuzhong, Hyderabad and
+    /// Ahmedabad still find no side, even in the smaller type and after moves: at this scale
+    /// 300 km is about 8 px, and the 12 px names of the east of China fill it. The floor guards
     /// against losing more.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()
@@ -62,7 +62,7 @@ import Testing
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 38, "\(count) of 50 named")
+        #expect(count >= 41, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }

@@ -149,6 +149,31 @@ public struct CollisionIndex: Sendable {
         return true
     }
 
+    /// Forgets one box inserted as exactly `r` (the same coordinates); false when there is none.
+    /// Its entries are unlinked from their cells (their storage is not reused).
+    @discardableResult
+    public mutating func remove(_ r: Rect) -> Bool {
+        guard let (c0, c1, r0, r1) = cells(of: r) else { return false }
+        var found = false
+        for row in r0...r1 {
+            for col in c0...c1 {
+                let cell = row * columns + col
+                var previous: Int32 = -1, e = head[cell]
+                while e >= 0 {
+                    let b = entries[Int(e)]
+                    if b.minX == r.x && b.minY == r.y && b.maxX == r.maxX && b.maxY == r.maxY {
+                        if previous < 0 { head[cell] = b.next } else { entries[Int(previous)].next = b.next }
+                        found = true
+                        break
+                    }
+                    previous = e; e = b.next
+                }
+            }
+        }
+        if found { count -= 1 }
+        return found
+    }
+
     /// Reserves room for `boxes` more boxes of about one cell each.
     public mutating func reserveCapacity(_ boxes: Int) {
         entries.reserveCapacity(entries.count + 2 * boxes)

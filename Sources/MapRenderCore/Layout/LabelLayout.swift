@@ -11,6 +11,9 @@ enum LabelLayout {
     static let fullSizeLabels = 40
     /// The smaller type's size, as a share of the style's.
     static let smallerType = 5.0 / 6
+    /// On a dense dot map, how many of the first labels in priority order may move one placed
+    /// label to another side to find room (`PlainPlacer.placeByMoving`): the names that matter.
+    static let movableLabels = 120
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
     /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
@@ -268,6 +271,11 @@ enum LabelLayout {
             shapes[$0].priority != shapes[$1].priority ? shapes[$0].priority > shapes[$1].priority : $0 < $1
         }
         var next = 0, nextShape = 0
+        // Moving labels (`placeByMoving`): how many more candidates may try it, the labels
+        // dropped meanwhile (tried again after a move), and per movable label its item and candidate.
+        var movable = Self.movableLabels
+        var droppedSoFar: [(index: Int, smallerType: Bool)] = []
+        var records: [(item: Int, candidate: Int)] = []
         while next < order.count || nextShape < shapeOrder.count {
             if nextShape < shapeOrder.count
                 && (next == order.count || candidates.labels[order[next]].priority < shapes[shapeOrder[nextShape]].priority) {
@@ -279,24 +287,63 @@ enum LabelLayout {
             }
             let j = order[next]
             next += 1
-            let owner = candidates.owners[j], representative = candidates.representative(j)
-            let hint = c.hints.side(point: owner, representative: representative)
             let isBubble = j < candidates.bubbleLabels
-            let disc = isBubble ? candidates.discs[j] : nil
-            guard placer.mightFit(candidates.labels[j], disc: disc),
-                  let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
-                                            smallerType: !isBubble && items.count >= Self.fullSizeLabels) else {
-                dropped += 1
-                continue
+            let smaller = !isBubble && items.count >= Self.fullSizeLabels
+            if tryPlace(j, smallerType: smaller) { continue }
+            // A name among the first in priority that finds no side: on a dense dot map, one placed
+            // label may move to another free side to make room for it. Then the labels dropped
+            // so far (all ranked at least as high) are tried again: the room the moved one left
+            // may be theirs.
+            if movable > 0, !isBubble, placer.soft != nil {
+                movable -= 1
+                if let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smaller) {
+                    for moved in m.moved {
+                        let (item, k) = records[moved.index]
+                        var mark = moved.mark
+                        mark.opacity = candidates.alphas[k]; mark.owner = candidates.owners[k]
+                        items[item] = .label(mark)
+                        sides.set(moved.side, point: candidates.owners[k], representative: candidates.representative(k))
+                    }
+                    append(j, m.mark, m.side)
+                    let again = droppedSoFar
+                    droppedSoFar = []
+                    dropped -= again.count
+                    for d in again where !tryPlace(d.index, smallerType: d.smallerType) {
+                        dropped += 1
+                        droppedSoFar.append(d)
+                    }
+                    continue
+                }
             }
-            var mark = placed.mark
-            mark.opacity = candidates.alphas[j]
-            if owner >= 0 { mark.owner = owner }
-            mark.bubble = disc
-            items.append(.label(mark))
-            sides.set(placed.side, point: owner, representative: representative)
+            dropped += 1
+            if movable > 0 { droppedSoFar.append((j, smaller)) }
         }
         return Output(items: items, dropped: dropped, sides: sides)
+
+        /// Candidate j at its first free side, appended; false when it finds none.
+        func tryPlace(_ j: Int, smallerType: Bool) -> Bool {
+            let owner = candidates.owners[j], representative = candidates.representative(j)
+            let hint = c.hints.side(point: owner, representative: representative)
+            let disc = j < candidates.bubbleLabels ? candidates.discs[j] : nil
+            guard placer.mightFit(candidates.labels[j], disc: disc),
+                  let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
+                                            smallerType: smallerType) else { return false }
+            append(j, placed.mark, placed.side)
+            return true
+        }
+
+        func append(_ j: Int, _ placedMark: LabelMark, _ side: LabelSide) {
+            let owner = candidates.owners[j], representative = candidates.representative(j)
+            var mark = placedMark
+            mark.opacity = candidates.alphas[j]
+            if owner >= 0 { mark.owner = owner }
+            mark.bubble = j < candidates.bubbleLabels ? candidates.discs[j] : nil
+            // The placer's record of a movable label (a point's, on a dense dot map) is number
+            // records.count: which item and candidate it is.
+            if placer.movable.count > records.count { records.append((items.count, j)) }
+            items.append(.label(mark))
+            sides.set(side, point: owner, representative: representative)
+        }
     }
 
     /// What plain labelling may place: bubble names first ("Paris +41", or "Paris" where that finds
@@ -394,6 +441,8 @@ enum LabelLayout {
         let padding: Double
         /// The image: a label's box (unpadded) lies wholly inside it.
         let image: Rect
+        /// On a dense dot map, the points' labels placed (in order), for `placeByMoving`.
+        var movable: [(box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)] = []
 
         init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?,
              discs: BubbleDiscs = BubbleDiscs(x: [], y: [], r: [])) {
@@ -477,10 +526,100 @@ enum LabelLayout {
                     label.size = measured(text, font: labelFont)
                     guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
                     placedLabels.insert(LabelLayout.padded(b, by: padding))
+                    if soft != nil && disc == nil { movable.append((b, label, text, labelFont, side)) }
                     return (mark(text, font: labelFont, box: b), side)
                 }
             }
             return nil
+        }
+
+        /// A point's label that `place` found no side for, placed by moving placed point labels
+        /// to other sides: a side of its own whose only obstacles are at most two placed labels,
+        /// each of which then takes another side (`relocate`), pushing in turn at most two more.
+        /// The moved labels stay placed, so no label is dropped for a lower-ranked one. Nil (and
+        /// nothing changed) when no such sides exist. Dense dot maps only.
+        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool)
+            -> (mark: LabelMark, side: LabelSide, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
+            guard soft != nil, !c.allowOverlap else { return nil }
+            let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
+            var label = label
+            for labelFont in fonts {
+                for text in texts {
+                    label.size = measured(text, font: labelFont)
+                    for side in LabelSide.allCases {
+                        let b = box(side, for: label, disc: nil)
+                        var moves = Moves()
+                        guard push(b, depth: 2, moves: &moves) else { continue }
+                        var out: [(index: Int, mark: LabelMark, side: LabelSide)] = []
+                        for m in moves.moves {
+                            movable[m.index].box = m.box; movable[m.index].side = m.side
+                            out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
+                        }
+                        movable.append((b, label, text, labelFont, side))
+                        return (mark(text, font: labelFont, box: b), side, out)
+                    }
+                }
+            }
+            return nil
+        }
+
+        /// What one `placeByMoving` has done so far: the index's changes (undone in reverse when a
+        /// branch fails), the labels being moved, and where they go.
+        struct Moves {
+            var log: [(inserted: Bool, box: Rect)] = []
+            var moving = Set<Int>()
+            var moves: [(index: Int, box: Rect, side: LabelSide)] = []
+        }
+
+        /// Takes box `b` (unpadded) for a label: free but for at most two movable labels (not
+        /// already moving), which are moved away (`relocate`, `depth` − 1 levels further). On
+        /// success `b` is in the index; on failure `moves` is as it was.
+        private mutating func push(_ b: Rect, depth: Int, moves: inout Moves) -> Bool {
+            guard depth > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+            let pb = LabelLayout.padded(b, by: padding)
+            let blockers = movable.indices.filter {
+                !moves.moving.contains($0) && LabelLayout.padded(movable[$0].box, by: padding).intersects(pb)
+            }
+            guard (1...2).contains(blockers.count) else { return false }
+            let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
+            for q in blockers {
+                let old = LabelLayout.padded(movable[q].box, by: padding)
+                placedLabels.remove(old); moves.log.append((false, old))
+                moves.moving.insert(q)
+            }
+            if placedLabels.canPlace(pb) {
+                placedLabels.insert(pb); moves.log.append((true, pb))
+                if blockers.allSatisfy({ relocate($0, depth: depth - 1, moves: &moves) }) { return true }
+            }
+            // Undo this branch.
+            for e in moves.log[mark.log...].reversed() {
+                if e.inserted { placedLabels.remove(e.box) } else { placedLabels.insert(e.box) }
+            }
+            moves.log.removeSubrange(mark.log...)
+            moves.moving = mark.moving
+            moves.moves.removeSubrange(mark.moves...)
+            return false
+        }
+
+        /// Moves placed label `q` (already out of the index) to another side: the best free one,
+        /// else (with `depth` left) one it can `push` into.
+        private mutating func relocate(_ q: Int, depth: Int, moves: inout Moves) -> Bool {
+            let l = movable[q]
+            let others = LabelSide.allCases.filter { $0 != l.side }
+            if let (a, side) = self.side(for: l.label, order: others, hint: nil) {
+                let pa = LabelLayout.padded(a, by: padding)
+                placedLabels.insert(pa); moves.log.append((true, pa))
+                moves.moves.append((q, a, side))
+                return true
+            }
+            for side in others {
+                let a = box(side, for: l.label, disc: nil)
+                if push(a, depth: depth, moves: &moves) {
+                    moves.moves.append((q, a, side))
+                    return true
+                }
+            }
+            return false
         }
 
         /// The halo reaches beyond the text: reserve it so halos do not overlap either. Dense dot

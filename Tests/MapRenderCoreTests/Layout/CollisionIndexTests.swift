@@ -53,6 +53,32 @@ fileprivate struct BruteForce {
         #expect(c.yes > 300 && c.no > 300)
     }
 
+    /// Removing boxes (a label moved to another side): inserts and removals interleaved with
+    /// asks, every answer the full scan's; removing a box never inserted changes nothing.
+    @Test func removalsGiveTheFullScansAnswers() {
+        var rng = SeededRandom(seed: 5)
+        var index = CollisionIndex(width: image.width, height: image.height, bounds: image, cellSize: 32)
+        var brute = BruteForce(bounds: image)
+        var mismatches = 0, removed = 0
+        for k in 0..<6000 {
+            let r = Rect(x: Double.random(in: -20...820, using: &rng), y: Double.random(in: -20...620, using: &rng),
+                         width: Double.random(in: 0...90, using: &rng), height: Double.random(in: 0...45, using: &rng))
+            if index.canPlace(r) != brute.canPlace(r) { mismatches += 1 }
+            if brute.canPlace(r) || k % 5 == 0 { index.insert(r); brute.boxes.append(r) }
+            if k % 3 == 0, !brute.boxes.isEmpty {
+                let i = Int.random(in: 0..<brute.boxes.count, using: &rng)
+                let found = index.remove(brute.boxes[i])
+                #expect(found)
+                brute.boxes.remove(at: i)
+                removed += 1
+            }
+            let none = index.remove(Rect(x: -500, y: -500, width: 1, height: 1))
+            #expect(!none)
+        }
+        #expect(mismatches == 0)
+        #expect(removed > 1000 && index.count == brute.boxes.count)
+    }
+
     @Test func sameAnswersWithTinyAndHugeCells() {
         _ = compareWithBruteForce(bounds: image, cellSize: 3, spread: -10...810, sizes: 0...60, seed: 3)
         _ = compareWithBruteForce(bounds: nil, cellSize: 5000, spread: -10...810, sizes: 0...60, seed: 4)

@@ -28,12 +28,9 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
-        // SVG icon markers through librsvg (Debian: librsvg2-dev), drawn onto Cairo.
-        .systemLibrary(
-            name: "CRsvg",
-            pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]
-        ),
+        // SVG icon markers through librsvg (Debian: librsvg2-2), drawn onto Cairo; opened on the
+        // first SVG icon, not linked (see mr_rsvg.c).
+        .target(name: "CRsvg"),
         // The one image codec: the header check and size policy, decoding (tiles, `compare`) and
         // encoding (PNG, JPEG, WebP output) through libpng, libjpeg-turbo and libwebp, and zlib's
         // CRC-32 and inflate; in C for libpng's and libjpeg's longjmp error handling (Debian:
@@ -54,9 +51,10 @@ let package = Package(
         .target(name: "MapRenderCore", dependencies: ["CPrefetch", "CImageCodec"]),
         // Draws a Scene with Cairo; measures text with Pango.
         .target(name: "MapRenderCairo", dependencies: ["MapRenderCore", "CCairo", "CRsvg", "CImageCodec"]),
-        // HTTP for tiles through libcurl directly (Debian: libcurl4-openssl-dev): its write callback
+        // HTTP for tiles through libcurl directly (Debian: libcurl4-openssl-dev for the headers;
+        // libcurl4 is opened on the first request, not linked, see mr_http.c): its write callback
         // stops a body at the limit as it streams in, which FoundationNetworking's URLSession cannot.
-        .target(name: "CHTTP", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CHTTP"),
         // Raster tile basemaps: folder, MBTiles, PMTiles and HTTP sources, disk cache, decoding.
         .target(name: "MapRenderTiles", dependencies: ["MapRenderCore", "CSQLite", "CImageCodec", "CHTTP"]),
         // The pipeline: RenderRequest -> output bytes / file.

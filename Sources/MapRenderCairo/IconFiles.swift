@@ -120,21 +120,21 @@ public enum IconLoader {
 /// librsvg, for SVG icons: a handle per use (librsvg handles are not shared between threads).
 enum SVGIcon {
     /// A parsed SVG, or an error naming the file.
-    static func open(_ bytes: [UInt8], file: String) throws -> UnsafeMutablePointer<RsvgHandle> {
-        var error: UnsafeMutablePointer<GError>?
-        let handle = bytes.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
+    static func open(_ bytes: [UInt8], file: String) throws -> OpaquePointer {
+        var reason = [CChar](repeating: 0, count: 256)
+        let handle = bytes.withUnsafeBufferPointer { mr_svg_open($0.baseAddress, $0.count, &reason) }
         guard let handle else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw MapRenderError(.inputMalformed, "icon \(file) is not a readable SVG: \(reason)")
+            let why = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let missing = mr_rsvg_problem() {
+                throw MapRenderError(.unavailable, "icon \(file): \(String(cString: missing))")
+            }
+            throw MapRenderError(.inputMalformed, "icon \(file) is not a readable SVG: \(why)")
         }
-        // CSS px: 96 per inch (so `width="1in"` is 96 px).
-        rsvg_handle_set_dpi(handle, 96)
         return handle
     }
 
-    static func close(_ handle: UnsafeMutablePointer<RsvgHandle>) {
-        g_object_unref(UnsafeMutableRawPointer(handle))
+    static func close(_ handle: OpaquePointer) {
+        mr_svg_close(handle)
     }
 
     /// Its width and height in CSS px: from `width` and `height`, else from the `viewBox`; nil
@@ -143,17 +143,7 @@ enum SVGIcon {
         let handle = try open(bytes, file: file)
         defer { close(handle) }
         var w = 0.0, h = 0.0
-        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) != 0, w > 0, h > 0, w.isFinite, h.isFinite {
-            return (w, h)
-        }
-        var hasW: gboolean = 0, hasH: gboolean = 0, hasBox: gboolean = 0
-        var lw = RsvgLength(), lh = RsvgLength()
-        var box = RsvgRectangle()
-        rsvg_handle_get_intrinsic_dimensions(handle, &hasW, &lw, &hasH, &lh, &hasBox, &box)
-        if hasBox != 0, box.width > 0, box.height > 0, box.width.isFinite, box.height.isFinite {
-            return (box.width, box.height)
-        }
-        return nil
+        return mr_svg_intrinsic_size(handle, &w, &h) != 0 ? (w, h) : nil
     }
 }
 
@@ -187,14 +177,7 @@ enum IconPainter {
         case .svg:
             guard let handle = try? SVGIcon.open(icon.bytes, file: icon.file) else { return false }
             defer { SVGIcon.close(handle) }
-            var viewport = RsvgRectangle(x: r.x, y: r.y, width: r.width, height: r.height)
-            var error: UnsafeMutablePointer<GError>?
-            var ok: gboolean = 0
-            withSavedState(cr) {
-                ok = rsvg_handle_render_document(handle, cr, &viewport, &error)
-            }
-            if let error { g_error_free(error) }
-            return ok != 0
+            return withSavedState(cr) { mr_svg_render(handle, UnsafeMutableRawPointer(cr), r.x, r.y, r.width, r.height) != 0 }
         }
         return true
     }

@@ -188,7 +188,7 @@ final class TileHTTPClient: @unchecked Sendable {
         queue.submit { started.signal() }
         started.wait()
         defer { queue.next() }
-        guard let client = http else { return .failed("libcurl could not be set up") }
+        guard let client = http else { return .failed(mr_http_problem().map { String(cString: $0) } ?? "libcurl could not be set up") }
         lock.lock(); requestsSent += 1; lock.unlock()
         let ms = { (s: Double) in Int(min(s * 1000, 1e12).rounded(.up)) }
         var response = mr_http_response()

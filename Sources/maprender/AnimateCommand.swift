@@ -4,6 +4,7 @@ import MapRender
 
 struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "animate",
         abstract: "Render an animation: points moving, appearing and disappearing, as numbered frames or one animated file.",
         discussion: """
         Keyframes (two or more files, points matched by id): consecutive files are one transition each; \

@@ -4,6 +4,7 @@ import MapRender
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "batch",
         abstract: "Render many maps from one JSON or YAML manifest, in parallel.",
         discussion: """
         The manifest has shared `defaults` and a list of `jobs`; each job has an `output` and any \

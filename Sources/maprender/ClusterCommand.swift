@@ -4,6 +4,7 @@ import MapRender
 
 struct Cluster: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cluster",
         abstract: "Print the clusters at one zoom as GeoJSON, as supercluster's getClusters returns them.",
         discussion: """
         Clusters have the properties cluster: true, cluster_id, point_count and point_count_abbreviated \

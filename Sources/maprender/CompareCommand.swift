@@ -4,6 +4,7 @@ import MapRender
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare two images for golden-image tests.",
         discussion: """
         PNGs are compared perceptually, with pixelmatch's semantics: a pixel differs when its YIQ colour \

@@ -4,6 +4,7 @@ import MapRender
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Read a point file and print what was found, as JSON, without rendering.",
         discussion: "Prints the format, records and points read, skipped rows by reason with their first line numbers, the properties and the points' bounds."
     )

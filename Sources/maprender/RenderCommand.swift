@@ -4,6 +4,7 @@ import MapRender
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render points to a PNG, JPEG, WebP, SVG or PDF map (the default command).",
         discussion: """
         Examples:

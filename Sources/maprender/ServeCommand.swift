@@ -5,6 +5,7 @@ import MapRenderServe
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve static maps over HTTP: Mapbox Static Images URLs and posted batch jobs.",
         discussion: """
         Endpoints:

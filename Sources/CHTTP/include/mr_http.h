@@ -10,8 +10,12 @@
 /// Connections (and DNS answers) shared by every request of one client. Thread-safe.
 typedef struct mr_http_client mr_http_client;
 
-/// NULL when libcurl cannot be set up.
+/// NULL when libcurl cannot be set up (`mr_http_problem` says why).
 mr_http_client *mr_http_client_new(void);
+
+/// Loads libcurl (once, on first use; it is opened with dlopen, not linked) and sets it up;
+/// NULL when it is ready, else why it is not.
+const char *mr_http_problem(void);
 void mr_http_client_free(mr_http_client *client);
 
 enum mr_http_outcome {

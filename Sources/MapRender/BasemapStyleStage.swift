@@ -37,6 +37,23 @@ enum BasemapStyleStage {
         return max(minZoom, min(maxZoom, max(0, z)))
     }
 
+    /// The TileJSON document at `location` (a path, or an http(s) URL fetched through the tile
+    /// layer), read.
+    static func tileJSON(_ location: String, service: TileService) throws -> TileJSON {
+        let data: Data
+        if location.lowercased().hasPrefix("http://") || location.lowercased().hasPrefix("https://") {
+            data = try service.document(location)
+        } else {
+            let size = ((try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= TileJSON.maxBytes, let d = FileManager.default.contents(atPath: location) else {
+                throw MapRenderError(.inputUnreadable, size > TileJSON.maxBytes ? "TileJSON \(location): larger than \(TileJSON.maxBytes >> 20) MiB"
+                                                                                  : "cannot read TileJSON \(location): no such file or not readable")
+            }
+            data = d
+        }
+        return try TileJSON.parse(data, location: location)
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var announced = Set<String>()
 
@@ -66,6 +83,16 @@ enum BasemapStyleStage {
             let name = "basemap style: source \"\(source.id)\""
             switch source.kind {
             case .vector:
+                var source = source
+                if let doc = source.tileJSON {
+                    // MapLibre takes the document's tiles, zooms, bounds and attribution.
+                    let t: TileJSON
+                    do { t = try tileJSON(doc, service: service) } catch let e as MapRenderError {
+                        throw MapRenderError(e.kind, "\(name): \(e.message)")
+                    }
+                    source.tiles = t.tiles; source.minzoom = t.minzoom; source.maxzoom = t.maxzoom
+                    source.bounds = t.bounds; source.attribution = source.attribution ?? t.attribution
+                }
                 guard let spec = source.tiles else { continue }
                 let info: (minZoom: Int, maxZoom: Int, attribution: String?)
                 do { info = try service.sourceInfo(spec) } catch let e as MapRenderError {
@@ -75,7 +102,8 @@ enum BasemapStyleStage {
                 let z = tileZoom(viewZoom: v.zoom, tileSize: source.tileSize, minZoom: lo, maxZoom: max(lo, hi))
                 summary.tileZoom = summary.tileZoom.map { max($0, z) } ?? z
                 let cover = TileCoverage.cover(v, zoom: z, minZoom: lo, maxZoom: max(lo, hi), scale: r.scale)
-                let tiles = Array(Set(cover.placements.map(\.tile))).sorted()
+                let bounds = TileJSON(tiles: spec, bounds: source.bounds)
+                let tiles = Array(Set(cover.placements.map(\.tile))).filter(bounds.covers).sorted()
                 let raw = try service.rawTiles(spec, tiles: tiles)
                 summary.tiles.requested += raw.stats.requested; summary.tiles.fromCache += raw.stats.fromCache
                 summary.tiles.fetched += raw.stats.fetched; summary.tiles.missing += raw.stats.missing

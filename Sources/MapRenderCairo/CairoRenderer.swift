@@ -140,13 +140,13 @@ public final class CairoRenderer {
                 if l.opacity < 1 {
                     // A faded label: drawn into a group as large as the label (ink overhang and
                     // halo included), then painted with its opacity.
-                    let m = l.haloWidth + l.height / 2
+                    let m = l.haloWidth + 1.19 * l.haloBlur + l.height / 2
                     cairo_save(cr)
                     cairo_rectangle(cr, l.x - m, l.y - m, l.width + 2 * m, l.height + 2 * m)
                     cairo_clip(cr)
                     cairo_push_group(cr)
                 }
-                text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
+                text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth, haloBlur: l.haloBlur,
                           x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, on: cr)
                 if l.opacity < 1 {
                     cairo_pop_group_to_source(cr)
@@ -230,7 +230,12 @@ public final class CairoRenderer {
             if !b.paint.dash.isEmpty {
                 b.paint.dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) }
             }
-            cairo_stroke(cr)
+            if b.paint.blur > 0 {
+                // MapLibre's line-blur: opaque to `blur` px inside the edge, fading out to it.
+                strokeFading(cr, color: b.stroke, outer: b.strokeWidth / 2, inner: b.strokeWidth / 2 - b.paint.blur)
+            } else {
+                cairo_stroke(cr)
+            }
             if !b.paint.dash.isEmpty { cairo_set_dash(cr, nil, 0, 0) }
         }
         cairo_new_path(cr)

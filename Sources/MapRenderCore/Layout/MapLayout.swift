@@ -209,6 +209,7 @@ public enum MapLayout {
                     var mark = PathLabelMark(text: l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                                              glyphs: p.glyphs, boxes: p.boxes)
                     mark.opacity = l.opacity
+                    mark.haloBlur = l.haloBlur
                     placed[slot].append(.pathLabel(mark))
                 }
                 continue

@@ -252,7 +252,7 @@ struct LayerPaint {
     let layer: StyleLayer
     let zoom: Double
     let filter: BoundExpression?
-    let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity: BoundExpression
+    let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity, lineBlur: BoundExpression
     let outlineColor: BoundExpression?
     /// Simplestyle columns (`fill`, `fill-opacity`, `stroke`, `stroke-width`, `stroke-opacity`), when
     /// the layer reads them and the table has them.
@@ -273,11 +273,12 @@ struct LayerPaint {
         lineColor = layer.lineColor.bind(to: properties)
         lineWidth = layer.lineWidth.bind(to: properties)
         lineOpacity = layer.lineOpacity.bind(to: properties)
+        lineBlur = layer.lineBlur.bind(to: properties)
         let keys = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity"]
         simple = layer.simplestyle ? keys.map { properties.columnIndex($0) } : keys.map { _ in nil }
         let featureConstant = simple.allSatisfy { $0 == nil }
             && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth,
-                layer.lineColor, layer.lineWidth, layer.lineOpacity].allSatisfy { $0?.isFeatureConstant ?? true }
+                layer.lineColor, layer.lineWidth, layer.lineOpacity, layer.lineBlur].allSatisfy { $0?.isFeatureConstant ?? true }
         if featureConstant { constant = .some(resolve(row: nil)) }
     }
 
@@ -332,7 +333,9 @@ struct LayerPaint {
             guard stroke.a > 0, width > 0 else { return nil }
             // MapLibre's dashes are in line widths.
             let dash = layer.lineDasharray.map { $0.map { $0 * width } } ?? []
-            return ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
+            var p = ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
+            p.blur = number(lineBlur, 0, 0...100)
+            return p
         case .background:
             return nil
         }

@@ -60,6 +60,8 @@ public struct StyleLayer: Sendable, Equatable {
     public var lineColor = StyleExpression(constant: .color(RGBA.parse("#000000")!))
     public var lineWidth = StyleExpression(constant: .number(1))
     public var lineOpacity = StyleExpression(constant: .number(1))
+    /// `line-blur` of a basemap style, px.
+    public var lineBlur = StyleExpression(constant: .number(0))
     /// Dash and gap lengths in line widths, as MapLibre's `line-dasharray`; nil: solid.
     public var lineDasharray: [Double]?
     public var lineCap: LineCap = .butt

@@ -10,6 +10,10 @@ public struct SymbolStyle: Sendable {
     public var haloColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 0)))
     public var haloWidth = StyleExpression(constant: .number(0))
     public var opacity = StyleExpression(constant: .number(1))
+    /// `text-halo-blur`, px.
+    public var haloBlur = StyleExpression(constant: .number(0))
+    /// `text-letter-spacing`, ems.
+    public var letterSpacing = StyleExpression(constant: .number(0))
     public var sortKey: StyleExpression?
     /// `text-font`'s first font stack entry mapped to a fontconfig family and weight (`font(_:)`).
     public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
@@ -34,7 +38,7 @@ public struct SymbolStyle: Sendable {
 
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
-                                     "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
+                                     "text-opacity", "text-halo-blur", "text-letter-spacing", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
                                      "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
                                      "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright"]
 
@@ -92,6 +96,8 @@ public struct SymbolStyle: Sendable {
         if let e = expr(paint, "text-halo-color", .color, "paint") { s.haloColor = e }
         if let e = expr(paint, "text-halo-width", .number, "paint") { s.haloWidth = e }
         if let e = expr(paint, "text-opacity", .number, "paint") { s.opacity = e }
+        if let e = expr(paint, "text-halo-blur", .number, "paint") { s.haloBlur = e }
+        if let e = expr(layout, "text-letter-spacing", .number, "layout") { s.letterSpacing = e }
         if let f = layout["text-font"] {
             var raw = f
             if let a = f as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }

@@ -321,6 +321,8 @@ public struct LabelMark: Sendable, Equatable {
     public var bubble: Int?
     /// Wrapped at this width (CSS px), lines centred (a basemap style's `text-max-width`); nil: one line.
     public var maxWidth: Double?
+    /// The halo fades out over this many px about its edge (a basemap style's `text-halo-blur`).
+    public var haloBlur = 0.0
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

@@ -8,6 +8,8 @@ public struct ShapePaint: Hashable, Sendable {
     public var dash: [Double] = []
     public var cap: LineCap = .round
     public var join: LineJoin = .round
+    /// A line's edges fade out over this many px inward (a basemap style's `line-blur`); 0: sharp.
+    public var blur = 0.0
 
     public init(fill: RGBA, stroke: RGBA, strokeWidth: Double, dash: [Double] = [],
                 cap: LineCap = .round, join: LineJoin = .round) {

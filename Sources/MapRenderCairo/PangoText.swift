@@ -201,7 +201,7 @@ public final class PangoText: TextMeasuring {
             let baseline = Double(pango_layout_get_baseline(layouts[k])) / Double(PANGO_SCALE)
             cairo_move_to(cr, -Double(logical.x) / Double(PANGO_SCALE), -baseline)
         }
-        if mark.haloWidth > 0 || mark.haloBlur > 0, mark.halo.a > 0 {
+        if mark.haloWidth > 0, mark.halo.a > 0 {
             cairo_new_path(cr)
             for k in mark.glyphs.indices {
                 cairo_save(cr)
@@ -282,7 +282,7 @@ public final class PangoText: TextMeasuring {
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         let ox = x - Double(logical.x) / Double(PANGO_SCALE), oy = y - Double(logical.y) / Double(PANGO_SCALE)
-        if let halo, haloWidth > 0 || haloBlur > 0, halo.a > 0 {
+        if let halo, haloWidth > 0, halo.a > 0 {
             cairo_new_path(cr)
             cairo_move_to(cr, ox, oy)
             pango_cairo_layout_path(cr, layout)
@@ -296,8 +296,9 @@ public final class PangoText: TextMeasuring {
 
     /// Strokes the current path (the text's outlines) as its halo, `width` px out from the glyphs,
     /// and clears the path. With `blur` the halo fades as MapLibre's does, from full at `width -
-    /// 1.19 blur` to none at `width + 1.19 blur` (its shader's smoothstep over the distance field),
-    /// drawn by `strokeFading`.
+    /// 1.19 blur` to none at `width + 1.19 blur` (its shader's smoothstep over the distance field,
+    /// here linear), drawn by `strokeFading`; where that reaches into the glyph the halo at its
+    /// edge is less than full, as MapLibre's. No halo without a width, as MapLibre.
     static func strokeHalo(_ cr: OpaquePointer, color: RGBA, width: Double, blur: Double) {
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         guard blur > 0, blur.isFinite else {
@@ -306,6 +307,6 @@ public final class PangoText: TextMeasuring {
             cairo_stroke(cr)
             return
         }
-        strokeFading(cr, color: color, outer: width + 1.19 * blur, inner: max(width - 1.19 * blur, 0))
+        strokeFading(cr, color: color, outer: width + 1.19 * blur, inner: width - 1.19 * blur)
     }
 }

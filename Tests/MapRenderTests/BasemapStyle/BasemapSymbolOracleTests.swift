@@ -46,6 +46,110 @@ import TestSupport
         let superior = ours.filter { abs($0.cy - edge.y) < 30 && abs($0.cx - edge.x) < 120 }
         #expect(superior.count == 2 && superior.contains { $0.cx < edge.x } && superior.contains { $0.cx > edge.x }, "\(superior)")
     }
+
+    /// One label, "Berlin" or "Letterspacing" at Berlin (a 24-px DejaVu Sans over white), in a
+    /// style of its own: its paint and layout as given.
+    static func textStyle(_ dir: URL, _ name: String, text: String, color: String = "#000000",
+                          layout: [String: Any] = [:], paint: [String: Any] = [:]) throws -> String {
+        let s: [String: Any] = [
+            "version": 8,
+            "sources": ["p": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.pmtiles")]],
+            "layers": [["id": "bg", "type": "background", "paint": ["background-color": "#ffffff"]],
+                       ["id": "t", "type": "symbol", "source": "p", "source-layer": "place", "filter": ["==", "name", "Berlin"],
+                        "layout": ["text-field": text, "text-font": ["DejaVu Sans Book"], "text-size": 24].merging(layout) { $1 },
+                        "paint": ["text-color": color].merging(paint) { $1 }]]]
+        let path = dir.appendingPathComponent(name + ".json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        return path.path
+    }
+
+    /// Ink of a grey image over white in the label's band (rows 60-140 of 400x200): its box
+    /// (pixels over 10% dark), the sum of darkness, and how many pixels are partly dark (10-90%).
+    struct Ink { var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min, sum = 0.0, partial = 0 }
+    static func ink(_ img: RGBAImage) -> Ink {
+        var k = Ink()
+        for y in 60..<140 { for x in 0..<img.width {
+            let i = 4 * (y * img.width + x)
+            let lum = (0.299 * Double(img.pixels[i]) + 0.587 * Double(img.pixels[i + 1]) + 0.114 * Double(img.pixels[i + 2])) / 255
+            let d = 1 - lum
+            k.sum += d
+            if d > 0.1 { k.x0 = min(k.x0, x); k.x1 = max(k.x1, x); k.y0 = min(k.y0, y); k.y1 = max(k.y1, y) }
+            if d > 0.1 && d < 0.9 { k.partial += 1 }
+        } }
+        return k
+    }
+
+    /// Ours and MapLibre's ink of one label style, each drawn at 400x200 centred on Berlin at zoom 4.
+    static func both(_ dir: URL, _ style: String, _ name: String) throws -> (ours: Ink, theirs: Ink) {
+        var r = try BasemapStyleOracleTests.request(style: style, lat: 52.52, lon: 13.4, zoom: 4, symbols: true)
+        r.width = 400; r.height = 200
+        r.layout.attribution = ""
+        let ours = try MapRenderer.render(r)
+        try ours.data.write(to: dir.appendingPathComponent(name + ".png"))
+        let theirs = try MapLibreLabels.render(style: style, lat: 52.52, lon: 13.4, zoom: 4, symbols: true,
+                                               to: dir.appendingPathComponent(name + "-maplibre.png").path, width: 400, height: 200)
+        return (ink(try PNGCodec.decode(data: ours.data)), ink(theirs))
+    }
+
+    /// `text-letter-spacing` 0.3 em (7.2 px at 24 px): "Berlin" widens by five spacings, 36 px,
+    /// and spans the same pixels as MapLibre's, within 2 px.
+    @Test func letterSpacingAsMapLibre() throws {
+        let dir = MapLibreLabels.directory()
+        let plain = try Self.both(dir, try Self.textStyle(dir, "plain", text: "Berlin"), "plain")
+        let spaced = try Self.both(dir, try Self.textStyle(dir, "spaced", text: "Berlin", layout: ["text-letter-spacing": 0.3]), "spaced")
+        print("letter spacing: maprender \(plain.ours.x0)-\(plain.ours.x1) -> \(spaced.ours.x0)-\(spaced.ours.x1), MapLibre \(plain.theirs.x0)-\(plain.theirs.x1) -> \(spaced.theirs.x0)-\(spaced.theirs.x1) (\(dir.path))")
+        let grownOurs = (spaced.ours.x1 - spaced.ours.x0) - (plain.ours.x1 - plain.ours.x0)
+        let grownTheirs = (spaced.theirs.x1 - spaced.theirs.x0) - (plain.theirs.x1 - plain.theirs.x0)
+        #expect(abs(grownOurs - 36) <= 2 && abs(grownTheirs - 36) <= 2, "\(grownOurs) \(grownTheirs)")
+        #expect(abs(spaced.ours.x0 - spaced.theirs.x0) <= 2 && abs(spaced.ours.x1 - spaced.theirs.x1) <= 2)
+        // The spacing is in the style's summary no longer.
+        #expect(try MapLibreStyle.load(path: dir.appendingPathComponent("spaced.json").path).unsupported.isEmpty)
+    }
+
+    /// `text-halo-blur` 3 on a 2-px black halo of white text: the halo softens as MapLibre's,
+    /// about as much ink (MapLibre's shader spreads it both ways from the halo's edge), about
+    /// twice as many part-dark pixels, its box grown by at most 3 px a side, each as MapLibre's.
+    @Test func haloBlurAsMapLibre() throws {
+        let dir = MapLibreLabels.directory()
+        let sharp = try Self.both(dir, try Self.textStyle(dir, "sharp", text: "Letterspacing", color: "#ffffff",
+                                                           paint: ["text-halo-color": "#000000", "text-halo-width": 2]), "sharp")
+        let soft = try Self.both(dir, try Self.textStyle(dir, "soft", text: "Letterspacing", color: "#ffffff",
+                                                          paint: ["text-halo-color": "#000000", "text-halo-width": 2, "text-halo-blur": 3]), "soft")
+        let inkOurs = soft.ours.sum / sharp.ours.sum, inkTheirs = soft.theirs.sum / sharp.theirs.sum
+        let partOurs = Double(soft.ours.partial) / Double(sharp.ours.partial), partTheirs = Double(soft.theirs.partial) / Double(sharp.theirs.partial)
+        print(String(format: "halo blur: ink x%.3f (MapLibre x%.3f), part-dark pixels x%.2f (MapLibre x%.2f); box %d-%d -> %d-%d (MapLibre %d-%d -> %d-%d)",
+                     inkOurs, inkTheirs, partOurs, partTheirs, sharp.ours.x0, sharp.ours.x1, soft.ours.x0, soft.ours.x1,
+                     sharp.theirs.x0, sharp.theirs.x1, soft.theirs.x0, soft.theirs.x1) + " (\(dir.path))")
+        #expect(abs(inkOurs - inkTheirs) <= 0.1)
+        #expect(partOurs >= 1.6 && partTheirs >= 1.6)
+        let grownOurs = (sharp.ours.x0 - soft.ours.x0, soft.ours.x1 - sharp.ours.x1)
+        let grownTheirs = (sharp.theirs.x0 - soft.theirs.x0, soft.theirs.x1 - sharp.theirs.x1)
+        #expect(grownOurs.0 >= 1 && grownOurs.0 <= 3 && grownOurs.1 >= 1 && grownOurs.1 <= 3, "\(grownOurs)")
+        #expect(abs(grownOurs.0 - grownTheirs.0) <= 1 && abs(grownOurs.1 - grownTheirs.1) <= 1, "\(grownOurs) \(grownTheirs)")
+        // Without the blur the two halos are the same ink, within 3%.
+        #expect(abs(sharp.ours.sum / sharp.theirs.sum - 1) <= 0.03)
+    }
+
+    /// The blurred halo and spaced letters in SVG and PDF (vector strokes in a group), rasterised
+    /// by librsvg and poppler, match the PNG.
+    @Test func blurredHaloAndSpacingInSvgAndPdf() throws {
+        let dir = MapLibreLabels.directory()
+        let style = try Self.textStyle(dir, "svg", text: "Letterspacing", color: "#ffffff",
+                                       layout: ["text-letter-spacing": 0.1],
+                                       paint: ["text-halo-color": "#203080", "text-halo-width": 2, "text-halo-blur": 2])
+        var r = try BasemapStyleOracleTests.request(style: style, lat: 52.52, lon: 13.4, zoom: 4, symbols: true)
+        r.width = 400; r.height = 200
+        r.layout.attribution = ""
+        r.format = .svg
+        let svg = String(decoding: try MapRenderer.render(r).data, as: UTF8.self)
+        #expect(!svg.contains("<image"))
+        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
+        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.01), ("PDF via poppler", fromPDF, 0.01)] {
+            let d = try ImageDiff.compare(png, other)
+            print("blurred halo, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
+            #expect(d.differentFraction <= limit, "\(label)")
+        }
+    }
 }
 
 /// MapLibre Native's labels of a style at a view, as boxes in CSS px: the style drawn with and
@@ -84,9 +188,10 @@ enum MapLibreLabels {
         try #require(p.terminationStatus == 0, "\(args.prefix(2).joined(separator: " ")) failed (scripts/deps.sh installs pymgl, Pillow and Mesa's EGL)")
     }
 
-    /// MapLibre Native's drawing of `style` at 1024x768 (symbols on or off).
-    static func render(style: String, lat: Double, lon: Double, zoom: Double, symbols: Bool, to path: String) throws -> RGBAImage {
-        var args = ["python3", BasemapStyleOracleTests.script, style, path, "1024", "768", "\(lon)", "\(lat)", "\(zoom)",
+    /// MapLibre Native's drawing of `style` (symbols on or off).
+    static func render(style: String, lat: Double, lon: Double, zoom: Double, symbols: Bool, to path: String,
+                       width: Int = 1024, height: Int = 768) throws -> RGBAImage {
+        var args = ["python3", BasemapStyleOracleTests.script, style, path, "\(width)", "\(height)", "\(lon)", "\(lat)", "\(zoom)",
                     BasemapStyleOracleTests.mbtiles]
         if symbols { args += ["--symbols", try glyphDirectory()] }
         try run(args)

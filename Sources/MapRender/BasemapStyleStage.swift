@@ -91,7 +91,7 @@ enum BasemapStyleStage {
                         throw MapRenderError(e.kind, "\(name): \(e.message)")
                     }
                     source.tiles = t.tiles; source.minzoom = t.minzoom; source.maxzoom = t.maxzoom
-                    source.bounds = t.bounds; source.attribution = source.attribution ?? t.attribution
+                    source.bounds = t.bounds; source.attribution = t.attribution ?? source.attribution
                 }
                 guard let spec = source.tiles else { continue }
                 let info: (minZoom: Int, maxZoom: Int, attribution: String?)

@@ -54,6 +54,31 @@ enum BasemapStyleStage {
         return try TileJSON.parse(data, location: location)
     }
 
+    nonisolated(unsafe) private static var sprites: [String: Sprite] = [:]
+
+    /// The sprite `base` (`base.json` and `base.png`; `base@2x.*` at a scale of 2 or more, when
+    /// there), read once per process.
+    static func loadSprite(_ base: String, scale: Double) throws -> Sprite {
+        var names = [base]
+        if scale >= 2 && FileManager.default.fileExists(atPath: base + "@2x.json") { names.insert(base + "@2x", at: 0) }
+        let name = names[0]
+        lock.lock()
+        if let s = sprites[name] { lock.unlock(); return s }
+        lock.unlock()
+        func read(_ path: String, limit: Int) throws -> Data {
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= limit, let d = FileManager.default.contents(atPath: path) else {
+                throw MapRenderError(.inputUnreadable, size > limit ? "sprite \(path): larger than \(limit >> 20) MiB"
+                                                                    : "cannot read sprite \(path): no such file or not readable")
+            }
+            return d
+        }
+        let png = try PNGCodec.decode(data: try read(name + ".png", limit: 64 << 20), name: name + ".png")
+        let s = try Sprite.parse(index: try read(name + ".json", limit: 8 << 20), sheet: (png.width, png.height, png.pixels), name: name)
+        lock.lock(); sprites[name] = s; lock.unlock()
+        return s
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var announced = Set<String>()
 
@@ -153,7 +178,13 @@ enum BasemapStyleStage {
                 for a in t.attributions where !attributions.contains(a) { attributions.append(a) }
             }
         }
-        let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom)
+        var sprite: Sprite?
+        if let base = style.sprite {
+            do { sprite = try loadSprite(base, scale: r.scale) } catch let e as MapRenderError {
+                warnings.append("basemap style: \(e.message); its icons and patterns are not drawn")
+            }
+        }
+        let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom, sprite: sprite)
         return Output(layers: layers, background: background, warnings: warnings, summary: summary, attributions: attributions)
     }
 }

@@ -12,8 +12,9 @@ public enum StyledBasemap {
     }
 
     /// The layers to draw at `zoom`, in the style's order, and the background colour (the last
-    /// visible background layer's), if any.
-    public static func layers(style: MapLibreStyle, sources: [String: SourceData], zoom: Double) -> (layers: [MapLayer], background: RGBA?) {
+    /// visible background layer's), if any. `sprite`: the style's images, for icons and patterns.
+    public static func layers(style: MapLibreStyle, sources: [String: SourceData], zoom: Double,
+                              sprite: Sprite? = nil) -> (layers: [MapLayer], background: RGBA?) {
         var out: [MapLayer] = []
         var background: RGBA?
         for l in style.layers where l.style.shows(atZoom: zoom) {
@@ -42,6 +43,7 @@ public enum StyledBasemap {
                 }
                 var fill = l.style
                 fill.fillOutlineColor = nil
+                if fill.fillPattern != nil { fill.sprite = sprite }
                 if !polygons.isEmpty { out.append(.shapes(fill, polygons)) }
                 if let outline = l.style.fillOutlineColor {
                     // MapLibre's outline: 1 px, the fill's opacity, along the rings inside each tile.
@@ -65,7 +67,9 @@ public enum StyledBasemap {
                 let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
                 if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
-                guard let symbol = l.symbol, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
+                guard var symbol = l.symbol, let s = l.source, let data = sources[s] else { continue }
+                if sprite == nil { symbol.iconImage = nil }
+                guard symbol.field != nil || symbol.iconImage != nil else { continue }
                 switch data {
                 case .vector(let byLayer):
                     guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
@@ -84,6 +88,7 @@ public enum StyledBasemap {
                     var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count,
                                                  coords: d.pointCoords, rows: d.pointRows, properties: d.properties)
                     symbols.polygons = d.polygons
+                    symbols.sprite = sprite
                     out.append(.symbols(symbols))
                 case .shapes(let set):
                     // A GeoJSON source: its polygons named at their poles.
@@ -91,6 +96,7 @@ public enum StyledBasemap {
                     var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
                                                  properties: set.properties)
                     symbols.polygons = set
+                    symbols.sprite = sprite
                     out.append(.symbols(symbols))
                 case .raster:
                     continue
@@ -245,12 +251,23 @@ public struct BasemapSymbols: Sendable {
     /// For `symbol-placement: point`: polygons, each named at its pole of inaccessibility
     /// (`Polylabel`, as the data's polygon labels); shapes of other kinds are left out.
     public var polygons = ShapeSet()
+    /// The style's images, for `icon-image`.
+    public var sprite: Sprite?
+}
+
+/// A basemap symbol's icon: a sprite image over `rect` (CSS px).
+struct SymbolIcon {
+    var image: SpriteImage
+    var rect: Rect
+    var opacity: Double
 }
 
 /// One basemap label to place.
 struct SymbolCandidate {
-    /// A point label; for a line's, its text and look (its box is not used).
-    var label: LabelMark
+    /// A point label; for a line's, its text and look (its box is not used). Nil: an icon alone.
+    var label: LabelMark?
+    /// A point symbol's icon (`icon-image`), placed with its label (`text-optional`, `icon-optional`).
+    var icon: SymbolIcon?
     /// A line's label: each repetition along it, placed or not on its own; nil for a point label.
     var along: [LineLabelPlacement.Placement]?
     var sortKey: Double
@@ -264,27 +281,36 @@ struct BoundSymbol {
     let symbol: SymbolStyle
     let zoom: Double, textScale: Double
     let filter: BoundExpression?
-    let field, size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
-    let sortKey: BoundExpression?
+    let field: BoundExpression?
+    let size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
+    let sortKey, iconImage: BoundExpression?
+    let iconSize, iconOpacity: BoundExpression
+    let sprite: Sprite?
 
-    /// nil when the layer has no `text-field`.
+    /// nil when the layer has neither `text-field` nor an icon.
     init?(_ b: BasemapSymbols, zoom: Double, textScale: Double) {
-        guard let fieldExpr = b.symbol.field else { return nil }
+        guard b.symbol.field != nil || (b.symbol.iconImage != nil && b.sprite != nil) else { return nil }
         let p = b.properties
         symbol = b.symbol; self.zoom = zoom; self.textScale = textScale
         filter = b.layer.filter?.bind(to: p)
-        field = fieldExpr.bind(to: p)
+        field = b.symbol.field?.bind(to: p)
+        iconImage = b.sprite == nil ? nil : b.symbol.iconImage?.bind(to: p)
+        iconSize = b.symbol.iconSize.bind(to: p); iconOpacity = b.symbol.iconOpacity.bind(to: p)
+        sprite = b.sprite
         size = b.symbol.size.bind(to: p); color = b.symbol.color.bind(to: p)
         halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
         haloBlur = b.symbol.haloBlur.bind(to: p); letterSpacing = b.symbol.letterSpacing.bind(to: p)
         opacity = b.symbol.opacity.bind(to: p); sortKey = b.symbol.sortKey?.bind(to: p)
     }
 
+    /// Whether the layer's filter takes the row.
+    func passes(row: Int) -> Bool { filter?.evaluate(row: row, zoom: zoom).truthy ?? true }
+
     /// The row's text (`text-transform` applied), or nil when the filter refuses the row or the
     /// text is empty.
     func text(row: Int) -> String? {
-        if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { return nil }
-        guard let text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { return nil }
+        guard passes(row: row) else { return nil }
+        guard let text = field?.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { return nil }
         switch symbol.transform {
         case "uppercase": return text.uppercased()
         case "lowercase": return text.lowercased()
@@ -316,6 +342,24 @@ struct BoundSymbol {
     }
 
     func sortKey(row: Int) -> Double { sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0 }
+
+    /// The row's icon with its anchor on (px, py): the sprite image `icon-image` names, at
+    /// `icon-size` (0 to 10) times its size, `icon-anchor` and `icon-offset` (px times the size)
+    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded).
+    func icon(row: Int, x px: Double, y py: Double) -> SymbolIcon? {
+        guard let iconImage, let sprite, let name = iconImage.evaluate(row: row, zoom: zoom).stringValue, !name.isEmpty,
+              let image = sprite.icons[name] else { return nil }
+        let k = min(max(iconSize.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 10)
+        let opacity = min(max(iconOpacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+        guard k > 0, opacity > 0 else { return nil }
+        let w = image.width * k, h = image.height * k
+        var x = px - w / 2, y = py - h / 2
+        let a = symbol.iconAnchor
+        if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - h }
+        if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - w }
+        x += symbol.iconOffset.x * k; y += symbol.iconOffset.y * k
+        return SymbolIcon(image: image, rect: Rect(x: x, y: y, width: w, height: h), opacity: opacity)
+    }
 }
 
 extension BasemapSymbols {
@@ -327,12 +371,12 @@ extension BasemapSymbols {
         var out: [SymbolCandidate] = []
         for i in 0..<rows.count {
             let row = Int(rows[i])
-            guard let text = bound.text(row: row) else { continue }
+            guard bound.passes(row: row) else { continue }
             let px = t.x(WebMercator.x(lon: coords[2 * i])), py = t.y(WebMercator.y(lat: coords[2 * i + 1]))
-            if let c = pointCandidate(bound, row: row, text: text, x: px, y: py, index: i, viewport: v, measurer: measurer) { out.append(c) }
+            if let c = pointCandidate(bound, row: row, text: bound.text(row: row), x: px, y: py, index: i, viewport: v, measurer: measurer) { out.append(c) }
         }
         for s in 0..<polygons.shapeCount where polygons.kinds[s] == .polygon {
-            guard let row = polygons.propertyRow(of: s), let text = bound.text(row: row),
+            guard let row = polygons.propertyRow(of: s), bound.passes(row: row), let text = bound.text(row: row),
                   let rings = ShapeLabelCandidate.pixelRings(of: s, in: polygons, viewport: v),
                   let pole = Polylabel.pole(of: rings, precision: ShapeLabelCandidate.polePrecision), pole.distance > 0 else { continue }
             if let c = pointCandidate(bound, row: row, text: text, x: pole.x, y: pole.y, index: rows.count + s, viewport: v, measurer: measurer) {
@@ -343,13 +387,17 @@ extension BasemapSymbols {
     }
 
     /// The label of `row` anchored at (px, py) in CSS px (`text-anchor`, `text-offset`), measured,
-    /// not yet placed; nil when far off the image or not shown.
-    func pointCandidate(_ bound: BoundSymbol, row: Int, text: String, x px: Double, y py: Double, index i: Int,
+    /// and its icon, not yet placed; nil when far off the image or neither is shown.
+    func pointCandidate(_ bound: BoundSymbol, row: Int, text: String?, x px: Double, y py: Double, index i: Int,
                         viewport v: Viewport, measurer: TextMeasuring) -> SymbolCandidate? {
         let font = bound.font(row: row)
         let em = font.size
         // Outside the image by more than a label's reach: not a candidate.
         guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { return nil }
+        let icon = bound.icon(row: row, x: px, y: py)
+        guard let text else {
+            return icon.map { SymbolCandidate(label: nil, icon: $0, sortKey: bound.sortKey(row: row), layerOrder: order, index: i) }
+        }
         let wrap = symbol.maxWidth * em
         let m = measurer.measure(text, font: font, maxWidth: wrap)
         // text-anchor: the side of the box on the point; text-offset in ems.
@@ -358,9 +406,10 @@ extension BasemapSymbols {
         if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
         if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
         x += symbol.offset.x * em; y += symbol.offset.y * em
-        guard var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height)) else { return nil }
-        label.maxWidth = wrap
-        return SymbolCandidate(label: label, sortKey: bound.sortKey(row: row), layerOrder: order, index: i)
+        var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height))
+        label?.maxWidth = wrap
+        guard label != nil || icon != nil else { return nil }
+        return SymbolCandidate(label: label, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order, index: i)
     }
 }
 

@@ -51,6 +51,8 @@ public struct MapLibreStyle: Sendable {
 
     public var name: String?
     public var file: String
+    /// The style's local `sprite`: the path of its sheets without `.json`/`.png` (and `@2x`).
+    public var sprite: String?
     public var sources: [Source] = []
     public var layers: [Layer] = []
     /// Property (or layer type) → ids of the layers that use it, for what is not drawn.
@@ -112,7 +114,7 @@ struct MapLibreStyleReader {
     /// Paint and layout properties drawn, per layer type.
     static let drawn: [String: Set<String>] = [
         "background": ["background-color", "visibility"],
-        "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "visibility"],
+        "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-pattern", "visibility"],
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
                  "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
@@ -128,6 +130,19 @@ struct MapLibreStyleReader {
         if let s = o["sources"] {
             guard let m = s as? [String: Any] else { throw fail("sources", "expected an object of sources by id") }
             for id in m.keys.sorted() { out.sources.append(try source(id, m[id]!)) }
+        }
+        if let sp = o["sprite"] {
+            // A local sprite (a path or file:// URL) is drawn from; one on a server is not fetched.
+            if let str = sp as? String {
+                let lower = str.lowercased()
+                if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mapbox://") {
+                    note("sprite (not a local file: \(str))", "(style)")
+                } else {
+                    out.sprite = resolve(lower.hasPrefix("file://") ? String(str.dropFirst(7)) : str)
+                }
+            } else {
+                note("sprite (an array of sprites)", "(style)")
+            }
         }
         guard let ls = o["layers"] as? [Any] else { throw fail("layers", "expected an array of layers") }
         var ids = Set<String>()
@@ -273,6 +288,10 @@ struct MapLibreStyleReader {
             if let e = expr(paint, "fill-outline-color", .color, "paint"), (paint["fill-antialias"] as? Bool) != false {
                 out.style.fillOutlineColor = e
             }
+            if paint["fill-pattern"] != nil {
+                if self.out.sprite == nil { note("fill-pattern (no local sprite)", id) }
+                else if let e = expr(paint, "fill-pattern", .string, "paint") { out.style.fillPattern = e }
+            }
         case "line":
             if let e = expr(paint, "line-color", .color, "paint") { out.style.lineColor = e }
             if let e = expr(paint, "line-width", .number, "paint") { out.style.lineWidth = e }
@@ -306,6 +325,10 @@ struct MapLibreStyleReader {
         case "symbol":
             var notes: [String] = []
             out.symbol = SymbolStyle.read(layout: layout, paint: paint, file: file, path: p, notes: &notes)
+            if layout["icon-image"] != nil && self.out.sprite == nil {
+                notes.append("icon-image (no local sprite)")
+                out.symbol?.iconImage = nil
+            }
             for n in notes { note(n, id) }
         default:
             break

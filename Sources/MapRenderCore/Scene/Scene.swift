@@ -96,6 +96,8 @@ public final class RasterImage: Sendable {
 public struct RasterMark: Sendable {
     public var image: RasterImage
     public var rect: Rect
+    /// Painted with this alpha (a basemap style's `icon-opacity`).
+    public var opacity = 1.0
     public init(image: RasterImage, rect: Rect) { self.image = image; self.rect = rect }
 }
 

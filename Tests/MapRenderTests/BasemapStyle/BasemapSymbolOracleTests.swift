@@ -150,6 +150,109 @@ import TestSupport
             #expect(d.differentFraction <= limit, "\(label)")
         }
     }
+
+    static let sprite = TestPaths.repoFile("Tests/MapRenderTests/BasemapStyle/Fixtures/sprite/sprite")
+
+    /// The light style's land and borders with the test sprite (make_sprite.py): the sea filled
+    /// with `checker` and lakes with `hatch` (fill-pattern by feature), cities as icons
+    /// (`icon-image` by feature, `icon-size` 1.5, `icon-allow-overlap`), and `extra` layers.
+    static func spriteStyle(_ dir: URL, _ name: String, sprite: Bool = true, extra: [[String: Any]] = []) throws -> String {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: BasemapStyleOracleTests.lightStyle))) as! [String: Any]
+        var layers = (s["layers"] as! [[String: Any]]).filter { $0["type"] as? String != "symbol" }
+        for k in layers.indices where layers[k]["id"] as? String == "water" {
+            layers[k]["paint"] = ["fill-pattern": ["match", ["get", "class"], "lake", "hatch", "checker"]]
+        }
+        layers.append(["id": "cities", "type": "symbol", "source": "ne", "source-layer": "place", "filter": ["==", "class", "city"],
+                       "layout": ["icon-image": ["case", ["==", ["get", "capital"], 2], "square", "dot"], "icon-size": 1.5,
+                                  "icon-allow-overlap": true]])
+        s["layers"] = layers + extra
+        s["sources"] = ["ne": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("Tests/MapRenderTilesTests/Fixtures/vector/ne-omt.pmtiles")]]
+        if sprite { s["sprite"] = "file://" + Self.sprite }
+        let path = dir.appendingPathComponent(name + ".json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        return path.path
+    }
+
+    /// Icons and fill patterns from a local sprite against MapLibre Native drawing the same
+    /// sprite: a small share of pixels differ; without the sprite far more do.
+    @Test func spriteIconsAndPatternsAsMapLibre() throws {
+        let dir = MapLibreLabels.directory()
+        let style = try Self.spriteStyle(dir, "sprite"), bare = try Self.spriteStyle(dir, "bare", sprite: false)
+        let theirs = try MapLibreLabels.render(style: style, lat: 50, lon: 10, zoom: 4, symbols: true,
+                                               to: dir.appendingPathComponent("sprite-maplibre.png").path)
+        func diff(_ s: String, _ name: String) throws -> (Double, RenderResult) {
+            var r = try BasemapStyleOracleTests.request(style: s, lat: 50, lon: 10, zoom: 4, symbols: true)
+            r.layout.attribution = ""
+            let out = try MapRenderer.render(r)
+            try out.data.write(to: dir.appendingPathComponent(name + ".png"))
+            let d = try ImageDiff.compare(try PNGCodec.decode(data: out.data), theirs, options: .init(threshold: 0.1))
+            return (d.differentFraction, out)
+        }
+        let (d, out) = try diff(style, "sprite"), (control, _) = try diff(bare, "bare")
+        print("sprite icons and patterns: \(String(format: "%.3f", 100 * d))% of pixels differ from MapLibre's; without the sprite \(String(format: "%.3f", 100 * control))% (\(dir.path))")
+        #expect(d <= 0.01)
+        #expect(d < control / 5)
+        #expect(out.summary.basemapStyle?.unsupported == [])
+        let icons = out.scene.items.compactMap { if case .raster(let r) = $0 { r } else { nil } }
+        #expect(icons.count >= 40, "\(icons.count) icons")
+        // 1.5 times the 14-px dot and 12-px square.
+        #expect(icons.allSatisfy { [21, 18].contains($0.rect.width) }, "\(Set(icons.map(\.rect.width)))")
+        #expect(try MapLibreStyle.load(path: bare).unsupported.keys.sorted() == ["fill-pattern (no local sprite)", "icon-image (no local sprite)"])
+    }
+
+    /// Icons and labels share one collision index: with text under each city's icon (the
+    /// label's top 1 em below the point), no icon overlaps a label or another icon; with
+    /// `text-optional`, cities whose label does not fit keep their icon; at --scale 2 the @2x
+    /// sheet is drawn (twice the pixels for the same CSS size).
+    @Test func iconsShareTheCollisionIndex() throws {
+        let dir = MapLibreLabels.directory()
+        func render(_ name: String, optional: Bool, scale: Double = 1) throws -> Scene {
+            let named: [String: Any] = ["id": "named", "type": "symbol", "source": "ne", "source-layer": "place",
+                                        "filter": ["==", "class", "city"],
+                                        "layout": ["icon-image": "flag", "icon-anchor": "bottom-left", "icon-offset": [-1, 0],
+                                                   "text-field": "{name}", "text-font": ["DejaVu Sans Book"], "text-size": 13,
+                                                   "text-anchor": "top", "text-offset": [0, 0.3], "text-optional": optional]]
+            var r = try BasemapStyleOracleTests.request(style: try Self.spriteStyle(dir, name, extra: [named]), lat: 50, lon: 10, zoom: 4, symbols: true)
+            r.basemapStyle?.layers.removeAll { $0.id == "cities" }
+            r.scale = scale
+            let out = try MapRenderer.render(r)
+            try out.data.write(to: dir.appendingPathComponent(name + ".png"))
+            return out.scene
+        }
+        let both = try render("both", optional: false), optional = try render("optional", optional: true)
+        func boxes(_ s: Scene) -> (icons: [Rect], labels: [Rect]) {
+            (s.items.compactMap { if case .raster(let r) = $0 { r.rect } else { nil } }, s.labels.map(\.box))
+        }
+        let b = boxes(both), o = boxes(optional)
+        print("icons with labels: \(b.icons.count) icons, \(b.labels.count) labels; text-optional: \(o.icons.count) icons, \(o.labels.count) labels")
+        #expect(b.icons.count == b.labels.count && b.icons.count >= 15)
+        #expect(o.icons.count > b.icons.count && o.labels.count <= b.labels.count)
+        for (name, set) in [("both", b), ("optional", o)] {
+            let all = set.icons + set.labels
+            var overlaps = 0
+            for i in all.indices { for j in all.indices where j > i && all[i].intersects(all[j]) { overlaps += 1 } }
+            #expect(overlaps == 0, "\(name): \(overlaps) overlapping icons and labels")
+        }
+        // The flag's foot (bottom-left, offset 1 px left at size 1) sits on the city's point.
+        let retina = try render("retina", optional: true, scale: 2)
+        let flags = retina.items.compactMap { if case .raster(let r) = $0 { r } else { nil } }
+        #expect(!flags.isEmpty && flags.allSatisfy { $0.image.width == 20 && $0.image.height == 32 && $0.rect.width == 10 && $0.rect.height == 16 })
+    }
+
+    /// SVG and PDF keep the icons as images and the patterns as pattern fills; rasterised by
+    /// librsvg and poppler they match the PNG.
+    @Test func spriteInSvgAndPdf() throws {
+        let dir = MapLibreLabels.directory()
+        var r = try BasemapStyleOracleTests.request(style: try Self.spriteStyle(dir, "svg"), lat: 50, lon: 10, zoom: 4, symbols: true)
+        r.width = 512; r.height = 384
+        r.layout.attribution = ""
+        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
+        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.005), ("PDF via poppler", fromPDF, 0.02)] {
+            let d = try ImageDiff.compare(png, other)
+            print("sprite, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
+            #expect(d.differentFraction <= limit, "\(label)")
+        }
+    }
 }
 
 /// MapLibre Native's labels of a style at a view, as boxes in CSS px: the style drawn with and

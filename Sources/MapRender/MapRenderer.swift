@@ -73,7 +73,6 @@ public enum MapRenderer {
         var style = request.style
         if let s = styled {
             warnings += s.warnings
-            if let bg = s.background, !request.backgroundGiven { style.background = bg }
             lap("basemap")
         }
 
@@ -81,11 +80,11 @@ public enum MapRenderer {
         let text = PangoText.forCurrentThread(systemFonts: request.systemFonts)
         var layers = MapLayer.standard(style: style, rasters: tiles?.marks ?? [], basemaps: basemaps,
                                        shapes: input.shapes, shapeLabels: input.labelled)
-        if let s = styled { layers.insert(contentsOf: s.layers, at: tiles?.marks.isEmpty == false ? 1 : 0) }
         var layoutOptions = TileStage.layout(request.layout, tiles: tiles)
         layoutOptions.markerSymbols = true
-        if let s = styled, !s.attributions.isEmpty, request.tiles.attribution == nil {
-            layoutOptions.attribution = ([layoutOptions.attribution].compactMap { $0 }.filter { !$0.isEmpty } + s.attributions).joined(separator: " | ")
+        if let s = styled {
+            BasemapStyleStage.apply(s, request: request, overTiles: tiles?.marks.isEmpty == false, layers: &layers, style: &style,
+                                    options: &layoutOptions)
         }
         let scene = MapLayout.scene(viewport: plan.viewport, scale: request.scale, style: style,
                                     data: plan.data, plan: plan.marks, layers: layers,

@@ -121,10 +121,10 @@ public final class CairoRenderer {
                     withSavedState(cr) {
                         cairo_rectangle(cr, w.x, w.y, w.width, w.height)
                         cairo_clip(cr)
-                        drawShapes(b, cr)
+                        drawShapes(b, cr, rasters: rasters)
                     }
                 } else {
-                    drawShapes(b, cr)
+                    drawShapes(b, cr, rasters: rasters)
                 }
             case .markers(let m):
                 if raster {
@@ -140,13 +140,13 @@ public final class CairoRenderer {
                 if l.opacity < 1 {
                     // A faded label: drawn into a group as large as the label (ink overhang and
                     // halo included), then painted with its opacity.
-                    let m = l.haloWidth + l.height / 2
+                    let m = l.haloWidth + 1.19 * l.haloBlur + l.height / 2
                     cairo_save(cr)
                     cairo_rectangle(cr, l.x - m, l.y - m, l.width + 2 * m, l.height + 2 * m)
                     cairo_clip(cr)
                     cairo_push_group(cr)
                 }
-                text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
+                text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth, haloBlur: l.haloBlur,
                           x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, on: cr)
                 if l.opacity < 1 {
                     cairo_pop_group_to_source(cr)
@@ -180,7 +180,7 @@ public final class CairoRenderer {
         }
     }
 
-    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer) {
+    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer, rasters: RasterPainter) {
         if strokesInPieces(b, cr) { return }
         func addPath(_ path: Int, _ c: UnsafeBufferPointer<Double>) {
             for ring in b.pathRingStart[path]..<b.pathRingStart[path + 1] {
@@ -192,13 +192,39 @@ public final class CairoRenderer {
         }
         cairo_new_path(cr)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        if b.kind == .polygon && b.fillsPathsApart && b.fill.a > 0 {
+        if b.kind == .polygon && b.fillsPathsApart && b.fill.a > 0 && b.paint.pattern == nil {
             // Each polygon filled on its own: overlapping features both show (one even-odd path
             // would cut the overlap out).
             b.fill.setSource(cr)
             b.coords.withUnsafeBufferPointer { c in
                 for path in 0..<b.pathCount { addPath(path, c); cairo_fill(cr) }
             }
+        }
+        if b.kind == .polygon, let p = b.paint.pattern, b.fill.a > 0 {
+            // fill-pattern: the image repeated from the world's corner, at its pixel ratio.
+            b.coords.withUnsafeBufferPointer { c in
+                for path in 0..<b.pathCount { addPath(path, c) }
+            }
+            withSavedState(cr) {
+                let surface = rasters.surface(for: p.image)
+                let pattern = cairo_pattern_create_for_surface(surface)!
+                defer { cairo_pattern_destroy(pattern) }
+                cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+                cairo_pattern_set_filter(pattern, p.pixelRatio == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+                var m = cairo_matrix_t()
+                cairo_matrix_init_scale(&m, p.pixelRatio, p.pixelRatio)
+                cairo_matrix_translate(&m, -b.paint.patternX, -b.paint.patternY)
+                cairo_pattern_set_matrix(pattern, &m)
+                if b.fill.a < 1 {
+                    cairo_clip(cr)
+                    cairo_set_source(cr, pattern)
+                    cairo_paint_with_alpha(cr, b.fill.a)
+                } else {
+                    cairo_set_source(cr, pattern)
+                    cairo_fill(cr)
+                }
+            }
+            cairo_new_path(cr)
         }
         b.coords.withUnsafeBufferPointer { c in
             for path in 0..<b.pathCount { addPath(path, c) }
@@ -214,7 +240,7 @@ public final class CairoRenderer {
         case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
         }
         if b.kind == .polygon {
-            if !b.fillsPathsApart && b.fill.a > 0 {
+            if !b.fillsPathsApart && b.fill.a > 0 && b.paint.pattern == nil {
                 b.fill.setSource(cr)
                 cairo_fill_preserve(cr)
             }
@@ -230,7 +256,12 @@ public final class CairoRenderer {
             if !b.paint.dash.isEmpty {
                 b.paint.dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) }
             }
-            cairo_stroke(cr)
+            if b.paint.blur > 0 {
+                // MapLibre's line-blur: opaque to `blur` px inside the edge, fading out to it.
+                strokeFading(cr, color: b.stroke, outer: b.strokeWidth / 2, inner: b.strokeWidth / 2 - b.paint.blur)
+            } else {
+                cairo_stroke(cr)
+            }
             if !b.paint.dash.isEmpty { cairo_set_dash(cr, nil, 0, 0) }
         }
         cairo_new_path(cr)

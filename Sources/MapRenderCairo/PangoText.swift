@@ -115,6 +115,13 @@ public final class PangoText: TextMeasuring {
         pango_layout_set_font_description(layout, desc)
         pango_font_description_free(desc)
         pango_layout_set_text(layout, text, -1)
+        if font.letterSpacing != 0, font.letterSpacing.isFinite {
+            // Pango spreads it half before, half after each grapheme, none at the line's ends.
+            let attrs = pango_attr_list_new()!
+            pango_attr_list_insert(attrs, pango_attr_letter_spacing_new(Int32(clamping: Int((font.letterSpacing * font.size * Double(PANGO_SCALE)).rounded()))))
+            pango_layout_set_attributes(layout, attrs)
+            pango_attr_list_unref(attrs)
+        }
         if let w = maxWidth {
             pango_layout_set_width(layout, Int32(w * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
@@ -164,6 +171,16 @@ public final class PangoText: TextMeasuring {
             guard !piece.isEmpty else { continue }
             run.clusters.append(piece); run.x.append(xs[k]); run.advance.append(widths[k])
         }
+        // Letter spacing: a cluster's box holds half the spacing each side (but at the line's
+        // ends); each glyph is drawn alone, without it, so its box is the glyph's own.
+        let spacing = font.letterSpacing * font.size
+        if spacing != 0, run.x.count > 1 {
+            for k in run.x.indices {
+                let before = k == 0 ? 0 : spacing / 2, after = k == run.x.count - 1 ? 0 : spacing / 2
+                run.x[k] += before
+                run.advance[k] = max(0, run.advance[k] - before - after)
+            }
+        }
         return run
     }
 
@@ -171,7 +188,9 @@ public final class PangoText: TextMeasuring {
     /// glyph), then the glyphs, each rotated about its baseline's left end.
     func draw(_ mark: PathLabelMark, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
-        let layouts = mark.glyphs.map { makeLayout($0.text, font: mark.font) }
+        var glyphFont = mark.font
+        glyphFont.letterSpacing = 0   // the glyphs are placed apart already
+        let layouts = mark.glyphs.map { makeLayout($0.text, font: glyphFont) }
         defer { for l in layouts { g_object_unref(UnsafeMutableRawPointer(l)) } }
         func place(_ k: Int) {
             let g = mark.glyphs[k]
@@ -190,10 +209,7 @@ public final class PangoText: TextMeasuring {
                 pango_cairo_layout_path(cr, layouts[k])
                 cairo_restore(cr)
             }
-            mark.halo.setSource(cr)
-            cairo_set_line_width(cr, mark.haloWidth * 2)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_stroke(cr)
+            Self.strokeHalo(cr, color: mark.halo, width: mark.haloWidth, blur: mark.haloBlur)
         }
         mark.color.setSource(cr)
         for k in mark.glyphs.indices {
@@ -258,7 +274,7 @@ public final class PangoText: TextMeasuring {
 
     /// Draws `text` with the top-left of its logical box at (x, y), halo first; wrapped at
     /// `maxWidth`, its lines centred on each other when `centered`.
-    func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double,
+    func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double, haloBlur: Double = 0,
               x: Double, y: Double, maxWidth: Double? = nil, centered: Bool = false, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
         let layout = makeLayout(text, font: font, maxWidth: maxWidth, centered: centered)
@@ -270,14 +286,27 @@ public final class PangoText: TextMeasuring {
             cairo_new_path(cr)
             cairo_move_to(cr, ox, oy)
             pango_cairo_layout_path(cr, layout)
-            halo.setSource(cr)
-            cairo_set_line_width(cr, haloWidth * 2)
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_stroke(cr)
+            Self.strokeHalo(cr, color: halo, width: haloWidth, blur: haloBlur)
         }
         cairo_move_to(cr, ox, oy)
         color.setSource(cr)
         pango_cairo_show_layout(cr, layout)
         cairo_new_path(cr)
+    }
+
+    /// Strokes the current path (the text's outlines) as its halo, `width` px out from the glyphs,
+    /// and clears the path. With `blur` the halo fades as MapLibre's does, from full at `width -
+    /// 1.19 blur` to none at `width + 1.19 blur` (its shader's smoothstep over the distance field,
+    /// here linear), drawn by `strokeFading`; where that reaches into the glyph the halo at its
+    /// edge is less than full, as MapLibre's. No halo without a width, as MapLibre.
+    static func strokeHalo(_ cr: OpaquePointer, color: RGBA, width: Double, blur: Double) {
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        guard blur > 0, blur.isFinite else {
+            color.setSource(cr)
+            cairo_set_line_width(cr, width * 2)
+            cairo_stroke(cr)
+            return
+        }
+        strokeFading(cr, color: color, outer: width + 1.19 * blur, inner: width - 1.19 * blur)
     }
 }

@@ -27,11 +27,11 @@ final class RasterPainter {
             // bytes: there the tile is drawn unpadded (a PDF viewer does not fade image edges).
             let pdfJPEG = img.jpeg != nil && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
             cairo_pattern_set_extend(pattern, pdfJPEG ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD)
-            cairo_paint(cr)
+            if mark.opacity < 1 { cairo_paint_with_alpha(cr, mark.opacity) } else { cairo_paint(cr) }
         }
     }
 
-    private func surface(for img: RasterImage) -> OpaquePointer {
+    func surface(for img: RasterImage) -> OpaquePointer {
         if let s = surfaces[ObjectIdentifier(img)] { return s }
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(img.width), Int32(img.height))!
         let stride = Int(cairo_image_surface_get_stride(s))

@@ -235,6 +235,17 @@ public final class TileService: @unchecked Sendable {
         return out
     }
 
+    /// A small document (a TileJSON) at an http(s) `url`, through the tiles' HTTP client: its
+    /// disk cache, `--offline`, user agent, timeouts and retries.
+    public func document(_ url: String) throws -> Data {
+        switch client.getWaiting(url) {
+        case .ok(let d, _, _): return d
+        case .notFound: throw MapRenderError(.inputUnreadable, Redaction.redact("\(url): not found (HTTP 404)"))
+        case .failed(let why): throw MapRenderError(.unavailable, Redaction.redact(why))
+        case .retry: throw MapRenderError(.unavailable, Redaction.redact("\(url): still unavailable"))
+        }
+    }
+
     /// The zooms and attribution of the tileset `text` (a `--tiles` form), opening it once.
     public func sourceInfo(_ text: String) throws -> (minZoom: Int, maxZoom: Int, attribution: String?) {
         do {

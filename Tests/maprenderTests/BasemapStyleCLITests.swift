@@ -22,16 +22,16 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stderr.split(separator: "\n").filter { $0.contains("not drawn") }
         #expect(lines.count == 1)
-        #expect(lines.first?.contains("fill-extrusion layers (1 layer: x); fill-pattern (1 layer: w)") == true, "\(r.stderr)")
+        #expect(lines.first?.contains("fill-extrusion layers (1 layer: x); fill-pattern (no local sprite) (1 layer: w)") == true, "\(r.stderr)")
         let j = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as! [String: Any]
         let b = j["basemapStyle"] as! [String: Any]
-        #expect(b["unsupported"] as? [String] == ["fill-extrusion layers (1 layer: x)", "fill-pattern (1 layer: w)"])
+        #expect(b["unsupported"] as? [String] == ["fill-extrusion layers (1 layer: x)", "fill-pattern (no local sprite) (1 layer: w)"])
         #expect(b["tileZoom"] as? Int == 2)
         #expect(FileManager.default.fileExists(atPath: out))
     }
 
-    /// A broken style is exit 78 naming the file and the key; a missing one exit 66; animate says
-    /// it does not draw one (exit 64).
+    /// A broken style is exit 78 naming the file and the key; a missing one exit 66; animate
+    /// draws a good one and refuses a broken one the same way.
     @Test func errors() throws {
         let d = try cli.tempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let style = d.appendingPathComponent("bad.json")
@@ -43,9 +43,16 @@ import TestSupport
         let missing = try cli.run(["samples/capitals.csv", "--basemap-style", d.appendingPathComponent("nope.json").path,
                                    "-o", d.appendingPathComponent("m.png").path])
         #expect(missing.status == 66)
-        let anim = try cli.run(["animate", "samples/tracks.csv", "--animated", "--basemap-style", "styles/basemap-light.json",
-                                "-o", d.appendingPathComponent("a.svg").path])
-        #expect(anim.status == 64)
-        #expect(anim.stderr.contains("--basemap-style is not drawn by animate"))
+        // animate draws it (under every frame), and says a bad style as render does.
+        let a = d.appendingPathComponent("a.geojson"), b = d.appendingPathComponent("b.geojson")
+        try #"{"type":"Feature","id":1,"properties":{},"geometry":{"type":"Point","coordinates":[10,50]}}"#.write(to: a, atomically: true, encoding: .utf8)
+        try #"{"type":"Feature","id":1,"properties":{},"geometry":{"type":"Point","coordinates":[12,48]}}"#.write(to: b, atomically: true, encoding: .utf8)
+        let anim = try cli.run(["animate", a.path, b.path, "--frames", "2", "--size", "200x120", "--zoom", "4", "--center", "49,11",
+                                "--basemap-style", "styles/basemap-light.json", "-o", d.appendingPathComponent("frames").path])
+        #expect(anim.status == 0, "\(anim.stderr)")
+        #expect(FileManager.default.fileExists(atPath: d.appendingPathComponent("frames/frame-00003.png").path))
+        let animBad = try cli.run(["animate", a.path, b.path, "--frames", "2", "--basemap-style", style.path,
+                                   "-o", d.appendingPathComponent("bad-frames").path])
+        #expect(animBad.status == 78, "\(animBad.stderr)")
     }
 }

@@ -115,6 +115,8 @@ public enum AnimationRenderer {
         /// (a bubble's: of the point it is named after) (nil: no labels).
         var labelSides: LabelSides?
         let labelMeasurer: CachingTextMeasurer
+        /// What `--basemap-style` warned of for the first view (unsupported properties, tiles).
+        let styleWarnings: [String]
         var timings: [String: Double] = [:]
         private var clock = DispatchTime.now().uptimeNanoseconds
 
@@ -124,10 +126,6 @@ public enum AnimationRenderer {
             labelMeasurer = CachingTextMeasurer(PangoText(systemFonts: request.base.systemFonts))
             try MapRenderer.validate(Self.validationRequest(request.base))
             guard request.jobs >= 1 else { throw MapRenderError(.usage, "jobs must be at least 1, got \(request.jobs)") }
-            if request.base.basemapStyle != nil {
-                // Said, not dropped: frames are drawn from one basemap, and a vector basemap's tiles follow the view.
-                throw MapRenderError(.usage, "--basemap-style is not drawn by animate (still maps only); use --basemap or --tiles")
-            }
             if let f = request.fps, !(f > 0 && f.isFinite) { throw MapRenderError(.usage, "fps must be positive, got \(f)") }
             if let t = request.trail, !(t > 0 && t.isFinite) { throw MapRenderError(.usage, "trail must be a positive duration, got \(t)") }
             if let c = request.clusterTransition, !(c > 0 && c.isFinite) {
@@ -138,8 +136,8 @@ public enum AnimationRenderer {
             jobs = request.jobs
             let start = DispatchTime.now().uptimeNanoseconds
             source = try AnimationSource.load(request)
-            // The built-in land only without raster tiles (it would cover them), as for a still map.
-            let useDefault = request.base.defaultBasemap && request.base.tiles.sources.isEmpty
+            // The built-in land only without raster tiles or a basemap style (it would cover them), as for a still map.
+            let useDefault = request.base.defaultBasemap && request.base.tiles.sources.isEmpty && request.base.basemapStyle == nil
             let userBasemaps = try request.base.basemaps.map { try ShapeReader.read(path: $0) }
             let read = DispatchTime.now().uptimeNanoseconds
             views = try AnimationView.compute(request, source: source, jobs: jobs)
@@ -151,10 +149,16 @@ public enum AnimationRenderer {
                 : (useDefault ? DefaultBasemap.sets(zoom: coarsest, style: request.base.style) : [])
             // Tiles: bad sources, and missing tiles under --tiles-strict, stop the run here (first view).
             if let first = views.viewports.first { _ = try TileStage.run(request.base, viewport: first) }
+            // --basemap-style: a bad style source stops the run here too; its warnings are the run's.
+            var styleWarnings: [String] = []
+            if let first = views.viewports.first, let s = try BasemapStyleStage.run(request.base, viewport: first) {
+                styleWarnings = s.warnings
+            }
             let viewed = DispatchTime.now().uptimeNanoseconds
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
+            self.styleWarnings = styleWarnings
             drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
                                    trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
                                                            style: request.base.style))
@@ -284,7 +288,7 @@ public enum AnimationRenderer {
                 outputs: outputs, center: [Self.lon(v.centerX), v.centerLatitude], zoom: v.zoom,
                 follow: request.follow && { if case .fit = request.base.view { return true } else { return false } }(),
                 size: [request.base.width, request.base.height],
-                transitions: source.keyframeStats, tracks: source.trackStats, warnings: source.warnings,
+                transitions: source.keyframeStats, tracks: source.trackStats, warnings: source.warnings + styleWarnings,
                 timings: timings, peakMemoryMB: Self.peakMemoryMB())
         }
 

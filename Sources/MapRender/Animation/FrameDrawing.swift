@@ -12,6 +12,9 @@ struct FrameDrawing {
     let shapes: ShapeSet
     /// `--trail`: each drawn point's recent path, under the markers (nil: none).
     var trails: AnimationTrails? = nil
+    /// `--basemap-style`'s layers by view: read, fetched and decoded once per view, the same in
+    /// every frame on it.
+    let styled = StyledViews()
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
@@ -25,15 +28,18 @@ struct FrameDrawing {
     func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         let tiles = self.tiles(plan.viewport)
         var layers = self.layers(tiles)
+        var style = base.style, options = TileStage.layout(base.layout, tiles: tiles)
+        if let s = styled.output(base, plan.viewport) {
+            BasemapStyleStage.apply(s, request: base, overTiles: tiles?.marks.isEmpty == false, layers: &layers, style: &style, options: &options)
+        }
         if let t = trails, let trail = t.layer(t.segments(frame: plan.index, drawn: plan.marks.markerPoint.map { plan.keys[$0] }),
                                                colors: AnimationTrails.colors(plan: plan, style: base.style)),
            let points = layers.firstIndex(where: { if case .points = $0 { return true } else { return false } }) {
             // Under the points, over the basemap and the data's lines.
             layers.insert(.shapes(trail.0, trail.1), at: points)
         }
-        return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
-                                plan: plan.marks, layers: layers, options: TileStage.layout(base.layout, tiles: tiles),
-                                measurer: measurer)
+        return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: style, data: data(plan),
+                                plan: plan.marks, layers: layers, options: options, measurer: measurer)
     }
 
     /// The frame's layers: its tiles, the basemap, the data's lines and polygons, the points.
@@ -58,9 +64,35 @@ struct FrameDrawing {
         options.labelField = nil
         let data = ProjectedPoints(points: PointSet(), style: base.style)
         let tiles = self.tiles(v)
-        let scene = MapLayout.scene(viewport: v, scale: base.scale, style: base.style, data: data, plan: nil,
-                                    layers: layers(tiles), options: TileStage.layout(options, tiles: tiles),
-                                    measurer: CachingTextMeasurer(text))
+        var layers = self.layers(tiles), style = base.style
+        options = TileStage.layout(options, tiles: tiles)
+        if let s = styled.output(base, v) {
+            BasemapStyleStage.apply(s, request: base, overTiles: tiles?.marks.isEmpty == false, layers: &layers, style: &style, options: &options)
+        }
+        let scene = MapLayout.scene(viewport: v, scale: base.scale, style: style, data: data, plan: nil,
+                                    layers: layers, options: options, measurer: CachingTextMeasurer(text))
         return try CairoRenderer(text: text).render(scene, format: .svg)
+    }
+}
+
+/// `--basemap-style`'s output for each view an animation draws, made once per view (frames are
+/// laid out on several threads). Problems were reported for the first view by `AnimationRenderer`.
+final class StyledViews: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byView: [String: BasemapStyleStage.Output] = [:]
+    private var order: [String] = []
+    /// Views kept (an animation that follows its points has a view per frame: the oldest go).
+    static let kept = 8
+
+    func output(_ base: RenderRequest, _ v: Viewport) -> BasemapStyleStage.Output? {
+        guard base.basemapStyle != nil else { return nil }
+        let key = "\(v.centerX) \(v.centerY) \(v.zoom) \(v.width) \(v.height)"
+        lock.lock(); defer { lock.unlock() }
+        if let o = byView[key] { return o }
+        guard let o = try? BasemapStyleStage.run(base, viewport: v) else { return nil }
+        byView[key] = o
+        order.append(key)
+        if order.count > Self.kept { byView[order.removeFirst()] = nil }
+        return o
     }
 }

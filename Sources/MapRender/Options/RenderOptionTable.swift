@@ -180,7 +180,7 @@ public enum RenderOptionTable {
             s.base.basemaps = try v.strings().map { try c.files.readableFile($0) }
         },
         RenderOption("basemap-style", .value(valueName: "file"),
-                     "MapLibre style (spec v8) drawn as the basemap instead of the built-in land: vector tiles (pmtiles://, mbtiles://, tiles: [template]), raster tiles and GeoJSON sources; background, fill, line, raster and symbol layers. Unsupported properties are listed on stderr and in --summary.") { v, s, c in
+                     "MapLibre style (spec v8) drawn as the basemap instead of the built-in land: vector tiles (pmtiles://, mbtiles://, a TileJSON url, tiles: [template]), raster tiles and GeoJSON sources; background, fill, line, circle, raster and symbol layers, icons and fill patterns from a local sprite. Unsupported properties are listed on stderr and in --summary.") { v, s, c in
             let path = try c.files.readableFile(try v.string())
             s.base.basemapStyle = try c.files.basemapStyle(path)
         },

@@ -6,6 +6,8 @@ public struct FontSpec: Hashable, Sendable {
     /// CSS px (already multiplied by `--text-scale`).
     public var size: Double
     public var weight: FontWeight
+    /// Extra space between letters, in ems (a basemap style's `text-letter-spacing`); 0: none.
+    public var letterSpacing = 0.0
     public init(family: String, size: Double, weight: FontWeight) {
         self.family = family; self.size = size; self.weight = weight
     }

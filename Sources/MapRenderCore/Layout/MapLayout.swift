@@ -199,31 +199,50 @@ public enum MapLayout {
             return $0.c.index < $1.c.index
         }
         var placed = [[SceneItem]](repeating: [], count: slots.count)
+        // A layer's icons are drawn under its labels, as MapLibre draws them.
+        var icons = [[SceneItem]](repeating: [], count: slots.count)
         let frame = Rect(x: 0, y: 0, width: v.width, height: v.height)
         for (slot, c) in candidates {
-            if let along = c.along {
+            if let along = c.along, let l = c.label {
                 // Along a line: each repetition on its own, every glyph on the image and free.
-                let l = c.label
                 for p in along where allowOverlap || p.boxes.allSatisfy({ frame.contains($0) && index.canPlace($0) }) {
                     for b in p.boxes { index.insert(b) }
                     var mark = PathLabelMark(text: l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                                              glyphs: p.glyphs, boxes: p.boxes)
                     mark.opacity = l.opacity
+                    mark.haloBlur = l.haloBlur
                     placed[slot].append(.pathLabel(mark))
                 }
                 continue
             }
-            let box = c.label.box
-            // The whole label on the image, as MapLibre keeps labels inside a static map's edges.
-            guard frame.contains(box) else { continue }
-            if allowOverlap || index.canPlace(box) {
-                index.insert(box)
-                placed[slot].append(.label(c.label))
+            // The whole label on the image, as MapLibre keeps labels inside a static map's edges;
+            // an icon may reach past the edge, as MapLibre's.
+            let style = slots[slot].symbols.symbol
+            let textFits = c.label.map { frame.contains($0.box) && (allowOverlap || index.canPlace($0.box)) } ?? false
+            let iconFits = c.icon.map { style.iconAllowOverlap || allowOverlap || index.canPlace($0.rect) } ?? false
+            // Both, or the one that is optional left out (`text-optional`, `icon-optional`).
+            var showText = c.label != nil && textFits, showIcon = c.icon != nil && iconFits
+            if c.label != nil && c.icon != nil {
+                if !(showText && showIcon) {
+                    if showIcon && style.textOptional { showText = false }
+                    else if showText && style.iconOptional { showIcon = false }
+                    else { showText = false; showIcon = false }
+                }
+            }
+            if showIcon, let i = c.icon {
+                index.insert(i.rect)
+                var mark = RasterMark(image: i.image.image, rect: i.rect)
+                mark.opacity = i.opacity
+                icons[slot].append(.raster(mark))
+            }
+            if showText, let l = c.label {
+                index.insert(l.box)
+                placed[slot].append(.label(l))
             }
         }
         // Inserted from the last slot back, so earlier positions stay valid.
-        for k in slots.indices.reversed() where !placed[k].isEmpty {
-            scene.items.insert(contentsOf: placed[k], at: slots[k].at)
+        for k in slots.indices.reversed() where !placed[k].isEmpty || !icons[k].isEmpty {
+            scene.items.insert(contentsOf: icons[k] + placed[k], at: slots[k].at)
         }
     }
 

@@ -38,7 +38,12 @@ public enum ShapeLayout {
             case .line: guard kind == .line || layer.geometry == .any else { return nil }
             case .background: return nil
             }
-            guard let p = paint.paint(row: shapes.propertyRow(of: s)) else { return nil }
+            guard var p = paint.paint(row: shapes.propertyRow(of: s)) else { return nil }
+            if p.pattern != nil {
+                // Whole pixels: every backend then samples the image at the same places.
+                p.patternX = (v.width / 2 - v.centerX * v.worldSize).rounded()
+                p.patternY = (v.height / 2 - v.centerY * v.worldSize).rounded()
+            }
             // A line layer strokes a polygon's rings as closed paths without a fill.
             return (asPolygon || kind == .polygon ? .polygon : .line, p)
         }
@@ -252,8 +257,8 @@ struct LayerPaint {
     let layer: StyleLayer
     let zoom: Double
     let filter: BoundExpression?
-    let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity: BoundExpression
-    let outlineColor: BoundExpression?
+    let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity, lineBlur: BoundExpression
+    let outlineColor, fillPattern: BoundExpression?
     /// Simplestyle columns (`fill`, `fill-opacity`, `stroke`, `stroke-width`, `stroke-opacity`), when
     /// the layer reads them and the table has them.
     let simple: [Int?]
@@ -269,15 +274,17 @@ struct LayerPaint {
         fillColor = layer.fillColor.bind(to: properties)
         fillOpacity = layer.fillOpacity.bind(to: properties)
         outlineColor = layer.fillOutlineColor?.bind(to: properties)
+        fillPattern = layer.sprite == nil ? nil : layer.fillPattern?.bind(to: properties)
         outlineWidth = layer.fillOutlineWidth.bind(to: properties)
         lineColor = layer.lineColor.bind(to: properties)
         lineWidth = layer.lineWidth.bind(to: properties)
         lineOpacity = layer.lineOpacity.bind(to: properties)
+        lineBlur = layer.lineBlur.bind(to: properties)
         let keys = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity"]
         simple = layer.simplestyle ? keys.map { properties.columnIndex($0) } : keys.map { _ in nil }
         let featureConstant = simple.allSatisfy { $0 == nil }
-            && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth,
-                layer.lineColor, layer.lineWidth, layer.lineOpacity].allSatisfy { $0?.isFeatureConstant ?? true }
+            && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth, layer.fillPattern,
+                layer.lineColor, layer.lineWidth, layer.lineOpacity, layer.lineBlur].allSatisfy { $0?.isFeatureConstant ?? true }
         if featureConstant { constant = .some(resolve(row: nil)) }
     }
 
@@ -323,8 +330,16 @@ struct LayerPaint {
             var stroke = simpleColor(2, row: row) ?? color(outlineColor) ?? .clear
             stroke.a *= min(max(simpleNumber(4, row: row) ?? 1, 0), 1)
             let width = min(max(simpleNumber(3, row: row) ?? number(outlineWidth, 1, 0...50), 0), 50)
+            // fill-pattern: the image in place of the colour (a name the sprite lacks: no fill, as MapLibre).
+            var pattern: SpriteImage?
+            if let fillPattern {
+                pattern = fillPattern.evaluate(row: row, zoom: zoom).stringValue.flatMap { layer.sprite?.icons[$0] }
+                fill = RGBA(0, 0, 0, pattern == nil ? 0 : opacity)
+            }
             guard fill.a > 0 || (stroke.a > 0 && width > 0) else { return nil }
-            return ShapePaint(fill: fill, stroke: stroke, strokeWidth: stroke.a > 0 ? width : 0, cap: .round, join: .round)
+            var p = ShapePaint(fill: fill, stroke: stroke, strokeWidth: stroke.a > 0 ? width : 0, cap: .round, join: .round)
+            p.pattern = pattern
+            return p
         case .line:
             var stroke = simpleColor(2, row: row) ?? color(lineColor) ?? .clear
             stroke.a *= min(max(simpleNumber(4, row: row) ?? number(lineOpacity, 1, 0...1), 0), 1)
@@ -332,7 +347,9 @@ struct LayerPaint {
             guard stroke.a > 0, width > 0 else { return nil }
             // MapLibre's dashes are in line widths.
             let dash = layer.lineDasharray.map { $0.map { $0 * width } } ?? []
-            return ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
+            var p = ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
+            p.blur = number(lineBlur, 0, 0...100)
+            return p
         case .background:
             return nil
         }

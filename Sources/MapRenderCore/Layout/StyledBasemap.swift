@@ -12,8 +12,9 @@ public enum StyledBasemap {
     }
 
     /// The layers to draw at `zoom`, in the style's order, and the background colour (the last
-    /// visible background layer's), if any.
-    public static func layers(style: MapLibreStyle, sources: [String: SourceData], zoom: Double) -> (layers: [MapLayer], background: RGBA?) {
+    /// visible background layer's), if any. `sprite`: the style's images, for icons and patterns.
+    public static func layers(style: MapLibreStyle, sources: [String: SourceData], zoom: Double,
+                              sprite: Sprite? = nil) -> (layers: [MapLayer], background: RGBA?) {
         var out: [MapLayer] = []
         var background: RGBA?
         for l in style.layers where l.style.shows(atZoom: zoom) {
@@ -37,20 +38,12 @@ public enum StyledBasemap {
                 }
                 if l.type == "line" {
                     guard !lines.isEmpty else { continue }
-                    let offset = l.lineOffset?.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 0
-                    let gap = l.lineGapWidth?.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 0
-                    if offset == 0 && gap <= 0 {
-                        out.append(.shapes(l.style, lines))
-                        continue
-                    }
-                    // A gap: two lines, each its width from the gap's edge, as MapLibre draws a casing.
-                    let width = l.style.lineWidth.isFeatureConstant ? (l.style.lineWidth.evaluate(FeatureContext(zoom: zoom)).numberValue ?? 1) : 1
-                    let offsets = gap > 0 ? [offset - gap / 2 - width / 2, offset + gap / 2 + width / 2] : [offset]
-                    for o in offsets { out.append(.shapes(l.style, offsetLines(lines, by: o, zoom: zoom))) }
+                    out += offsetLayers(l, lines: lines, zoom: zoom)
                     continue
                 }
                 var fill = l.style
                 fill.fillOutlineColor = nil
+                if fill.fillPattern != nil { fill.sprite = sprite }
                 if !polygons.isEmpty { out.append(.shapes(fill, polygons)) }
                 if let outline = l.style.fillOutlineColor {
                     // MapLibre's outline: 1 px, the fill's opacity, along the rings inside each tile.
@@ -74,7 +67,9 @@ public enum StyledBasemap {
                 let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
                 if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
-                guard let symbol = l.symbol, symbol.field != nil, let s = l.source, let data = sources[s] else { continue }
+                guard var symbol = l.symbol, let s = l.source, let data = sources[s] else { continue }
+                if sprite == nil { symbol.iconImage = nil }
+                guard symbol.field != nil || symbol.iconImage != nil else { continue }
                 switch data {
                 case .vector(let byLayer):
                     guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
@@ -87,10 +82,23 @@ public enum StyledBasemap {
                         out.append(.symbols(symbols))
                         continue
                     }
-                    guard d.pointCount > 0 else { continue }
-                    out.append(.symbols(BasemapSymbols(layer: l.style, symbol: symbol, order: out.count,
-                                                       coords: d.pointCoords, rows: d.pointRows, properties: d.properties)))
-                default:
+                    // At the points, and at each polygon's pole of inaccessibility (MapLibre's
+                    // point placement over polygons: one per polygon of a tile).
+                    guard d.pointCount > 0 || !d.polygons.isEmpty else { continue }
+                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count,
+                                                 coords: d.pointCoords, rows: d.pointRows, properties: d.properties)
+                    symbols.polygons = d.polygons
+                    symbols.sprite = sprite
+                    out.append(.symbols(symbols))
+                case .shapes(let set):
+                    // A GeoJSON source: its polygons named at their poles.
+                    guard !symbol.placementLine, set.kinds.contains(.polygon) else { continue }
+                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
+                                                 properties: set.properties)
+                    symbols.polygons = set
+                    symbols.sprite = sprite
+                    out.append(.symbols(symbols))
+                case .raster:
                     continue
                 }
             case "raster":
@@ -105,43 +113,87 @@ public enum StyledBasemap {
 }
 
 extension StyledBasemap {
-    /// `lines` moved sideways by `px` CSS pixels at `zoom` (positive: to the right of the line's
-    /// direction, as MapLibre's `line-offset`), each vertex along the mean of its segments'
-    /// normals, lengthened at joins up to twice the offset (a miter limit of 2).
-    static func offsetLines(_ lines: ShapeSet, by px: Double, zoom: Double) -> ShapeSet {
-        var out = lines
-        let d = px / (Viewport.tileSize * Foundation.pow(2, zoom))
-        for r in 0..<(lines.ringStart.count - 1) {
-            let v = lines.vertices(of: r)
-            guard v.count >= 2 else { continue }
-            let xs = v.map { WebMercator.x(lon: lines.coords[2 * $0]) }, ys = v.map { WebMercator.y(lat: lines.coords[2 * $0 + 1]) }
-            func normal(_ i: Int) -> (Double, Double)? {   // right normal of segment i -> i + 1
-                let dx = xs[i + 1] - xs[i], dy = ys[i + 1] - ys[i], len = (dx * dx + dy * dy).squareRoot()
-                return len > 0 ? (-dy / len, dx / len) : nil
+    /// A line layer as map layers: its lines as they are, or, with `line-offset` or
+    /// `line-gap-width` (each by zoom and by feature), moved sideways by each feature's offset, and
+    /// where a feature has a gap, drawn twice, each line its width out from the gap's edge (a
+    /// casing, as MapLibre draws it): one layer of the lines left of their gaps (and those without
+    /// a gap), one of those right of it.
+    static func offsetLayers(_ l: MapLibreStyle.Layer, lines: ShapeSet, zoom: Double) -> [MapLayer] {
+        guard l.lineOffset != nil || l.lineGapWidth != nil else { return [.shapes(l.style, lines)] }
+        let p = lines.properties
+        let offsetOf = l.lineOffset?.bind(to: p), gapOf = l.lineGapWidth?.bind(to: p), widthOf = l.style.lineWidth.bind(to: p)
+        func number(_ e: BoundExpression?, _ row: Int?, _ fallback: Double, _ range: ClosedRange<Double>) -> Double {
+            guard let d = e?.evaluate(row: row, zoom: zoom).numberValue, d.isFinite else { return fallback }
+            return min(max(d, range.lowerBound), range.upperBound)
+        }
+        var left = [Double](repeating: 0, count: lines.shapeCount), right: [Double?] = Array(repeating: nil, count: lines.shapeCount)
+        var moved = false
+        for s in 0..<lines.shapeCount {
+            let row = lines.propertyRow(of: s)
+            let offset = number(offsetOf, row, 0, -500...500), gap = number(gapOf, row, 0, 0...500)
+            if gap > 0 {
+                let width = number(widthOf, row, 1, 0...100)
+                left[s] = offset - gap / 2 - width / 2
+                right[s] = offset + gap / 2 + width / 2
+            } else {
+                left[s] = offset
             }
-            for (k, q) in v.enumerated() {
-                let a = k > 0 ? normal(k - 1) : nil, b = k < v.count - 1 ? normal(k) : nil
-                var nx = 0.0, ny = 0.0
-                switch (a, b) {
-                case let (a?, b?):
-                    // The bisector, lengthened by 1 / cos(half the turn), at most 2.
-                    let sx = a.0 + b.0, sy = a.1 + b.1, len = (sx * sx + sy * sy).squareRoot()
-                    if len > 1e-12 {
-                        let mx = sx / len, my = sy / len
-                        let scale = min(1 / max(mx * a.0 + my * a.1, 0.5), 2)
-                        nx = mx * scale; ny = my * scale
-                    } else {
-                        nx = a.0; ny = a.1   // a full turn back
-                    }
-                case let (a?, nil): nx = a.0; ny = a.1
-                case let (nil, b?): nx = b.0; ny = b.1
-                default: break
-                }
-                out.coords[2 * q] = WebMercator.lon(x: xs[k] + nx * d)
-                out.coords[2 * q + 1] = WebMercator.lat(y: ys[k] + ny * d)
+            if left[s] != 0 || right[s] != nil { moved = true }
+        }
+        guard moved else { return [.shapes(l.style, lines)] }
+        var out: [MapLayer] = [.shapes(l.style, offsetLines(lines, zoom: zoom) { left[$0] })]
+        let cased = (0..<lines.shapeCount).filter { right[$0] != nil }
+        if !cased.isEmpty {
+            out.append(.shapes(l.style, offsetLines(lines.selecting(cased), zoom: zoom) { right[cased[$0]]! }))
+        }
+        return out
+    }
+
+    /// `lines` with each shape moved sideways by `px(shape)` CSS pixels at `zoom` (positive: to
+    /// the right of the line's direction, as MapLibre's `line-offset`), each vertex along the mean
+    /// of its segments' normals, lengthened at joins up to twice the offset (a miter limit of 2).
+    static func offsetLines(_ lines: ShapeSet, zoom: Double, by px: (Int) -> Double) -> ShapeSet {
+        var out = lines
+        let world = Viewport.tileSize * Foundation.pow(2, zoom)
+        for s in 0..<lines.shapeCount {
+            let d = px(s) / world
+            guard d != 0 else { continue }
+            for r in lines.rings(of: s) {
+                offsetRing(r, lines, by: d, into: &out)
             }
         }
         return out
+    }
+
+    private static func offsetRing(_ r: Int, _ lines: ShapeSet, by d: Double, into out: inout ShapeSet) {
+        let v = lines.vertices(of: r)
+        guard v.count >= 2 else { return }
+        let xs = v.map { WebMercator.x(lon: lines.coords[2 * $0]) }, ys = v.map { WebMercator.y(lat: lines.coords[2 * $0 + 1]) }
+        func normal(_ i: Int) -> (Double, Double)? {   // right normal of segment i -> i + 1
+            let dx = xs[i + 1] - xs[i], dy = ys[i + 1] - ys[i], len = (dx * dx + dy * dy).squareRoot()
+            return len > 0 ? (-dy / len, dx / len) : nil
+        }
+        for (k, q) in v.enumerated() {
+            let a = k > 0 ? normal(k - 1) : nil, b = k < v.count - 1 ? normal(k) : nil
+            var nx = 0.0, ny = 0.0
+            switch (a, b) {
+            case let (a?, b?):
+                // The bisector, lengthened by 1 / cos(half the turn), at most 2.
+                let sx = a.0 + b.0, sy = a.1 + b.1, len = (sx * sx + sy * sy).squareRoot()
+                if len > 1e-12 {
+                    let mx = sx / len, my = sy / len
+                    let scale = min(1 / max(mx * a.0 + my * a.1, 0.5), 2)
+                    nx = mx * scale; ny = my * scale
+                } else {
+                    nx = a.0; ny = a.1   // a full turn back
+                }
+            case let (a?, nil): nx = a.0; ny = a.1
+            case let (nil, b?): nx = b.0; ny = b.1
+            default: break
+            }
+            out.coords[2 * q] = WebMercator.lon(x: xs[k] + nx * d)
+            out.coords[2 * q + 1] = WebMercator.lat(y: ys[k] + ny * d)
+        }
     }
 
     /// A circle layer's points as 32-gons of their radius (plus half the stroke, which MapLibre
@@ -196,12 +248,26 @@ public struct BasemapSymbols: Sendable {
     public var properties: PropertyTable
     /// For `symbol-placement: line`: the lines to lay the text along (rows of `properties`).
     public var lines = ShapeSet()
+    /// For `symbol-placement: point`: polygons, each named at its pole of inaccessibility
+    /// (`Polylabel`, as the data's polygon labels); shapes of other kinds are left out.
+    public var polygons = ShapeSet()
+    /// The style's images, for `icon-image`.
+    public var sprite: Sprite?
+}
+
+/// A basemap symbol's icon: a sprite image over `rect` (CSS px).
+struct SymbolIcon {
+    var image: SpriteImage
+    var rect: Rect
+    var opacity: Double
 }
 
 /// One basemap label to place.
 struct SymbolCandidate {
-    /// A point label; for a line's, its text and look (its box is not used).
-    var label: LabelMark
+    /// A point label; for a line's, its text and look (its box is not used). Nil: an icon alone.
+    var label: LabelMark?
+    /// A point symbol's icon (`icon-image`), placed with its label (`text-optional`, `icon-optional`).
+    var icon: SymbolIcon?
     /// A line's label: each repetition along it, placed or not on its own; nil for a point label.
     var along: [LineLabelPlacement.Placement]?
     var sortKey: Double
@@ -215,26 +281,36 @@ struct BoundSymbol {
     let symbol: SymbolStyle
     let zoom: Double, textScale: Double
     let filter: BoundExpression?
-    let field, size, color, halo, haloWidth, opacity: BoundExpression
-    let sortKey: BoundExpression?
+    let field: BoundExpression?
+    let size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
+    let sortKey, iconImage: BoundExpression?
+    let iconSize, iconOpacity: BoundExpression
+    let sprite: Sprite?
 
-    /// nil when the layer has no `text-field`.
+    /// nil when the layer has neither `text-field` nor an icon.
     init?(_ b: BasemapSymbols, zoom: Double, textScale: Double) {
-        guard let fieldExpr = b.symbol.field else { return nil }
+        guard b.symbol.field != nil || (b.symbol.iconImage != nil && b.sprite != nil) else { return nil }
         let p = b.properties
         symbol = b.symbol; self.zoom = zoom; self.textScale = textScale
         filter = b.layer.filter?.bind(to: p)
-        field = fieldExpr.bind(to: p)
+        field = b.symbol.field?.bind(to: p)
+        iconImage = b.sprite == nil ? nil : b.symbol.iconImage?.bind(to: p)
+        iconSize = b.symbol.iconSize.bind(to: p); iconOpacity = b.symbol.iconOpacity.bind(to: p)
+        sprite = b.sprite
         size = b.symbol.size.bind(to: p); color = b.symbol.color.bind(to: p)
         halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
+        haloBlur = b.symbol.haloBlur.bind(to: p); letterSpacing = b.symbol.letterSpacing.bind(to: p)
         opacity = b.symbol.opacity.bind(to: p); sortKey = b.symbol.sortKey?.bind(to: p)
     }
+
+    /// Whether the layer's filter takes the row.
+    func passes(row: Int) -> Bool { filter?.evaluate(row: row, zoom: zoom).truthy ?? true }
 
     /// The row's text (`text-transform` applied), or nil when the filter refuses the row or the
     /// text is empty.
     func text(row: Int) -> String? {
-        if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { return nil }
-        guard let text = field.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { return nil }
+        guard passes(row: row) else { return nil }
+        guard let text = field?.evaluate(row: row, zoom: zoom).stringValue, !text.isEmpty else { return nil }
         switch symbol.transform {
         case "uppercase": return text.uppercased()
         case "lowercase": return text.lowercased()
@@ -242,10 +318,12 @@ struct BoundSymbol {
         }
     }
 
-    /// The row's font: the style's, at `text-size` (1 to 100 px) times the text scale.
+    /// The row's font: the style's, at `text-size` (1 to 100 px) times the text scale, its
+    /// letters `text-letter-spacing` ems apart (-1 to 5).
     func font(row: Int) -> FontSpec {
         var font = symbol.font
         font.size = min(max(size.evaluate(row: row, zoom: zoom).numberValue ?? 16, 1), 100) * textScale
+        font.letterSpacing = min(max(letterSpacing.evaluate(row: row, zoom: zoom).numberValue ?? 0, -1), 5)
         return font
     }
 
@@ -258,11 +336,30 @@ struct BoundSymbol {
                               haloWidth: min(max(haloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), font.size / 4),
                               x: box.x, y: box.y, width: box.width, height: box.height)
         label.opacity = min(max(opacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+        label.haloBlur = min(max(haloBlur.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), font.size / 4)
         guard label.opacity > 0, label.color.a > 0 else { return nil }
         return label
     }
 
     func sortKey(row: Int) -> Double { sortKey?.evaluate(row: row, zoom: zoom).numberValue ?? 0 }
+
+    /// The row's icon with its anchor on (px, py): the sprite image `icon-image` names, at
+    /// `icon-size` (0 to 10) times its size, `icon-anchor` and `icon-offset` (px times the size)
+    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded).
+    func icon(row: Int, x px: Double, y py: Double) -> SymbolIcon? {
+        guard let iconImage, let sprite, let name = iconImage.evaluate(row: row, zoom: zoom).stringValue, !name.isEmpty,
+              let image = sprite.icons[name] else { return nil }
+        let k = min(max(iconSize.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 10)
+        let opacity = min(max(iconOpacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
+        guard k > 0, opacity > 0 else { return nil }
+        let w = image.width * k, h = image.height * k
+        var x = px - w / 2, y = py - h / 2
+        let a = symbol.iconAnchor
+        if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - h }
+        if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - w }
+        x += symbol.iconOffset.x * k; y += symbol.iconOffset.y * k
+        return SymbolIcon(image: image, rect: Rect(x: x, y: y, width: w, height: h), opacity: opacity)
+    }
 }
 
 extension BasemapSymbols {
@@ -274,25 +371,45 @@ extension BasemapSymbols {
         var out: [SymbolCandidate] = []
         for i in 0..<rows.count {
             let row = Int(rows[i])
-            guard let text = bound.text(row: row) else { continue }
+            guard bound.passes(row: row) else { continue }
             let px = t.x(WebMercator.x(lon: coords[2 * i])), py = t.y(WebMercator.y(lat: coords[2 * i + 1]))
-            let font = bound.font(row: row)
-            let em = font.size
-            // Outside the image by more than a label's reach: not a candidate.
-            guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { continue }
-            let wrap = symbol.maxWidth * em
-            let m = measurer.measure(text, font: font, maxWidth: wrap)
-            // text-anchor: the side of the box on the point; text-offset in ems.
-            var x = px - m.width / 2, y = py - m.height / 2
-            let a = symbol.anchor
-            if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
-            if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
-            x += symbol.offset.x * em; y += symbol.offset.y * em
-            guard var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height)) else { continue }
-            label.maxWidth = wrap
-            out.append(SymbolCandidate(label: label, sortKey: bound.sortKey(row: row), layerOrder: order, index: i))
+            if let c = pointCandidate(bound, row: row, text: bound.text(row: row), x: px, y: py, index: i, viewport: v, measurer: measurer) { out.append(c) }
+        }
+        for s in 0..<polygons.shapeCount where polygons.kinds[s] == .polygon {
+            guard let row = polygons.propertyRow(of: s), bound.passes(row: row), let text = bound.text(row: row),
+                  let rings = ShapeLabelCandidate.pixelRings(of: s, in: polygons, viewport: v),
+                  let pole = Polylabel.pole(of: rings, precision: ShapeLabelCandidate.polePrecision), pole.distance > 0 else { continue }
+            if let c = pointCandidate(bound, row: row, text: text, x: pole.x, y: pole.y, index: rows.count + s, viewport: v, measurer: measurer) {
+                out.append(c)
+            }
         }
         return out
+    }
+
+    /// The label of `row` anchored at (px, py) in CSS px (`text-anchor`, `text-offset`), measured,
+    /// and its icon, not yet placed; nil when far off the image or neither is shown.
+    func pointCandidate(_ bound: BoundSymbol, row: Int, text: String?, x px: Double, y py: Double, index i: Int,
+                        viewport v: Viewport, measurer: TextMeasuring) -> SymbolCandidate? {
+        let font = bound.font(row: row)
+        let em = font.size
+        // Outside the image by more than a label's reach: not a candidate.
+        guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { return nil }
+        let icon = bound.icon(row: row, x: px, y: py)
+        guard let text else {
+            return icon.map { SymbolCandidate(label: nil, icon: $0, sortKey: bound.sortKey(row: row), layerOrder: order, index: i) }
+        }
+        let wrap = symbol.maxWidth * em
+        let m = measurer.measure(text, font: font, maxWidth: wrap)
+        // text-anchor: the side of the box on the point; text-offset in ems.
+        var x = px - m.width / 2, y = py - m.height / 2
+        let a = symbol.anchor
+        if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
+        if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
+        x += symbol.offset.x * em; y += symbol.offset.y * em
+        var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height))
+        label?.maxWidth = wrap
+        guard label != nil || icon != nil else { return nil }
+        return SymbolCandidate(label: label, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order, index: i)
     }
 }
 

@@ -18,6 +18,11 @@ public struct MapLibreStyle: Sendable {
         /// What the tile layer opens (MapRenderTiles' `--tiles` forms): a .pmtiles or .mbtiles path,
         /// a pmtiles URL, a URL template, a folder. Nil for GeoJSON.
         public var tiles: String?
+        /// A vector source's TileJSON document (`url` naming one): a local path or an http(s)
+        /// URL. Read when the map is drawn (`TileJSON`): it gives `tiles`, zooms and bounds.
+        public var tileJSON: String?
+        /// West, south, east, north: tiles wholly outside are not requested (from TileJSON).
+        public var bounds: [Double]?
         public var minzoom = 0
         public var maxzoom = 14
         public var tileSize = 512
@@ -38,7 +43,7 @@ public struct MapLibreStyle: Sendable {
         public var symbol: SymbolStyle?
         /// A circle layer's paint; nil for the other types.
         public var circle: CircleStyle?
-        /// A line layer's `line-offset` and `line-gap-width` (px; by zoom, the same for every feature).
+        /// A line layer's `line-offset` and `line-gap-width` (px; by zoom and by feature).
         public var lineOffset: StyleExpression?
         public var lineGapWidth: StyleExpression?
         public var id: String { style.id }
@@ -46,6 +51,8 @@ public struct MapLibreStyle: Sendable {
 
     public var name: String?
     public var file: String
+    /// The style's local `sprite`: the path of its sheets without `.json`/`.png` (and `@2x`).
+    public var sprite: String?
     public var sources: [Source] = []
     public var layers: [Layer] = []
     /// Property (or layer type) → ids of the layers that use it, for what is not drawn.
@@ -107,9 +114,9 @@ struct MapLibreStyleReader {
     /// Paint and layout properties drawn, per layer type.
     static let drawn: [String: Set<String>] = [
         "background": ["background-color", "visibility"],
-        "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "visibility"],
+        "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-pattern", "visibility"],
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
-                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "visibility"],
+                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
         "circle": ["circle-color", "circle-radius", "circle-opacity", "circle-stroke-color", "circle-stroke-width", "visibility"],
     ]
@@ -124,6 +131,19 @@ struct MapLibreStyleReader {
             guard let m = s as? [String: Any] else { throw fail("sources", "expected an object of sources by id") }
             for id in m.keys.sorted() { out.sources.append(try source(id, m[id]!)) }
         }
+        if let sp = o["sprite"] {
+            // A local sprite (a path or file:// URL) is drawn from; one on a server is not fetched.
+            if let str = sp as? String {
+                let lower = str.lowercased()
+                if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mapbox://") {
+                    note("sprite (not a local file: \(str))", "(style)")
+                } else {
+                    out.sprite = resolve(lower.hasPrefix("file://") ? String(str.dropFirst(7)) : str)
+                }
+            } else {
+                note("sprite (an array of sprites)", "(style)")
+            }
+        }
         guard let ls = o["layers"] as? [Any] else { throw fail("layers", "expected an array of layers") }
         var ids = Set<String>()
         for (i, item) in ls.enumerated() {
@@ -134,8 +154,20 @@ struct MapLibreStyleReader {
         return out
     }
 
-    func resolve(_ path: String) -> String {
+    func resolve(_ path: String) -> String { Self.resolve(path, in: directory) }
+
+    static func resolve(_ path: String, in directory: String) -> String {
         path.hasPrefix("/") || directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// A source's `url` that names a TileJSON document, resolved (a path, or the URL); nil for the
+    /// other forms (`pmtiles://`, `mbtiles://`, a template, a `.pmtiles` URL, a folder).
+    func tileJSONLocation(_ url: String) -> String? {
+        let lower = url.lowercased()
+        guard !lower.hasPrefix("pmtiles://"), !lower.hasPrefix("mbtiles://"), !url.contains("{z}") else { return nil }
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return lower.hasSuffix(".pmtiles") ? nil : url }
+        let path = lower.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+        return path.lowercased().hasSuffix(".json") ? resolve(path) : nil
     }
 
     /// `pmtiles://path`, `pmtiles://https://...`, `mbtiles://path`, `file://...` or a URL template
@@ -150,7 +182,7 @@ struct MapLibreStyleReader {
         if url.lowercased().hasPrefix("file://") { return resolve(String(url.dropFirst(7))) }
         if url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") {
             if url.contains("{z}") || url.lowercased().hasSuffix(".pmtiles") { return url }
-            throw fail(path, "a TileJSON URL is not read (\(url)); give \"url\": \"pmtiles://FILE\" or \"mbtiles://FILE\", or \"tiles\": [\"https://.../{z}/{x}/{y}.pbf\"]")
+            throw fail(path, "\(url) is neither a tile template nor a PMTiles file; give \"url\": \"pmtiles://FILE\" or a TileJSON URL, or \"tiles\": [\"https://.../{z}/{x}/{y}.pbf\"]")
         }
         // A template of a local folder: "tiles/{z}/{x}/{y}.pbf" → the folder.
         if let r = url.range(of: "/{z}/{x}/{y}") { return resolve(String(url[..<r.lowerBound])) }
@@ -175,6 +207,8 @@ struct MapLibreStyleReader {
             if let tiles = o["tiles"] as? [Any] {
                 guard let first = tiles.first as? String else { throw fail("\(p).tiles", "expected an array of URL templates") }
                 s.tiles = try tileSpec(first, "\(p).tiles[0]")
+            } else if let url = o["url"] as? String, kind == .vector, let doc = tileJSONLocation(url) {
+                s.tileJSON = doc
             } else if let url = o["url"] as? String {
                 s.tiles = try tileSpec(url, "\(p).url")
             } else {
@@ -254,14 +288,17 @@ struct MapLibreStyleReader {
             if let e = expr(paint, "fill-outline-color", .color, "paint"), (paint["fill-antialias"] as? Bool) != false {
                 out.style.fillOutlineColor = e
             }
+            if paint["fill-pattern"] != nil {
+                if self.out.sprite == nil { note("fill-pattern (no local sprite)", id) }
+                else if let e = expr(paint, "fill-pattern", .string, "paint") { out.style.fillPattern = e }
+            }
         case "line":
             if let e = expr(paint, "line-color", .color, "paint") { out.style.lineColor = e }
             if let e = expr(paint, "line-width", .number, "paint") { out.style.lineWidth = e }
             if let e = expr(paint, "line-opacity", .number, "paint") { out.style.lineOpacity = e }
+            if let e = expr(paint, "line-blur", .number, "paint") { out.style.lineBlur = e }
             for key in ["line-offset", "line-gap-width"] {
                 guard let e = expr(paint, key, .number, "paint") else { continue }
-                // Offsets are drawn as offset copies of the lines, one per layer: by zoom only.
-                guard e.isFeatureConstant else { note("\(key) (by feature)", id); continue }
                 if key == "line-offset" { out.lineOffset = e } else { out.lineGapWidth = e }
             }
             if let d = paint["line-dasharray"] {
@@ -288,6 +325,10 @@ struct MapLibreStyleReader {
         case "symbol":
             var notes: [String] = []
             out.symbol = SymbolStyle.read(layout: layout, paint: paint, file: file, path: p, notes: &notes)
+            if layout["icon-image"] != nil && self.out.sprite == nil {
+                notes.append("icon-image (no local sprite)")
+                out.symbol?.iconImage = nil
+            }
             for n in notes { note(n, id) }
         default:
             break

@@ -60,6 +60,12 @@ public struct StyleLayer: Sendable, Equatable {
     public var lineColor = StyleExpression(constant: .color(RGBA.parse("#000000")!))
     public var lineWidth = StyleExpression(constant: .number(1))
     public var lineOpacity = StyleExpression(constant: .number(1))
+    /// `fill-pattern` of a basemap style: the name of an image of `sprite`, tiled over the fill.
+    public var fillPattern: StyleExpression?
+    /// The images `fillPattern` names (a basemap style's sprite).
+    public var sprite: Sprite?
+    /// `line-blur` of a basemap style, px.
+    public var lineBlur = StyleExpression(constant: .number(0))
     /// Dash and gap lengths in line widths, as MapLibre's `line-dasharray`; nil: solid.
     public var lineDasharray: [Double]?
     public var lineCap: LineCap = .butt

@@ -10,6 +10,10 @@ public struct SymbolStyle: Sendable {
     public var haloColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 0)))
     public var haloWidth = StyleExpression(constant: .number(0))
     public var opacity = StyleExpression(constant: .number(1))
+    /// `text-halo-blur`, px.
+    public var haloBlur = StyleExpression(constant: .number(0))
+    /// `text-letter-spacing`, ems.
+    public var letterSpacing = StyleExpression(constant: .number(0))
     public var sortKey: StyleExpression?
     /// `text-font`'s first font stack entry mapped to a fontconfig family and weight (`font(_:)`).
     public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
@@ -30,13 +34,31 @@ public struct SymbolStyle: Sendable {
     /// `text-max-angle`: the most a line may turn under its label, degrees (default 45).
     public var maxAngle = 45.0
 
+    /// `icon-image`: a sprite image's name (`{token}`s and expressions); nil: no icon.
+    public var iconImage: StyleExpression?
+    /// `icon-size`: times the image's own size.
+    public var iconSize = StyleExpression(constant: .number(1))
+    public var iconOpacity = StyleExpression(constant: .number(1))
+    /// `icon-anchor`: which side of the icon sits on the point.
+    public var iconAnchor = "center"
+    /// `icon-offset`: px, times `icon-size`.
+    public var iconOffset = (x: 0.0, y: 0.0)
+    /// `icon-allow-overlap`: the icon is drawn where it collides (and still holds its place).
+    public var iconAllowOverlap = false
+    /// `text-optional`, `icon-optional`: the symbol is shown without its text (icon) when only
+    /// its icon (text) fits.
+    public var textOptional = false
+    public var iconOptional = false
+
     public init() {}
 
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
-                                     "text-opacity", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
+                                     "text-opacity", "text-halo-blur", "text-letter-spacing", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
                                      "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
-                                     "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright"]
+                                     "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright",
+                                     "icon-image", "icon-size", "icon-opacity", "icon-anchor", "icon-offset", "icon-allow-overlap",
+                                     "text-optional", "icon-optional"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -86,12 +108,35 @@ public struct SymbolStyle: Sendable {
             catch { notes.append("\(key) (an expression not read)"); return nil }
         }
         s.field = expr(layout, "text-field", .string, "layout")
+        if let v = layout["icon-image"] {
+            // `{token}`s as text-field's.
+            var raw: Any = v
+            if let str = v as? String { raw = tokens(str) }
+            do { s.iconImage = try StyleExpression.parseProperty(raw, file: file, path: "\(path).layout.icon-image", expecting: .string) }
+            catch { notes.append("icon-image (an expression not read)") }
+        }
+        if let e = expr(layout, "icon-size", .number, "layout") { s.iconSize = e }
+        if let e = expr(paint, "icon-opacity", .number, "paint") { s.iconOpacity = e }
+        if let a = layout["icon-anchor"] {
+            if let v = a as? String { s.iconAnchor = v } else { notes.append("icon-anchor (not constant)") }
+        }
+        if let o = layout["icon-offset"] {
+            if let n = MapLibreStyleReader.numbers(o), n.count == 2 { s.iconOffset = (n[0], n[1]) } else { notes.append("icon-offset (not constant)") }
+        }
+        for (key, set) in [("icon-allow-overlap", { (s: inout SymbolStyle, b: Bool) in s.iconAllowOverlap = b }),
+                           ("text-optional", { (s: inout SymbolStyle, b: Bool) in s.textOptional = b }),
+                           ("icon-optional", { (s: inout SymbolStyle, b: Bool) in s.iconOptional = b })] {
+            guard let v = layout[key] else { continue }
+            if let b = v as? Bool { set(&s, b) } else { notes.append("\(key) (not constant)") }
+        }
         if let e = expr(layout, "text-size", .number, "layout") { s.size = e }
         if let e = expr(layout, "symbol-sort-key", .number, "layout") { s.sortKey = e }
         if let e = expr(paint, "text-color", .color, "paint") { s.color = e }
         if let e = expr(paint, "text-halo-color", .color, "paint") { s.haloColor = e }
         if let e = expr(paint, "text-halo-width", .number, "paint") { s.haloWidth = e }
         if let e = expr(paint, "text-opacity", .number, "paint") { s.opacity = e }
+        if let e = expr(paint, "text-halo-blur", .number, "paint") { s.haloBlur = e }
+        if let e = expr(layout, "text-letter-spacing", .number, "layout") { s.letterSpacing = e }
         if let f = layout["text-font"] {
             var raw = f
             if let a = f as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }
@@ -125,6 +170,10 @@ public struct SymbolStyle: Sendable {
         }
         // Drawn as MapLibre draws them on a flat map with their defaults (text along the line,
         // upright); other values are not.
+        if s.placementLine && s.iconImage != nil {
+            notes.append("icon-image (along lines)")
+            s.iconImage = nil
+        }
         if let v = layout["text-keep-upright"], (v as? NSNumber)?.boolValue != true { notes.append("text-keep-upright: false") }
         if let v = layout["text-rotation-alignment"], !["auto", "map", "viewport"].contains(v as? String ?? "") || (v as? String == "viewport" && s.placementLine) {
             notes.append("text-rotation-alignment: \(v)")

@@ -22,6 +22,8 @@ public struct PathLabelMark: Sendable, Equatable {
     /// The boxes it holds in the collision index (one per glyph, its rotated box's bounds).
     public var boxes: [Rect]
     public var opacity: Double = 1
+    /// The halo fades out over this many px about its edge (`text-halo-blur`).
+    public var haloBlur = 0.0
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double, glyphs: [Glyph], boxes: [Rect]) {
         self.text = text; self.font = font; self.color = color; self.halo = halo; self.haloWidth = haloWidth

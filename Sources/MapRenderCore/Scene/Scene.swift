@@ -96,6 +96,8 @@ public final class RasterImage: Sendable {
 public struct RasterMark: Sendable {
     public var image: RasterImage
     public var rect: Rect
+    /// Painted with this alpha (a basemap style's `icon-opacity`).
+    public var opacity = 1.0
     public init(image: RasterImage, rect: Rect) { self.image = image; self.rect = rect }
 }
 
@@ -321,6 +323,8 @@ public struct LabelMark: Sendable, Equatable {
     public var bubble: Int?
     /// Wrapped at this width (CSS px), lines centred (a basemap style's `text-max-width`); nil: one line.
     public var maxWidth: Double?
+    /// The halo fades out over this many px about its edge (a basemap style's `text-halo-blur`).
+    public var haloBlur = 0.0
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

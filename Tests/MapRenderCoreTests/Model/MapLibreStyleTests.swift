@@ -115,8 +115,10 @@ import Testing
         #expect(s.layers.map(\.id) == ["bg", "w", "l", "h", "r"])
         #expect(s.layers[1].style.minzoom == 2 && s.layers[1].style.maxzoom == 9)
         #expect(!s.layers[2].style.visible && s.layers[2].style.lineDasharray == [2, 1])
-        #expect(s.unsupportedLines == ["fill-pattern (1 layer: w)", "fill-translate (1 layer: w)",
-                                       "heatmap layers (1 layer: h)", "line-gap-width (by feature) (1 layer: l)"])
+        // No sprite: a pattern is not drawn; a gap width by feature is.
+        #expect(s.unsupportedLines == ["fill-pattern (no local sprite) (1 layer: w)", "fill-translate (1 layer: w)",
+                                       "heatmap layers (1 layer: h)"])
+        #expect(s.layers[2].lineGapWidth?.isFeatureConstant == false)
         #expect(s.sourceLayers(of: "a") == ["water"])
     }
 
@@ -124,8 +126,10 @@ import Testing
         #expect(error(#"{"version": 7, "layers": []}"#) == "s.json: version: expected 8 (MapLibre style spec v8), got 7")
         #expect(error(#"{"version": 8, "layers": [{"id": "x", "type": "fill", "source": "nope", "source-layer": "a"}]}"#)
                 == #"s.json: layers[0] ("x").source: no source "nope" in the style's sources"#)
-        #expect(error(#"{"version": 8, "sources": {"t": {"type": "vector", "url": "https://api.example/tiles.json"}}, "layers": []}"#)
-                    .contains("a TileJSON URL is not read"))
+        // A vector source's TileJSON is read when the map is drawn; a raster source's URL must be tiles.
+        #expect(error(#"{"version": 8, "sources": {"t": {"type": "vector", "url": "https://api.example/tiles.json"}}, "layers": []}"#) == "no error")
+        #expect(error(#"{"version": 8, "sources": {"t": {"type": "raster", "url": "https://api.example/tiles.json"}}, "layers": []}"#)
+                    .contains("is neither a tile template nor a PMTiles file"))
         #expect(error(#"{"version": 8, "sources": {"t": {"type": "video"}}, "layers": []}"#).contains(#""video" sources are not drawn"#))
         #expect(error(#"{"version": 8, "sources": {"t": {"type": "vector", "url": "pmtiles://a"}}, "layers": [{"id": "x", "type": "line", "source": "t"}]}"#)
                 == #"s.json: layers[0] ("x").source-layer: missing (a vector source's layer)"#)

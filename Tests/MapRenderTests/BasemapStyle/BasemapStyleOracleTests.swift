@@ -35,8 +35,10 @@ import TestSupport
     }
 
     /// The share of pixels that differ between maprender and MapLibre Native for one view.
-    func difference(_ name: String, style: String = lightStyle, lat: Double, lon: Double, zoom: Double) throws -> Double {
-        let ours = try MapRenderer.render(try Self.request(style: style, lat: lat, lon: lon, zoom: zoom))
+    /// - Parameter oursStyle: the style maprender draws, when not `style` (a control: what a
+    ///   property left out would cost).
+    func difference(_ name: String, style: String = lightStyle, oursStyle: String? = nil, lat: Double, lon: Double, zoom: Double) throws -> Double {
+        let ours = try MapRenderer.render(try Self.request(style: oursStyle ?? style, lat: lat, lon: lon, zoom: zoom))
         let theirs = dir.appendingPathComponent("\(name)-maplibre.png").path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -111,6 +113,54 @@ import TestSupport
         let path = dir.appendingPathComponent("gap.json")
         try JSONSerialization.data(withJSONObject: s).write(to: path)
         #expect(try difference("gap-offset-z4", style: path.path, lat: 45, lon: -95, zoom: 4) <= 0.03)
+    }
+
+    /// The light style with its boundary layers replaced by `layers` (over the fixture's
+    /// PMTiles), written to `name`.json.
+    func boundaryStyle(_ name: String, _ layers: [[String: Any]]) throws -> String {
+        var s = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.lightStyle))) as! [String: Any]
+        s["sources"] = ["ne": ["type": "vector", "url": "pmtiles://" + TestPaths.repoFile("samples/ne_vector_z0-6.pmtiles")]]
+        s["layers"] = (s["layers"] as! [[String: Any]]).filter { ($0["id"] as! String).hasPrefix("boundary") == false } + layers
+        let path = dir.appendingPathComponent(name + ".json")
+        try JSONSerialization.data(withJSONObject: s).write(to: path)
+        return path.path
+    }
+
+    /// line-blur (3 px on 5-px borders and state lines): closer to MapLibre's than the same
+    /// lines drawn sharp are, and within a small share of pixels.
+    @Test func lineBlurZoom4() throws {
+        func layers(blur: Bool) -> [[String: Any]] {
+            [["id": "borders", "type": "line", "source": "ne", "source-layer": "boundary",
+              "paint": ["line-color": "#6040a0", "line-width": ["match", ["get", "admin_level"], 2, 5, 3],
+                        "line-blur": blur ? ["match", ["get", "admin_level"], 2, 3, 1.5] as Any : 0]]]
+        }
+        let blurred = try boundaryStyle("blur", layers(blur: true)), sharp = try boundaryStyle("sharp", layers(blur: false))
+        let d = try difference("line-blur-z4", style: blurred, lat: 45, lon: -95, zoom: 4)
+        let control = try difference("line-blur-control-z4", style: blurred, oursStyle: sharp, lat: 45, lon: -95, zoom: 4)
+        print("line-blur: \(String(format: "%.3f", 100 * d))% of pixels differ from MapLibre's; drawn sharp, \(String(format: "%.3f", 100 * control))%")
+        #expect(d <= 0.01)
+        #expect(d < control / 2)
+    }
+
+    /// line-offset and line-gap-width by feature (data-driven): country borders cased (a gap of 6
+    /// px between two 1.5-px lines), state lines moved 4 px to their right, in one layer; each
+    /// evaluated for its own feature, against MapLibre, and closer than one value for all.
+    @Test func offsetAndGapByFeatureZoom4() throws {
+        func layers(byFeature: Bool) -> [[String: Any]] {
+            let gap: Any = byFeature ? ["case", ["==", ["get", "admin_level"], 2], 6, 0] as Any : 6
+            let offset: Any = byFeature ? ["match", ["get", "admin_level"], 4, 4, 0] as Any : 0
+            return [["id": "borders", "type": "line", "source": "ne", "source-layer": "boundary",
+                     "paint": ["line-color": ["match", ["get", "admin_level"], 2, "#803060", "#3060c0"],
+                               "line-width": ["match", ["get", "admin_level"], 2, 1.5, 1],
+                               "line-gap-width": gap, "line-offset": offset]]]
+        }
+        let style = try boundaryStyle("by-feature", layers(byFeature: true)), constant = try boundaryStyle("constant", layers(byFeature: false))
+        let d = try difference("by-feature-z4", style: style, lat: 45, lon: -95, zoom: 4)
+        let control = try difference("by-feature-control-z4", style: style, oursStyle: constant, lat: 45, lon: -95, zoom: 4)
+        print("line-offset/gap by feature: \(String(format: "%.3f", 100 * d))% of pixels differ from MapLibre's; with one value for all, \(String(format: "%.3f", 100 * control))%")
+        #expect(d <= 0.01)
+        #expect(d < control / 2)
+        #expect(try MapLibreStyle.load(path: style).unsupported.isEmpty)
     }
 
     /// Past the tiles' maximum zoom (6) both stretch the zoom-6 tiles.

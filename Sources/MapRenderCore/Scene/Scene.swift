@@ -161,6 +161,9 @@ public struct BubbleBatch: Sendable {
         /// The text's size when smaller than the batch's font (a long aggregate shrunk to fit
         /// its bubble: `BubbleTextFit`), CSS px; nil: the batch's font size.
         public var textSize: Double? = nil
+        /// Its index in the plan's bubbles (`MarkPlan.bubbles`); not drawn: an animated SVG follows
+        /// one bubble from frame to frame by it. -1: none.
+        public var planIndex = -1
         public var box: Rect { Rect(x: x - radius, y: y - radius, width: 2 * radius, height: 2 * radius) }
     }
     public var bubbles: [Bubble] = []

@@ -159,9 +159,11 @@ public enum AnimationRenderer {
             timings["read"] = Double(read - start) / 1e6
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
-            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
-                                   trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
-                                                           style: request.base.style))
+            var drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
+                                       trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
+                                                               style: request.base.style))
+            if case .animatedSVG = request.output { drawing.keepsMarkerPoints = true }
+            self.drawing = drawing
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }

@@ -12,6 +12,8 @@ struct FrameDrawing {
     let shapes: ShapeSet
     /// `--trail`: each drawn point's recent path, under the markers (nil: none).
     var trails: AnimationTrails? = nil
+    /// Scenes keep their markers' points (`Scene.markerPoints`: the animated SVG reads them).
+    var keepsMarkerPoints = false
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
@@ -31,9 +33,10 @@ struct FrameDrawing {
             // Under the points, over the basemap and the data's lines.
             layers.insert(.shapes(trail.0, trail.1), at: points)
         }
+        var options = TileStage.layout(base.layout, tiles: tiles)
+        options.keepsMarkerPoints = keepsMarkerPoints
         return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: base.style, data: data(plan),
-                                plan: plan.marks, layers: layers, options: TileStage.layout(base.layout, tiles: tiles),
-                                measurer: measurer)
+                                plan: plan.marks, layers: layers, options: options, measurer: measurer)
     }
 
     /// The frame's layers: its tiles, the basemap, the data's lines and polygons, the points.

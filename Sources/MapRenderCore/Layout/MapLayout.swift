@@ -83,6 +83,7 @@ public enum MapLayout {
             scene.warnings.append(w)
         }
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
+        if options.keepsMarkerPoints { scene.markerPoints = drawn }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
             attributionMark = attribution(text, viewport: v, style: style.attribution,

@@ -19,6 +19,9 @@ public struct Scene: Sendable {
     public var warnings: [String] = []
     /// The colour beyond the world's edges (a neutral grey, neither sea nor land).
     public var letterbox = RGBA(0.86, 0.86, 0.86)
+    /// Per marker of the points' marker batch, in its order, the point (index in the map's data)
+    /// it draws; nil unless `LayoutOptions.keepsMarkerPoints`. Not drawn.
+    public var markerPoints: [Int]?
 
     public init(width: Double, height: Double, scale: Double, background: RGBA) {
         self.width = width; self.height = height; self.scale = scale; self.background = background

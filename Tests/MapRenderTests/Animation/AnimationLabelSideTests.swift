@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCairo
 import MapRenderCore
 import Testing
 import TestSupport
@@ -97,5 +98,31 @@ import TestSupport
         #expect(jumps.isEmpty, "\(jumps.count) labels jump: \(jumps.prefix(10))")
         #expect(kept > 100, "kept \(kept), faded \(faded)")
         print("AnimationLabelSideTests: \(kept) label steps kept their side, \(faded) labels changed side between the keyframes by fading, \(jumps.count) jumps")
+    }
+}
+
+/// The keyframe a transition looks ahead to (`ClusterContinuity.atRest`, planned without the
+/// frames before) lays out as the frame at rest itself does, by the frames in order: the same
+/// labels in the same places.
+@Suite struct RestLookaheadTests {
+    @Test func aKeyframePlannedAheadIsTheFrameAtRest() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        var r = AnimationRequest(source: .keyframes(try AnimationLabelSideTests.europeKeyframes(in: dir)), output: .inMemory(format: .png))
+        r.base.width = 900
+        r.base.height = 700
+        r.base.layout.labelField = "name"
+        r.framesPerTransition = 10
+        let frames = try AnimationRenderer.scenes(r)
+        let session = try AnimationRenderer.Session(r)
+        var compared = 0
+        for (plan, scene) in frames where plan.atRest {
+            let ahead = ClusterContinuity.atRest(RestFrame.make(plan.index, source: session.source, views: session.views,
+                                                                timeline: session.timeline, base: r.base))
+            let laid = session.drawing.layout(ahead, measurer: PangoText()).scene
+            #expect(laid.labels == scene.labels, "frame \(plan.index)")
+            #expect(laid.bubbles == scene.bubbles, "frame \(plan.index)")
+            compared += scene.labels.count
+        }
+        #expect(compared > 20, "\(compared) labels compared")
     }
 }

@@ -293,7 +293,11 @@ struct AnimatedSVG {
         }
         let cs = base.style.cluster
         let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
-        for key in bubbles.keys.sorted() {
+        // Larger behind, as the scenes draw them (`MapLayout.bubbles`): by the largest radius a
+        // bubble reaches, ties by track. (One order for the whole animation: SMIL cannot reorder
+        // elements from frame to frame.)
+        let largest = bubbles.mapValues { $0.disc.size.lazy.filter { !$0.isNaN }.max() ?? 0 }
+        for key in bubbles.keys.sorted(by: { largest[$0]! != largest[$1]! ? largest[$0]! > largest[$1]! : $0 < $1 }) {
             let e = bubbles[key]!
             let t = filled(e.disc)
             // Absent frames have radius 0 and the look of the nearest present frame: a bubble

@@ -385,3 +385,52 @@ import TestSupport
         #expect(b.text.isEmpty, "\(b.text) in \(b.textBox)")
     }
 }
+
+/// A stack whose members all carry the label value it is named after reads that value alone
+/// ("ORD", not "ORD +399": that would say 399 other places are under it); one whose members
+/// differ keeps the name with the count of the others.
+@Suite struct StackNamingTests {
+    /// `rows` (origin code per row) all at ORD's coordinate, labelled by origin, unclustered.
+    static func label(_ rows: [String], priority: String? = nil) throws -> [String] {
+        let ord = try #require(StackPlacementTests.airports["ORD"])
+        var csv = "id,origin,weight,lat,lon\n"   // (not "pop": that would rank without being asked)
+        for (k, code) in rows.enumerated() { csv += "\(k + 1),\(code),\(code == "MDW" ? 5 : 1),\(ord.lat),\(ord.lon)\n" }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("naming-\(UUID()).csv")
+        try Data(csv.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.clustering = nil
+        r.layout.labelField = "origin"
+        r.layout.labelPriority = priority
+        r.width = 400; r.height = 300
+        r.view = .center(lat: ord.lat, lon: ord.lon, zoom: 10)
+        return try MapRenderer.render(r).scene.labels.map(\.text)
+    }
+
+    @Test func aStackOfOneValueReadsTheValueAlone() throws {
+        #expect(try Self.label(Array(repeating: "ORD", count: 400)) == ["ORD"])
+        // Ranked too: the top member's value, carried by all.
+        #expect(try Self.label(Array(repeating: "ORD", count: 120), priority: "weight") == ["ORD"])
+    }
+
+    @Test func aStackOfDifferentValuesKeepsTheCountOfTheOthers() throws {
+        let mixed = Array(repeating: "ORD", count: 300) + Array(repeating: "MDW", count: 100)
+        #expect(try Self.label(mixed) == ["ORD +399"])
+        // Ranked: named after the top member (MDW weighs 5), with the others' count.
+        #expect(try Self.label(mixed, priority: "weight") == ["MDW +399"])
+    }
+
+    @Test func allShareNeedsEveryMember() {
+        var p = PropertyTable()
+        p.addColumn("origin")
+        for v in ["ORD", "ORD", "ORD"] { p.appendRow(dense: [.string(v)]) }
+        #expect(BubbleNaming.allShare([0, 1, 2], representative: 0, properties: p, column: 0))
+        p.appendRow(dense: [.string("MDW")])
+        #expect(!BubbleNaming.allShare([0, 1, 2, 3], representative: 0, properties: p, column: 0))
+        p.appendRow(dense: [.null])
+        #expect(!BubbleNaming.allShare([0, 4], representative: 0, properties: p, column: 0))
+        #expect(!BubbleNaming.allShare([0, 1], representative: nil, properties: p, column: 0))
+        #expect(!BubbleNaming.allShare([0, 1], representative: 0, properties: p, column: nil))
+    }
+}

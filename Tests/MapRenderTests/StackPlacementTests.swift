@@ -325,3 +325,112 @@ import TestSupport
                 "\(name): SVG via librsvg differs in \(d.differentPixels) of \(d.totalPixels) pixels")
     }
 }
+
+/// A stack on the edge of a fixed view (`--bbox`, `--center`): its bubble stays on its point,
+/// cut by the frame as any symbol at a map's edge, but its count is drawn whole on the image and
+/// inside the bubble's outline (a "400" cut to "40" misreads), smaller where the disc's part on the
+/// image needs it.
+@Suite struct StackOnTheEdgeTests {
+    /// ORD's 400 rows at pixel (px, py) of a 480×360 map at zoom 9.
+    static func render(ordAt px: Double, _ py: Double) throws -> (scene: Scene, at: (x: Double, y: Double)) {
+        let url = try StackPlacementTests.csv([("ORD", 400)])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let ord = try #require(StackPlacementTests.airports["ORD"])
+        let zoom = 9.0, w = 480.0, h = 360.0
+        let world = ViewFitter.center(lat: ord.lat, lon: ord.lon, zoom: zoom, width: w, height: h).worldSize
+        let cx = WebMercator.x(lon: ord.lon) + (w / 2 - px) / world, cy = WebMercator.y(lat: ord.lat) + (h / 2 - py) / world
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.clustering = nil
+        r.width = w; r.height = h
+        r.view = .center(lat: WebMercator.lat(y: cy), lon: WebMercator.lon(x: cx), zoom: zoom)
+        let result = try MapRenderer.render(r)
+        let p = result.viewport.pixel(x: WebMercator.x(lon: ord.lon), y: WebMercator.y(lat: ord.lat))
+        return (result.scene, p)
+    }
+
+    /// On each edge and corner, and just beyond an edge: the bubble centred on ORD; its count on
+    /// the image and in its disc.
+    @Test(arguments: [(0.0, 180.0), (480.0, 180.0), (240.0, 0.0), (240.0, 360.0), (0.0, 0.0), (480.0, 360.0),
+                      (4.0, 180.0), (240.0, 355.0), (-1.0, 180.0)])
+    func theCountIsWholeOnTheImageAndInTheBubble(px: Double, py: Double) throws {
+        let (scene, at) = try Self.render(ordAt: px, py)
+        let batch = try #require(scene.items.lazy.compactMap { if case .bubbles(let b) = $0 { b } else { nil } }.first)
+        let b = try #require(batch.bubbles.first { $0.count == 400 }, "\(batch.bubbles.map { ($0.count, $0.x, $0.y) }) \(at)")
+        #expect(abs(b.x - at.x) < 1e-6 && abs(b.y - at.y) < 1e-6, "the bubble left its point: \(b.x), \(b.y) for \(at)")
+        #expect(b.text == "400", "no count at \(px), \(py)")
+        let t = b.textBox
+        #expect(t.x >= 0 && t.y >= 0 && t.maxX <= scene.width && t.maxY <= scene.height, "count cut by the frame: \(t)")
+        for (x, y) in [(t.x, t.y), (t.maxX, t.y), (t.x, t.maxY), (t.maxX, t.maxY)] {
+            #expect(hypot(x - b.x, y - b.y) <= b.radius + 1e-9, "count outside the disc: \(t) around \(b.x), \(b.y) r \(b.radius)")
+        }
+        // Set smaller only where the disc's part on the image needs it, never below the floor.
+        let size = b.textSize ?? batch.font.size
+        #expect(size >= batch.font.size * BubbleTextFit.floor - 1e-9)
+    }
+
+    /// Inside the image the count is centred on its bubble at the style's size, as before.
+    @Test func awayFromTheEdgeTheCountIsCentred() throws {
+        let (scene, _) = try Self.render(ordAt: 240, 180)
+        let b = try #require(scene.bubbles.first { $0.count == 400 })
+        #expect(b.textSize == nil)
+        #expect(abs(b.textBox.x + b.textBox.width / 2 - b.x) < 1e-9 && abs(b.textBox.y + b.textBox.height / 2 - b.y) < 1e-9)
+    }
+
+    /// Too little of the disc on the image for the count even at the smallest size: no count,
+    /// rather than a cut one.
+    @Test func aBubbleMostlyOffTheImageShowsNoCutCount() throws {
+        let (scene, _) = try Self.render(ordAt: -15, 180)
+        let b = try #require(scene.bubbles.first { $0.count == 400 })
+        #expect(b.text.isEmpty, "\(b.text) in \(b.textBox)")
+    }
+}
+
+/// A stack whose members all carry the label value it is named after reads that value alone
+/// ("ORD", not "ORD +399": that would say 399 other places are under it); one whose members
+/// differ keeps the name with the count of the others.
+@Suite struct StackNamingTests {
+    /// `rows` (origin code per row) all at ORD's coordinate, labelled by origin, unclustered.
+    static func label(_ rows: [String], priority: String? = nil) throws -> [String] {
+        let ord = try #require(StackPlacementTests.airports["ORD"])
+        var csv = "id,origin,weight,lat,lon\n"   // (not "pop": that would rank without being asked)
+        for (k, code) in rows.enumerated() { csv += "\(k + 1),\(code),\(code == "MDW" ? 5 : 1),\(ord.lat),\(ord.lon)\n" }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("naming-\(UUID()).csv")
+        try Data(csv.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.clustering = nil
+        r.layout.labelField = "origin"
+        r.layout.labelPriority = priority
+        r.width = 400; r.height = 300
+        r.view = .center(lat: ord.lat, lon: ord.lon, zoom: 10)
+        return try MapRenderer.render(r).scene.labels.map(\.text)
+    }
+
+    @Test func aStackOfOneValueReadsTheValueAlone() throws {
+        #expect(try Self.label(Array(repeating: "ORD", count: 400)) == ["ORD"])
+        // Ranked too: the top member's value, carried by all.
+        #expect(try Self.label(Array(repeating: "ORD", count: 120), priority: "weight") == ["ORD"])
+    }
+
+    @Test func aStackOfDifferentValuesKeepsTheCountOfTheOthers() throws {
+        let mixed = Array(repeating: "ORD", count: 300) + Array(repeating: "MDW", count: 100)
+        #expect(try Self.label(mixed) == ["ORD +399"])
+        // Ranked: named after the top member (MDW weighs 5), with the others' count.
+        #expect(try Self.label(mixed, priority: "weight") == ["MDW +399"])
+    }
+
+    @Test func allShareNeedsEveryMember() {
+        var p = PropertyTable()
+        p.addColumn("origin")
+        for v in ["ORD", "ORD", "ORD"] { p.appendRow(dense: [.string(v)]) }
+        #expect(BubbleNaming.allShare([0, 1, 2], representative: 0, properties: p, column: 0))
+        p.appendRow(dense: [.string("MDW")])
+        #expect(!BubbleNaming.allShare([0, 1, 2, 3], representative: 0, properties: p, column: 0))
+        p.appendRow(dense: [.null])
+        #expect(!BubbleNaming.allShare([0, 4], representative: 0, properties: p, column: 0))
+        #expect(!BubbleNaming.allShare([0, 1], representative: nil, properties: p, column: 0))
+        #expect(!BubbleNaming.allShare([0, 1], representative: 0, properties: p, column: nil))
+    }
+}

@@ -11,8 +11,11 @@ import MapRenderCore
 /// dots draw all their outlines before any fill, as in the still map. Spread groups draw their
 /// legs (one per member, its ends following the group's centre and the marker) and the dot at
 /// the true position, under the markers; bubbles are drawn above every marker, as in the still
-/// map. Bubbles carry their count text (one text per count the bubble takes, shown while it has
-/// that count); plain labels follow their placement in each frame (one text per point and label
+/// map. Bubbles are read from each frame's scene (`BubbleBatch`, as the layout drew them for the
+/// PNG frames: nudged apart, kept inside the world, drawn opaque where they cover a marker, their
+/// text fitted, shrunk and kept on the image there): their centre, radius, fill and opacity, and
+/// their text (one element per text and size the bubble shows, at the scene's text box, shown
+/// while it has it); plain labels follow their placement in each frame (one text per point and label
 /// string, one per string for bubbles' labels), and so do callouts: the outline of box and
 /// pointer (`CalloutMark.outline`, as Cairo draws it) per frame, and the text in the lines Pango
 /// breaks it into, each in Pango's direction.
@@ -24,20 +27,29 @@ struct AnimatedSVG {
     private struct Track {
         var x: [Float], y: [Float], size: [Float], opacity: [Float]
         var symbol: MarkerSymbol?
-        var count: [Int32]
-        /// Bubbles: whether the count shows in each frame.
-        var text: [Bool]
 
         init(frames: Int) {
             x = Array(repeating: .nan, count: frames)
             y = x; size = x; opacity = x
-            count = Array(repeating: 0, count: frames)
-            text = Array(repeating: false, count: frames)
         }
     }
 
     private var markers: [Int: Track] = [:]
-    private var bubbles: [Int: Track] = [:]
+    /// A bubble through the frames: its disc (centre, radius, the batch's opacity; NaN where
+    /// absent), its fill per frame, and its texts by text and size: the text box's centre x, its
+    /// baseline y, present where shown.
+    private struct BubbleTrack {
+        var disc: Track
+        var fill: [String?]
+        var texts: [String: (text: String, size: Double, track: Track)] = [:]
+        init(frames: Int) {
+            disc = Track(frames: frames)
+            fill = Array(repeating: nil, count: frames)
+        }
+    }
+    private var bubbles: [Int: BubbleTrack] = [:]
+    /// The bubbles' font (family and weight; sizes per text).
+    private var bubbleFont: FontSpec?
     /// Spread legs by member key: from the group's centre to the marker, per frame (NaN where
     /// the point is in no spread group).
     private var legs: [Int: (from: Track, to: Track)] = [:]
@@ -93,12 +105,27 @@ struct AnimatedSVG {
             }
         }
         let marks = plan.marks
+        // Markers where the frame's scene draws them (`Scene.markerPoints`: moved inside the world
+        // as the PNG frames' are), at the size and opacity of the scene's symbol (quantised as
+        // drawn) against the marker's own; one the scene culled (beyond the image) where the plan has it.
+        var drawnAt: [Int32] = []
+        let batch = scene.markers.first
+        if let points = scene.markerPoints, let batch, points.count == batch.count {
+            drawnAt = [Int32](repeating: -1, count: plan.points.count)
+            for (j, i) in points.enumerated() where i < drawnAt.count { drawnAt[i] = Int32(j) }
+        }
         for (m, i) in marks.markerPoint.enumerated() {
             let key = plan.keys[i]
             var t = markers[key] ?? Track(frames: frameCount)
             if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
-            t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
-            t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
+            if !drawnAt.isEmpty, drawnAt[i] >= 0, let batch, let own = t.symbol, own.size > 0, own.opacity > 0 {
+                let j = Int(drawnAt[i]), s = batch.symbols[Int(batch.symbol[j])]
+                t.x[k] = Float(batch.x[j]); t.y[k] = Float(batch.y[j])
+                t.size[k] = Float(s.size / own.size); t.opacity[k] = Float(s.opacity / own.opacity)
+            } else {
+                t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
+                t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
+            }
             markers[key] = t
         }
         // Spread legs and dots as the frame's layout drew them (`MapLayout.legs`: a leg per member
@@ -124,20 +151,30 @@ struct AnimatedSVG {
                 legDots[key] = dot
             }
         }
-        // Bubbles where the frame's layout draws them: nudged apart as `MapLayout` nudges them.
-        var spaced = marks
-        BubbleSpacing.apply(to: &spaced, style: base.style.cluster)
-        let bubbleFont = FontSpec(family: base.style.cluster.font, size: base.style.cluster.textSize * base.layout.textScale,
-                                  weight: .bold)
-        for (b, bubble) in spaced.bubbles.enumerated() {
-            let track = plan.bubbles[b].track
-            var t = bubbles[track] ?? Track(frames: frameCount)
-            t.x[k] = Float(bubble.x); t.y[k] = Float(bubble.y)
-            t.size[k] = Float(bubble.radius); t.opacity[k] = 1
-            t.count[k] = Int32(clamping: bubble.count)
-            // Its count shows when the frame's layout shows it (it fits the bubble as drawn).
-            t.text[k] = !BubbleTextFit.fit(bubble, style: base.style.cluster, font: bubbleFont, measurer: pango).text.isEmpty
-            bubbles[track] = t
+        // Bubbles as the frame's scene has them (`BubbleBatch.Bubble.planIndex` names the plan's
+        // bubble, whose track follows it from frame to frame).
+        for item in scene.items {
+            guard case .bubbles(let batch) = item else { continue }
+            if bubbleFont == nil { bubbleFont = batch.font }
+            for b in batch.bubbles where plan.bubbles.indices.contains(b.planIndex) {
+                let track = plan.bubbles[b.planIndex].track
+                var e = bubbles[track] ?? BubbleTrack(frames: frameCount)
+                e.disc.x[k] = Float(b.x); e.disc.y[k] = Float(b.y)
+                e.disc.size[k] = Float(b.radius); e.disc.opacity[k] = Float(batch.opacity)
+                e.fill[k] = svgColor(b.fill).0
+                if !b.text.isEmpty {
+                    var font = batch.font
+                    font.size = b.textSize ?? batch.font.size
+                    let key = "\(b.text) \(font.size)"
+                    var t = e.texts[key] ?? (b.text, font.size, Track(frames: frameCount))
+                    // SVG places text by its baseline: where Pango's layout puts it in the text box.
+                    t.track.x[k] = Float(b.textBox.x + b.textBox.width / 2)
+                    t.track.y[k] = Float(b.textBox.y + pango.baseline(b.text, font: font))
+                    t.track.size[k] = 1; t.track.opacity[k] = 1
+                    e.texts[key] = t
+                }
+                bubbles[track] = e
+            }
         }
         for l in scene.labels {
             let key = Self.textKey(point: l.owner.map { plan.keys[$0] }, bubble: l.bubble.map { plan.bubbles[$0].track }, l.text)
@@ -256,39 +293,45 @@ struct AnimatedSVG {
         }
         let cs = base.style.cluster
         let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
-        for key in bubbles.keys.sorted() {
-            var t = filled(bubbles[key]!)
-            // Present frames are opaque; absent ones have radius 0: a bubble shrinks away, never fades.
-            t.opacity = Array(repeating: 1, count: frameCount)
-            let fills = t.count.map { svgColor(cs.step(for: Int($0)).fill).0 }
+        // Larger behind, as the scenes draw them (`MapLayout.bubbles`): by the largest radius a
+        // bubble reaches, ties by track. (One order for the whole animation: SMIL cannot reorder
+        // elements from frame to frame.)
+        let largest = bubbles.mapValues { $0.disc.size.lazy.filter { !$0.isNaN }.max() ?? 0 }
+        for key in bubbles.keys.sorted(by: { largest[$0]! != largest[$1]! ? largest[$0]! > largest[$1]! : $0 < $1 }) {
+            let e = bubbles[key]!
+            let t = filled(e.disc)
+            // Absent frames have radius 0 and the look of the nearest present frame: a bubble
+            // shrinks away, never fades.
+            let present = e.disc.x.map { !$0.isNaN }
+            let opacity = nearestPresent(e.disc.opacity.map { $0.isNaN ? nil : num($0) }, present: present, default: num(cs.opacity))
+            let fills = nearestPresent(e.fill, present: present, default: svgColor(cs.step(for: 1).fill).0)
             out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(fills[0])\""
             out += " stroke=\"\(strokeRGB)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(cs.strokeWidth))\""
-            out += " opacity=\"\(num(t.opacity[0] * Float(cs.opacity)))\">"
+            out += " opacity=\"\(opacity[0])\">"
             if frameCount > 1 {
                 out += animate("cx", t.x.map(num), timing)
                 out += animate("cy", t.y.map(num), timing)
                 out += animate("r", t.size.map(num), timing)
-                out += animate("opacity", t.opacity.map { num($0 * Float(cs.opacity)) }, timing)
+                out += discrete("opacity", opacity, stepped)
                 out += discrete("fill", fills, stepped)
             }
             out += "</circle>\n"
-            // The count: one text per count this bubble takes, visible while it has it, centred as
-            // the layout centres Pango's box of it (its baseline that far below the box's top).
-            let fontSpec = FontSpec(family: cs.font, size: cs.textSize * base.layout.textScale, weight: .bold)
-            let font = "font-family=\"\(xml(cs.font))\" font-size=\"\(num(fontSpec.size))\" font-weight=\"bold\""
-            for c in Set(t.count).sorted() where c > 0 {
-                let label = ClusterItem.abbreviate(Int(c))
-                let drop = Float(pango.baseline(label, font: fontSpec) - pango.measure(label, font: fontSpec, maxWidth: nil).height / 2)
-                let ys = t.y.map { $0 + drop }
-                let shown = zip(t.count, t.text).map { $0 == c && $1 ? "1" : "0" }
-                out += "<text x=\"\(num(t.x[0]))\" y=\"\(num(ys[0]))\" text-anchor=\"middle\" \(font)"
+            // Its texts: one element per text and size, where the scene's text box has it, shown
+            // while the bubble shows it.
+            let family = bubbleFont?.family ?? cs.font
+            for textKey in e.texts.keys.sorted() {
+                let (text, size, track) = e.texts[textKey]!
+                let p = filled(track)
+                let shown = track.x.map { $0.isNaN ? "0" : "1" }
+                out += "<text x=\"\(num(p.x[0]))\" y=\"\(num(p.y[0]))\" text-anchor=\"middle\" font-family=\"\(xml(family))\""
+                out += " font-size=\"\(num(size))\" font-weight=\"bold\""
                 out += " fill=\"\(svgColor(cs.textColor).0)\" fill-opacity=\"\(num(cs.textColor.a))\" opacity=\"\(shown[0])\">"
                 if frameCount > 1 {
-                    out += animate("x", t.x.map(num), timing)
-                    out += animate("y", ys.map(num), timing)
+                    out += animate("x", p.x.map(num), timing)
+                    out += animate("y", p.y.map(num), timing)
                     out += discrete("opacity", shown, stepped)
                 }
-                out += xml(ClusterItem.abbreviate(Int(c))) + "</text>\n"
+                out += xml(text) + "</text>\n"
             }
         }
         for key in labels.keys.sorted() {
@@ -421,15 +464,27 @@ struct AnimatedSVG {
         for k in 0..<n {
             if t.x[k].isNaN {
                 let from = k < firstPresent ? firstPresent : last
-                t.x[k] = t.x[from]; t.y[k] = t.y[from]; t.count[k] = t.count[from]
+                t.x[k] = t.x[from]; t.y[k] = t.y[from]
                 t.size[k] = 0
                 t.opacity[k] = 0
-                t.text[k] = false
             } else {
                 last = k
             }
         }
         return t
+    }
+
+    /// Per frame, its value where `present`, else the nearest present frame's before it (the
+    /// first present one's before that); `fallback` where none is present.
+    private func nearestPresent(_ values: [String?], present: [Bool], default fallback: String) -> [String] {
+        var out = Array(repeating: fallback, count: values.count)
+        guard let first = present.firstIndex(of: true) else { return out }
+        var last = values[first] ?? fallback
+        for k in values.indices {
+            if present[k], let v = values[k] { last = v }
+            out[k] = k < first ? (values[first] ?? fallback) : last
+        }
+        return out
     }
 
     /// One marker's group: moved, scaled and faded through the frames, around `content`.

@@ -114,6 +114,10 @@ public enum AnimationRenderer {
         /// Labels and callouts: the side each one took in the previous frame, by the key of its point
         /// (a bubble's: of the point it is named after) (nil: no labels).
         var labelSides: LabelSides?
+        /// Keyframes: the sides labels took in the last frame at rest (a still map's), and in the
+        /// next one (laid out ahead, `sidesAtRest`), by key (`LabelSchedule`).
+        var restSides: (frame: Int, sides: LabelSides)?
+        var nextRestSides: (frame: Int, sides: LabelSides)?
         let labelMeasurer: CachingTextMeasurer
         /// What `--basemap-style` warned of for the first view (unsupported properties, tiles).
         let styleWarnings: [String]
@@ -159,9 +163,11 @@ public enum AnimationRenderer {
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
             self.styleWarnings = styleWarnings
-            drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
-                                   trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
-                                                           style: request.base.style))
+            var drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
+                                       trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
+                                                               style: request.base.style))
+            if case .animatedSVG = request.output { drawing.keepsMarkerPoints = true }
+            self.drawing = drawing
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }
@@ -204,18 +210,13 @@ public enum AnimationRenderer {
                 if labelSides != nil {
                     scenes = []
                     for k in plans.indices {
-                        // Between rest times a label tries the side it had first; at rest it is
-                        // placed as on a still map.
-                        // (By point: the frame has no index of its points by key.)
-                        if !plans[k].atRest, let last = labelSides, !last.isEmpty {
-                            for (point, key) in plans[k].keys.enumerated() {
-                                if let side = last.points[key] { plans[k].marks.labelHints.points[point] = side }
-                                if !last.bubbles.isEmpty, let side = last.bubbles[key] { plans[k].marks.labelHints.bubbles[point] = side }
-                            }
-                        }
+                        // Between rest times a label keeps its side or fades out and in
+                        // (`LabelSchedule`); at rest it is placed as on a still map.
+                        if !plans[k].atRest { keepSides(&plans[k]) }
                         let (scene, sides) = drawing.layout(plans[k], measurer: labelMeasurer)
                         let keys = plans[k].keys
                         labelSides = sides.rekeyed { keys[$0] }
+                        if plans[k].atRest { restSides = (plans[k].index, labelSides!) }
                         scenes!.append(scene)
                     }
                     lap("layout")
@@ -225,6 +226,56 @@ public enum AnimationRenderer {
                 clock = DispatchTime.now().uptimeNanoseconds
                 first = range.upperBound
             }
+        }
+
+        /// Gives a frame between rest times its labels' sides and fades (`LabelSchedule`): with
+        /// keyframes, from the sides at the keyframes either side of it; with tracks (at rest only
+        /// at their ends), the previous frame's sides, kept or the label left out.
+        mutating func keepSides(_ plan: inout FramePlan) {
+            let last = labelSides ?? LabelSides()
+            var schedule: LabelSchedule?
+            if case .keyframes = source.kind, let (r0, r1) = restFrames(around: plan.index), r1 - r0 >= 2 {
+                schedule = LabelSchedule(frame: plan.index - r0, of: r1 - r0,
+                                         start: restSides?.frame == r0 ? restSides!.sides : LabelSides(),
+                                         end: sidesAtRest(r1))
+            }
+            var hints = LabelSides()
+            hints.only = true
+            // (By point: the frame has no index of its points by key.)
+            for (point, key) in plan.keys.enumerated() {
+                let p = schedule.map { $0.side(start: $0.start.points[key], end: $0.end.points[key], previous: last.points[key]) }
+                    ?? last.points[key].map { ($0, 1) }
+                if let (side, alpha) = p {
+                    hints.points[point] = side
+                    if alpha < 1 { plan.marks.labelOpacity[point] = (plan.marks.labelOpacity[point] ?? 1) * alpha }
+                }
+                let b = schedule.map { $0.side(start: $0.start.bubbles[key], end: $0.end.bubbles[key], previous: last.bubbles[key]) }
+                    ?? last.bubbles[key].map { ($0, 1) }
+                if let (side, alpha) = b {
+                    hints.bubbles[point] = side
+                    if alpha < 1 { plan.marks.bubbleLabelOpacity[point] = alpha }
+                }
+            }
+            plan.marks.labelHints = hints
+        }
+
+        /// The frames at rest before (or at) and after frame `k`; nil past the last one.
+        func restFrames(around k: Int) -> (Int, Int)? {
+            var r0 = k, r1 = k + 1
+            while r0 > 0 && !timeline.isRest(frame: r0) { r0 -= 1 }
+            while r1 < source.frameCount && !timeline.isRest(frame: r1) { r1 += 1 }
+            return r1 < source.frameCount ? (r0, r1) : nil
+        }
+
+        /// The sides labels take in frame `r` at rest, by key: the frame planned and laid out ahead
+        /// (`ClusterContinuity.atRest`: a frame at rest is its still map, whatever came before).
+        mutating func sidesAtRest(_ r: Int) -> LabelSides {
+            if let n = nextRestSides, n.frame == r { return n.sides }
+            let plan = ClusterContinuity.atRest(RestFrame.make(r, source: source, views: views, timeline: timeline, base: request.base))
+            let keys = plan.keys
+            let sides = drawing.layout(plan, measurer: labelMeasurer).labelSides.rekeyed { keys[$0] }
+            nextRestSides = (r, sides)
+            return sides
         }
 
         /// The output the request asks for.

@@ -166,6 +166,48 @@ struct ClusterContinuity {
         return plan
     }
 
+    /// The plan `plan` makes of frame `f` at a rest time, made without the frames before it:
+    /// at rest every effect is over, so each point is shown where the still map's plan has it
+    /// (a marker, inside its bubble, or faint at its own position) and every bubble at its
+    /// planned size. Bubble tracks are not known here (-1). For a transition to look ahead to
+    /// the keyframe it ends at (`LabelSchedule`).
+    static func atRest(_ f: RestFrame) -> FramePlan {
+        precondition(f.atRest, "frame \(f.index) is not at rest")
+        let n = f.count, s = f.source
+        var shownX = [Double](repeating: 0, count: n), shownY = shownX, presence = shownX, opacity = shownX, scale = shownX
+        var group = [Int](repeating: -1, count: n)
+        for i in 0..<n {
+            let p: (x: Double, y: Double), tp: Double
+            if f.marker[i] >= 0 {
+                let m = Int(f.marker[i])
+                p = f.world(px: f.marks.markerX[m], py: f.marks.markerY[m]); tp = 1
+            } else if f.bubble[i] >= 0 {
+                let b = f.marks.bubbles[Int(f.bubble[i])]
+                p = f.world(px: b.x, py: b.y); tp = 0
+                group[i] = Int(f.bubble[i])
+            } else if f.faint[i] {
+                p = (f.centerX + AnimationMath.shortDelta(from: f.centerX, to: s.x[i]), s.y[i]); tp = 1
+            } else {
+                continue
+            }
+            shownX[i] = p.x; shownY[i] = p.y; presence[i] = tp
+            opacity[i] = s.opacity[i] * tp; scale[i] = s.scale[i] * tp
+        }
+        var plan = FramePlan(index: f.index, atRest: true, viewport: f.viewport, points: s.points, keys: s.keys,
+                             shownX: shownX, shownY: shownY, presence: presence, group: group,
+                             opacity: opacity, scale: scale, bubbles: [], marks: f.marks)
+        for i in 0..<n where f.marker[i] < 0 && f.faint[i] && opacity[i] >= 1.0 / 32 && scale[i] > 0 {
+            let p = f.pixel(x: shownX[i], y: shownY[i])
+            plan.marks.markerPoint.append(i); plan.marks.markerX.append(p.x); plan.marks.markerY.append(p.y)
+        }
+        for i in plan.marks.markerPoint where opacity[i] < 1 { plan.marks.labelOpacity[i] = opacity[i] }
+        plan.bubbles = f.marks.bubbles.map {
+            let at = f.world(px: $0.x, py: $0.y)
+            return .init(x: at.x, y: at.y, radius: $0.radius, targetRadius: $0.radius, count: $0.count, ghost: false, track: -1)
+        }
+        return plan
+    }
+
     /// The share of an effect still to run in frame `f` (none at a rest time).
     private func remaining(_ c: EffectClock, _ f: RestFrame) -> Double {
         f.atRest ? 0 : c.remaining(at: f.time)

@@ -15,6 +15,8 @@ struct FrameDrawing {
     /// `--basemap-style`'s layers by view: read, fetched and decoded once per view, the same in
     /// every frame on it.
     let styled = StyledViews()
+    /// Scenes keep their markers' points (`Scene.markerPoints`: the animated SVG reads them).
+    var keepsMarkerPoints = false
 
     /// The frame's points projected and styled, faded as the plan says.
     func data(_ plan: FramePlan) -> ProjectedPoints {
@@ -38,6 +40,7 @@ struct FrameDrawing {
             // Under the points, over the basemap and the data's lines.
             layers.insert(.shapes(trail.0, trail.1), at: points)
         }
+        options.keepsMarkerPoints = keepsMarkerPoints
         return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: style, data: data(plan),
                                 plan: plan.marks, layers: layers, options: options, measurer: measurer)
     }

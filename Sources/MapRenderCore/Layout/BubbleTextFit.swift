@@ -24,16 +24,16 @@ public enum BubbleTextFit {
 
     /// How bubble `b` shows its text with the batch's `font`:
     /// - an aggregate (the style's `text-field`) is fitted by `fit(_:radius:...)`;
-    /// - a bubble of an animation frame smaller than at rest (growing in or shrinking away) shows
-    ///   its text when it fits as it is (an aggregate: down to the floor), else none: the bubble's
-    ///   size is the animation's, so it does not grow;
+    /// - a bubble of an animation frame smaller than at rest (growing in or shrinking away,
+    ///   `inTransition`) shows its text set smaller as it shrinks, down to the floor, where it
+    ///   fits as it is, else none: the bubble's size is the animation's, so it does not grow;
     /// - any other count is shown at the style's size (counts are at most five characters).
     public static func fit(_ b: MarkPlan.Bubble, style: Style.Cluster, font: FontSpec, measurer: TextMeasuring) -> Fit {
         guard b.showsText, !b.text.isEmpty else { return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0)) }
         let aggregate = style.textField.flatMap { b.aggregates[$0] } != nil
-        let transition = !b.badge && b.radius < style.step(for: b.count).radius - 1e-9
+        let transition = inTransition(b, style: style)
         var f: Fit
-        if aggregate {
+        if aggregate || transition {
             f = fit(b.text, radius: b.radius, strokeWidth: style.strokeWidth, font: font, measurer: measurer)
         } else {
             f = Fit(radius: b.radius, textSize: nil, size: measurer.measure(b.text, font: font))
@@ -43,6 +43,57 @@ public enum BubbleTextFit {
             return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0))
         }
         return f
+    }
+
+    /// A bubble cut by the image's edge (a stack on a fixed `--bbox`'s edge) stays on its
+    /// coordinate, clipped by the frame as any symbol at a map's edge; its text, which is read,
+    /// is never cut (a "400" cut to "40" misreads). A text crossing the edge is moved inward by
+    /// the least amount that puts it whole on the image, set smaller (down to `floor` of its
+    /// size) when the disc's part on the image is too small for it, and kept inside the bubble's
+    /// outline (its box's corners within the radius: the middle of the stroke). Where even the
+    /// smallest size does not fit, the text is left out: a bubble without its number rather than
+    /// a wrong one.
+    public static func keepOnImage(_ batch: inout BubbleBatch, width: Double, height: Double, measurer: TextMeasuring) {
+        for i in batch.bubbles.indices {
+            let b = batch.bubbles[i]
+            guard !b.text.isEmpty, !(b.textBox.x >= 0 && b.textBox.y >= 0 && b.textBox.maxX <= width && b.textBox.maxY <= height)
+            else { continue }
+            var font = batch.font
+            let full = b.textSize ?? font.size
+            var size = full
+            var placed: Rect?
+            while placed == nil {
+                font.size = size
+                let m = size == full ? TextSize(width: b.textBox.width, height: b.textBox.height) : measurer.measure(b.text, font: font)
+                placed = onImage(centre: (b.x, b.y), text: m, radius: b.radius, width: width, height: height)
+                if placed != nil || size <= full * floor + 1e-9 { break }
+                size = max(full * floor, size * 0.95)
+            }
+            if let box = placed {
+                batch.bubbles[i].textBox = box
+                if size != full { batch.bubbles[i].textSize = size }
+            } else {
+                batch.bubbles[i].text = ""
+                batch.bubbles[i].textBox = Rect(x: b.x, y: b.y, width: 0, height: 0)
+            }
+        }
+    }
+
+    /// The box of a text of `size` centred on `centre`, moved the least to lie on the image, if
+    /// its corners then lie within `radius` of the centre.
+    static func onImage(centre c: (x: Double, y: Double), text size: TextSize, radius: Double, width: Double, height: Double) -> Rect? {
+        guard size.width <= width, size.height <= height else { return nil }
+        var box = Rect(x: c.x - size.width / 2, y: c.y - size.height / 2, width: size.width, height: size.height)
+        box.x = min(max(box.x, 0), width - size.width)
+        box.y = min(max(box.y, 0), height - size.height)
+        let dx = max(abs(box.x - c.x), abs(box.maxX - c.x)), dy = max(abs(box.y - c.y), abs(box.maxY - c.y))
+        return dx * dx + dy * dy <= radius * radius ? box : nil
+    }
+
+    /// Whether `b` is drawn smaller than its count's size (an animation frame's bubble growing in
+    /// or shrinking away; not a small stack's badge).
+    public static func inTransition(_ b: MarkPlan.Bubble, style: Style.Cluster) -> Bool {
+        !b.badge && b.radius < style.step(for: b.count).radius - 1e-9
     }
 
     public static func innerDiameter(radius: Double, strokeWidth: Double) -> Double {

@@ -55,22 +55,33 @@ enum LabelLayout {
         /// frame's), and per point index its label's opacity when below 1 (it fades with its marker).
         var hints = LabelSides()
         var opacity: [Int: Double] = [:]
+        /// Per bubble representative, its name's opacity when below 1 (`MarkPlan.bubbleLabelOpacity`).
+        var bubbleOpacity: [Int: Double] = [:]
 
         /// The opacity of a point's label or callout: its marker's, quantised as markers are (in
         /// sixteenths); 0 (nothing to draw) below half a step.
         func alpha(_ row: Int) -> Double {
-            opacity[row].map { max(0, min(1, ($0 * 16).rounded() / 16)) } ?? 1
+            opacity[row].map(Self.quantised) ?? 1
         }
 
+        /// The opacity of the name of a bubble named after `representative`, quantised as `alpha`.
+        func bubbleAlpha(_ representative: Int?) -> Double {
+            representative.flatMap { bubbleOpacity[$0] }.map(Self.quantised) ?? 1
+        }
+
+        static func quantised(_ a: Double) -> Double { max(0, min(1, (a * 16).rounded() / 16)) }
+
         /// The texts a bubble's label or callout tries, in order: its representative's text with
-        /// the count of the others ("Paris +41"), then the name alone (one member: the name).
+        /// the count of the others ("Paris +41"), then the name alone (one member, or members that
+        /// all carry the name, `MarkPlan.Bubble.membersShareName`: the name).
         /// nil when the bubble shows no count or is not `nameable` (a bubble growing in or
         /// shrinking away in an animation frame) or its centre is off the image (as a marker is named only when its
         /// head's centre is in it).
         func bubbleTexts(_ b: MarkPlan.Bubble) -> [String]? {
             guard b.showsText, b.nameable, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
                   let rep = b.representative, let name = text(rep) else { return nil }
-            return b.count > 1 ? ["\(name) +\(b.count - 1)", name] : [name]
+            // Every member carries the name (one airport's routes): the name alone.
+            return b.count > 1 && !b.membersShareName ? ["\(name) +\(b.count - 1)", name] : [name]
         }
 
         /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.
@@ -112,7 +123,8 @@ enum LabelLayout {
                       data: ProjectedPoints, style: Style,
                       viewport v: Viewport, obstacles: [Rect], options: LayoutOptions,
                       measurer: TextMeasuring, hints: LabelSides = LabelSides(),
-                      opacity: [Int: Double] = [:], soft: MarkerDensity? = nil, skip: Set<Int> = [],
+                      opacity: [Int: Double] = [:], bubbleOpacity: [Int: Double] = [:],
+                      soft: MarkerDensity? = nil, skip: Set<Int> = [],
                       land: @autoclosure () -> LandMask? = nil, shapes: [ShapeLabels] = []) -> Output {
         let shapeCandidates = shapes.isEmpty || options.labelStyle != .plain ? []
             : ShapeLabelCandidate.make(shapes, viewport: v, rankName: options.labelPriority)
@@ -127,6 +139,7 @@ enum LabelLayout {
                               viewport: v, obstacles: obstacles, allowOverlap: options.allowOverlap)
         context.hints = hints
         context.opacity = opacity
+        context.bubbleOpacity = bubbleOpacity
         // A marker drawn past the image's edge (a fixed --bbox cuts through the data; markers
         // are drawn a little beyond it) is named only when the centre of its head is inside the
         // image: a name beside a pin that is not to be seen names nothing on the map.
@@ -171,11 +184,12 @@ enum LabelLayout {
         }
         for k in largestFirst {
             let b = bubbles[k]
-            guard let texts = c.bubbleTexts(b) else { continue }
+            let alpha = c.bubbleAlpha(b.representative)
+            guard alpha > 0, let texts = c.bubbleTexts(b) else { continue }
             bubbleTexts.append(texts)
             priorities.append(c.bubblePriority(b))
             anchors.append((b.x, b.y, b.box))
-            owners.append(-1); named.append(k); alphas.append(1); representatives.append(b.representative ?? -1)
+            owners.append(-1); named.append(k); alphas.append(alpha); representatives.append(b.representative ?? -1)
         }
         let bubbleCallouts = bubbleTexts.count
         let haveText = c.haveText(drawn)
@@ -208,13 +222,16 @@ enum LabelLayout {
             let a = anchors[j], owner = owners[j], representative = j < bubbleCallouts ? representatives[j] : -1
             let previous = c.hints.side(point: owner, representative: representative).flatMap(Callout.Side.init(_:))
             var placement: (text: String, placed: CalloutPlacement)?
-            if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: opts,
+            // A kept side only (`LabelSides.only`): that side or none.
+            var tried = opts
+            if c.hints.only, let p = previous { tried.sides = [p] }
+            if Callout.mightPlace(anchor: (a.x, a.y), pin: a.pin, index: index, obstacles: obstacles, options: tried,
                                   previous: previous) {
                 let texts = j < bubbleCallouts ? bubbleTexts[j] : c.text(owner).map { [$0] } ?? []
                 for text in texts where placement == nil {
                     let size = measurer.measure(text, font: c.font, maxWidth: maxWidth)
                     placement = Callout.place(anchor: (a.x, a.y), pin: a.pin, text: size, index: &index, obstacles: obstacles,
-                                              options: opts, previous: previous).map { (text, $0) }
+                                              options: tried, previous: previous).map { (text, $0) }
                 }
             }
             guard let (text, placed) = placement else {
@@ -373,12 +390,13 @@ enum LabelLayout {
             context = c
             let unmeasured = TextSize(width: 0, height: 0)
             for (k, b) in bubbles.enumerated() {
-                guard let texts = c.bubbleTexts(b) else { continue }
+                let alpha = c.bubbleAlpha(b.representative)
+                guard alpha > 0, let texts = c.bubbleTexts(b) else { continue }
                 discs.append(k)
                 labels.append(.init(markBox: b.box, anchorBox: b.box, size: unmeasured, priority: c.bubblePriority(b)))
                 counts.append(b.count)
                 bubbleTexts.append(texts)
-                owners.append(-1); alphas.append(1); representatives.append(b.representative ?? -1)
+                owners.append(-1); alphas.append(alpha); representatives.append(b.representative ?? -1)
             }
             bubbleLabels = labels.count
             let haveText = c.haveText(drawn)
@@ -519,7 +537,8 @@ enum LabelLayout {
             // On a dense dot map a top-ranked name that finds no side in the full type tries the
             // smaller one before it is dropped: Xi'an or Hanoi named small, rather than not at all.
             let fonts = [font(smallerType: smallerType)] + (soft != nil && !smallerType ? [font(smallerType: true)] : [])
-            let order = hint.map { h in [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
+            // A kept side only (`LabelSides.only`): that side or none.
+            let order = hint.map { h in c.hints.only ? [h] : [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var label = label
             for labelFont in fonts {
                 for text in texts {

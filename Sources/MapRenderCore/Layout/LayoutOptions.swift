@@ -20,6 +20,9 @@ public struct LayoutOptions: Sendable {
     /// characters) inside its marker (`MarkerTextLayout`). A still map does; an animation does
     /// not (its animated SVG draws the markers from their style alone).
     public var markerSymbols = false
+    /// Keep, per marker of the scene's marker batch, the point it draws (`Scene.markerPoints`):
+    /// an animated SVG follows each point's marker through the frames' scenes by it.
+    public var keepsMarkerPoints = false
 
     public init() {}
 }

@@ -83,6 +83,7 @@ public enum MapLayout {
             scene.warnings.append(w)
         }
         if let w = scene.world { WorldFrame.keepInside(&batch, world: w) }
+        if options.keepsMarkerPoints { scene.markerPoints = drawn }
         var attributionMark: TextBoxMark?
         if let text = options.attribution, !text.isEmpty {
             attributionMark = attribution(text, viewport: v, style: style.attribution,
@@ -135,6 +136,7 @@ public enum MapLayout {
                 if !plan.bubbles.isEmpty {
                     var b = bubbles(plan: plan, viewport: v, style: style.cluster, textScale: options.textScale, measurer: measurer)
                     if let w = scene.world { WorldFrame.keepInside(&b, world: w) }
+                    BubbleTextFit.keepOnImage(&b, width: v.width, height: v.height, measurer: measurer)
                     scene.items += opaqueWhereCovering(b, markers: batch, viewport: v).map { .bubbles($0) }
                 }
             case .labels:
@@ -152,6 +154,7 @@ public enum MapLayout {
                 let placed = LabelLayout.place(field: field, drawn: drawn, batch: batch, bubbles: plan.bubbles, data: data,
                                                style: style, viewport: v, obstacles: obstacles, options: options,
                                                measurer: measurer, hints: plan.labelHints, opacity: plan.labelOpacity,
+                                               bubbleOpacity: plan.bubbleLabelOpacity,
                                                soft: soft, skip: sharedLabelRepeats(plan: plan, data: data, field: field),
                                                land: LandMask(polygons: land, water: water, width: v.width, height: v.height),
                                                shapes: shapeLabels)
@@ -330,10 +333,12 @@ public enum MapLayout {
         var batch = BubbleBatch(stroke: style.stroke, strokeWidth: style.strokeWidth, opacity: style.opacity,
                                 font: font, textColor: style.textColor)
         // Larger bubbles first, so small ones stay visible on top; ties north to south. Bubbles
-        // without their count (an animation's growing or vanishing ones) go under all others.
+        // without their count, and an animation's growing or vanishing ones (a bubble shrinking
+        // into the one that took its points passes under it), go under all others.
+        let moving = plan.bubbles.map { !$0.showsText || BubbleTextFit.inTransition($0, style: style) }
         let order = plan.bubbles.indices.sorted {
             let a = plan.bubbles[$0], b = plan.bubbles[$1]
-            if a.showsText != b.showsText { return !a.showsText }
+            if moving[$0] != moving[$1] { return moving[$0] }
             return a.count != b.count ? a.count > b.count : (a.y != b.y ? a.y < b.y : $0 < $1)
         }
         for i in order {
@@ -346,7 +351,8 @@ public enum MapLayout {
             let size = fit.size
             batch.bubbles.append(.init(x: b.x, y: b.y, radius: fit.radius, fill: fill, count: b.count, text: fit.text,
                                        textBox: Rect(x: b.x - size.width / 2, y: b.y - size.height / 2,
-                                                     width: size.width, height: size.height), textSize: fit.textSize))
+                                                     width: size.width, height: size.height), textSize: fit.textSize,
+                                       planIndex: i))
         }
         return batch
     }

@@ -125,6 +125,20 @@ public enum BubbleNaming {
         return best.first
     }
 
+    /// Whether every member of a bubble carries its representative's label value (the 400 rows of
+    /// one airport's routes, all "ORD"): the bubble then reads that value alone, "ORD", not
+    /// "ORD +399", which would say 399 other places are under it. False without a representative
+    /// or a label column, or when one member's value differs or is empty.
+    /// - Complexity: O(members), stopping at the first member that differs.
+    public static func allShare(_ members: [Int], representative: Int?, properties: PropertyTable, column: Int?) -> Bool {
+        guard let rep = representative, let column, column >= 0, column < properties.columns.count,
+              let name = properties.value(column: column, row: rep).displayText, !name.isEmpty else { return false }
+        for m in members where m != rep {
+            guard properties.value(column: column, row: m).displayText == name else { return false }
+        }
+        return true
+    }
+
     /// A row's ranking value, larger is better; rows without a finite value rank last.
     private static func value(_ row: Int, properties: PropertyTable, rank r: (column: Int, smallerFirst: Bool)) -> Double {
         guard let v = properties.value(column: r.column, row: row).numberValue, v.isFinite else { return -.infinity }

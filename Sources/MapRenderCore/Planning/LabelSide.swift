@@ -25,6 +25,10 @@ public enum LabelSide: UInt8, CaseIterable, Sendable {
 public struct LabelSides: Equatable, Sendable {
     public var points: [Int: LabelSide] = [:]
     public var bubbles: [Int: LabelSide] = [:]
+    /// As hints: a label with a side here takes that side or is left out, never another side (an
+    /// animation frame between keyframes: a label does not jump round its mark mid-transition).
+    /// False: the side is tried first, then the others.
+    public var only = false
 
     public init(points: [Int: LabelSide] = [:], bubbles: [Int: LabelSide] = [:]) {
         self.points = points

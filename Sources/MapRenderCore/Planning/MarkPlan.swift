@@ -27,6 +27,9 @@ public struct MarkPlan: Sendable {
         /// Whether the bubble may be named (a label or callout): false for a bubble of an
         /// animation frame growing in or shrinking away below 60 % of its size.
         public var nameable = true
+        /// Whether every member carries the representative's label value (`BubbleNaming.allShare`):
+        /// the bubble is named by that value alone ("ORD"), not with the count of the others.
+        public var membersShareName = false
         /// Whether this is a small stack's badge (`SpreadFallback.badgeScale` of the style's
         /// radius, not an animation's shrunken bubble): its count is always shown.
         public var badge = false
@@ -83,6 +86,9 @@ public struct MarkPlan: Sendable {
     /// Per point index, its label's opacity when below 1 (an animation frame fades a label with its
     /// marker); empty for a still map.
     public var labelOpacity: [Int: Double] = [:]
+    /// Per bubble representative (point index), its bubble's name's opacity when below 1 (an
+    /// animation frame fading a name out on one side and in on another); empty for a still map.
+    public var bubbleLabelOpacity: [Int: Double] = [:]
 
     public init() {}
 

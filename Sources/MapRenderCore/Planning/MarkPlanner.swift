@@ -42,7 +42,7 @@ public enum MarkPlanner {
                     continue
                 }
                 let p = v.pixel(x: item.x, y: item.y)
-                var representative: Int?
+                var representative: Int?, shared = false
                 if let n = naming, n.rank == nil, let members = leaves(item.id) {
                     representative = n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
                 } else if let n = naming, let rank = n.rank, let members = leaves(item.id) {
@@ -53,8 +53,12 @@ public enum MarkPlanner {
                         of: members, properties: data.points.properties, rank: rank,
                         near: .init(x: item.x, y: item.y, reach: reach), x: data.x, y: data.y)
                 }
+                if representative != nil, let n = naming, let members = leaves(item.id) {
+                    shared = BubbleNaming.allShare(members, representative: representative, properties: data.points.properties, column: n.label)
+                }
                 plan.bubbles.append(.init(x: p.x, y: p.y, count: item.count, clusterID: item.id, aggregates: item.aggregates,
                                           representative: representative, style: bubbles))
+                plan.bubbles[plan.bubbles.count - 1].membersShareName = shared
             }
         } else if let only {
             singles = only
@@ -90,11 +94,13 @@ public enum MarkPlanner {
                 var cx = 0.0, cy = 0.0
                 for i in members { cx += pixels.x(x[i]); cy += pixels.y(y[i]) }
                 cx /= Double(g.count); cy /= Double(g.count)
+                let representative = naming.flatMap { n in n.rank == nil
+                    ? n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
+                    : BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank) }
                 plan.bubbles.append(.init(x: cx, y: cy, count: members.count, clusterID: nil, aggregates: [:],
-                                          representative: naming.flatMap { n in n.rank == nil
-                                              ? n.label.flatMap { BubbleNaming.sharedLabel(of: members, properties: data.points.properties, column: $0) }
-                                              : BubbleNaming.representative(of: members, properties: data.points.properties, rank: n.rank) },
-                                          style: bubbles))
+                                          representative: representative, style: bubbles))
+                plan.bubbles[plan.bubbles.count - 1].membersShareName = BubbleNaming.allShare(
+                    members, representative: representative, properties: data.points.properties, column: naming?.label)
             } else {
                 addGroup(members, data: data, viewport: v, to: &plan)
             }

@@ -361,6 +361,8 @@ public enum SpreadFallback {
                                         representative: name, style: style)
                 b.radius = bubbleRadius(count: g.members.count, style: style)
                 b.badge = g.members.count <= stackMaximum
+                b.membersShareName = BubbleNaming.allShare(g.members, representative: name, properties: data.points.properties,
+                                                           column: naming ? label : nil)
                 plan.bubbles.append(b)
             case .spread(let p):
                 let c = candidates[gi][p]

@@ -19,6 +19,9 @@ public struct Scene: Sendable {
     public var warnings: [String] = []
     /// The colour beyond the world's edges (a neutral grey, neither sea nor land).
     public var letterbox = RGBA(0.86, 0.86, 0.86)
+    /// Per marker of the points' marker batch, in its order, the point (index in the map's data)
+    /// it draws; nil unless `LayoutOptions.keepsMarkerPoints`. Not drawn.
+    public var markerPoints: [Int]?
 
     public init(width: Double, height: Double, scale: Double, background: RGBA) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
@@ -163,6 +166,9 @@ public struct BubbleBatch: Sendable {
         /// The text's size when smaller than the batch's font (a long aggregate shrunk to fit
         /// its bubble: `BubbleTextFit`), CSS px; nil: the batch's font size.
         public var textSize: Double? = nil
+        /// Its index in the plan's bubbles (`MarkPlan.bubbles`); not drawn: an animated SVG follows
+        /// one bubble from frame to frame by it. -1: none.
+        public var planIndex = -1
         public var box: Rect { Rect(x: x - radius, y: y - radius, width: 2 * radius, height: 2 * radius) }
     }
     public var bubbles: [Bubble] = []

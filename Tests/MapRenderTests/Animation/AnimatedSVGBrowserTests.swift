@@ -197,6 +197,7 @@ import TestSupport
                 try? frames[k]!.write(to: file.appendingPathExtension("frame.png"))
             }
             out.append((k, diff.differentFraction))
+            print("\(name): frame \(k): \(String(format: "%.3f", diff.differentFraction * 100)) % of the pixels differ from the PNG frame in Chromium")
         }
         return out
     }

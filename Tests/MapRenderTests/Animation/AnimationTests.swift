@@ -377,10 +377,28 @@ import MapRenderCairo
         return r
     }
 
-    /// A label pushed to the other side by a passing marker stays there once the marker has gone
-    /// (its place is still free): no flicker back and forth between keyframes. At the next
-    /// keyframe the frame is the still map, which puts it back on the right.
-    @Test func labelsKeepTheirPlaceWhileItStaysFree() throws {
+    /// Whether frames 6t ... 6t + 6 (a transition of 6 frames) show a label as `LabelSchedule`
+    /// places it when its side at the keyframe before is `first` and after is `second` (true: the
+    /// first side): in frames 1 and 2 on the first side, fading; left out in frame 3; in frames 4
+    /// and 5 on the second side, fading in. A frame where its side is taken leaves it out (nil),
+    /// but at least one frame shows it on each side. `side(k)` is nil when frame k has no label.
+    static func followsSchedule(_ side: (Int) -> Bool?, opacity: (Int) -> Double?, transition t: Int,
+                                first: Bool, second: Bool) -> Bool {
+        let k0 = 6 * t
+        guard side(k0) == first, side(k0 + 6) == second, opacity(k0) == 1, opacity(k0 + 6) == 1 else { return false }
+        if first == second {
+            return (1...5).allSatisfy { side(k0 + $0) == nil || side(k0 + $0) == first }
+        }
+        let before = [1, 2].filter { side(k0 + $0) != nil }, after = [4, 5].filter { side(k0 + $0) != nil }
+        return !before.isEmpty && !after.isEmpty && side(k0 + 3) == nil
+            && before.allSatisfy { side(k0 + $0) == first && opacity(k0 + $0)! < 1 }
+            && after.allSatisfy { side(k0 + $0) == second && opacity(k0 + $0)! < 1 }
+    }
+
+    /// A label pushed to the other side at a keyframe by a marker passing next to it does not jump
+    /// there mid-transition: it fades out on its side, is left out in the middle frame and fades
+    /// in on the other, and back again in the next transition. Each keyframe's frame is the still map.
+    @Test func labelsFadeToTheirNextSideAndNeverJump() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         var r = try Self.bPassesAlpha(far: (30, 0), near: (3, 0), in: dir)
         // Markers above 8 px are hard label obstacles (smaller dots are soft: a label may cover them).
@@ -389,23 +407,24 @@ import MapRenderCairo
         func alphaLabel(_ k: Int) -> LabelMark? { frames[k].scene.labels.first { $0.text == "Alpha" } }
         let v = frames[0].plan.viewport
         let x = v.pixel(x: WebMercator.x(lon: 0), y: WebMercator.y(lat: 0)).x
-        // Right of its marker at first, elsewhere while B is next to it, and still there while B leaves.
-        #expect(alphaLabel(0)!.x > x)
-        #expect(alphaLabel(6)!.x < x)
-        #expect(alphaLabel(11) == alphaLabel(6))
-        // A single map of the last keyframe puts it back on the right, and so does the last frame.
+        func right(_ k: Int) -> Bool? { alphaLabel(k).map { $0.x > x } }
+        // Right of its marker at first, left while B is next to it, right again when B has gone.
+        #expect(Self.followsSchedule(right, opacity: { alphaLabel($0)?.opacity }, transition: 0, first: true, second: false),
+                "\((0...6).map { alphaLabel($0).map { "\($0.x) \($0.opacity)" } ?? "-" })")
+        #expect(Self.followsSchedule(right, opacity: { alphaLabel($0)?.opacity }, transition: 1, first: false, second: true),
+                "\((6...12).map { alphaLabel($0).map { "\($0.x) \($0.opacity)" } ?? "-" })")
+        // A single map of the last keyframe puts it on the right, as the last frame does.
         var single = r.base
         single.points = frames[12].plan.points
         single.view = .center(lat: v.centerLatitude, lon: v.centerLongitude, zoom: v.zoom)
         let scene = try MapRenderer.render(single).scene
-        #expect(scene.labels.first { $0.text == "Alpha" }!.x > x)
         #expect(alphaLabel(12) == scene.labels.first { $0.text == "Alpha" })
     }
 
-    /// Callouts keep their side as labels do: Alpha's callout, pushed below its pin while B's pin
-    /// stands above it, stays below while B leaves, and is above again at the last keyframe (the
-    /// still map's side).
-    @Test func calloutsKeepTheirSideWhileItStaysFree() throws {
+    /// Callouts keep their side as labels do: Alpha's callout, above its pin at first and below
+    /// it at the keyframe where B's pin stands above, fades from one side to the other mid-way
+    /// through each transition, never jumping.
+    @Test func calloutsFadeToTheirNextSideAndNeverJump() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         var r = try Self.bPassesAlpha(far: (30, 10), near: (0.3, 1.2), in: dir)
         r.base.layout.labelStyle = .callout
@@ -415,17 +434,16 @@ import MapRenderCairo
         }
         let v = frames[0].plan.viewport
         let y = v.pixel(x: WebMercator.x(lon: 0), y: WebMercator.y(lat: 0)).y
-        #expect(callout(0)!.box.maxY < y)
-        #expect(callout(6)!.box.y > y)
-        #expect(callout(11)!.box.y > y)
-        #expect(callout(12)!.box.maxY < y)
+        func above(_ k: Int) -> Bool? { callout(k).map { $0.box.maxY < y } }
+        #expect(Self.followsSchedule(above, opacity: { callout($0)?.opacity }, transition: 0, first: true, second: false))
+        #expect(Self.followsSchedule(above, opacity: { callout($0)?.opacity }, transition: 1, first: false, second: true))
     }
 
     /// A bubble's label or callout keeps its side as a point's does, under the point it is named
-    /// after: "Alpha +2", pushed off its first side while B's pin stands there, stays where it went
-    /// while B leaves, and is back at the last keyframe (the still map's side).
+    /// after: "Alpha +2", pushed off its first side at the keyframe where B's pin stands there,
+    /// fades from side to side mid-way through each transition, never jumping.
     @Test(arguments: [LayoutOptions.LabelStyle.plain, .callout])
-    func bubbleNamesKeepTheirSideWhileItStaysFree(style: LayoutOptions.LabelStyle) throws {
+    func bubbleNamesFadeToTheirNextSideAndNeverJump(style: LayoutOptions.LabelStyle) throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         typealias F = AnimationTestData.Feature
         let bubble = [F(id: 1, lon: 0, lat: 0, name: "Alpha"), F(id: 3, lon: 0.3, lat: 0.2, name: "Beta"),
@@ -441,22 +459,20 @@ import MapRenderCairo
         r.base.style.marker.size = 12
         r.base.view = .center(lat: 0, lon: 10, zoom: 3)
         let frames = try AnimationRenderer.scenes(r)
-        /// The box of the bubble's name in frame k.
-        func name(_ k: Int) -> Rect? {
+        /// The box and opacity of the bubble's name in frame k.
+        func name(_ k: Int) -> (box: Rect, opacity: Double)? {
             for item in frames[k].scene.items {
-                if case .label(let l) = item, l.text == "Alpha +2" { return Rect(x: l.x, y: l.y, width: l.width, height: l.height) }
-                if case .callout(let c) = item, c.text == "Alpha +2" { return c.box }
+                if case .label(let l) = item, l.text == "Alpha +2" { return (Rect(x: l.x, y: l.y, width: l.width, height: l.height), l.opacity) }
+                if case .callout(let c) = item, c.text == "Alpha +2" { return (c.box, c.opacity) }
             }
             return nil
         }
         let b = try #require(frames[0].plan.marks.bubbles.first { $0.count == 3 })
         /// The side of the bubble's centre a box is on: plain labels start right of it, callouts above.
-        func onFirstSide(_ box: Rect) -> Bool { style == .plain ? box.x > b.x : box.maxY < b.y }
-        let first = try #require(name(0)), pushed = try #require(name(6))
-        #expect(onFirstSide(first), "\(first) around the bubble at \(b.x), \(b.y)")
-        #expect(!onFirstSide(pushed), "B's pin did not push the name: \(pushed)")
-        #expect(name(11) == pushed, "the name went back while B left: \(String(describing: name(11)))")
-        #expect(name(12) == first, "the last keyframe's name is not the still map's: \(String(describing: name(12)))")
+        func onFirstSide(_ k: Int) -> Bool? { name(k).map { style == .plain ? $0.box.x > b.x : $0.box.maxY < b.y } }
+        let names = (0...12).map { name($0).map { "\($0.box) \($0.opacity)" } ?? "-" }
+        #expect(Self.followsSchedule(onFirstSide, opacity: { name($0)?.opacity }, transition: 0, first: true, second: false), "\(names)")
+        #expect(Self.followsSchedule(onFirstSide, opacity: { name($0)?.opacity }, transition: 1, first: false, second: true), "\(names)")
     }
 
     /// An inserted point fades its marker and label in together: in every frame its label shows
@@ -578,7 +594,8 @@ import MapRenderCairo
     }
 
     /// In the SMIL SVG a bubble that is gone by the end ends at radius 0 (it shrank away), and the
-    /// bubbles left with a radius are exactly the last frame's.
+    /// bubbles left with a radius are exactly the last frame's scene's (the SVG is written from the
+    /// scenes: a planned bubble off the image is in neither).
     @Test func animatedSVGBubblesThatVanishEndAtRadiusZero() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let paths = try Data_.placesKeyframes(in: dir)
@@ -590,11 +607,12 @@ import MapRenderCairo
         let radii = svg.components(separatedBy: "<animate attributeName=\"r\" values=\"").dropFirst().map {
             $0.prefix { $0 != "\"" }.split(separator: ";").map { Double($0)! }
         }
-        let last = try AnimationRenderer.plans(r).last!
-        #expect(last.atRest)
-        #expect(radii.count > last.bubbles.count)          // some bubbles vanished on the way
-        #expect(radii.filter { $0.last! > 0 }.count == last.bubbles.count)
-        #expect(Set(radii.compactMap { $0.last! > 0 ? $0.last! : nil }) == Set(last.bubbles.map { Double(Float($0.radius)) }.map { ($0 * 100).rounded() / 100 }))
+        let (plan, scene) = try AnimationRenderer.scenes(r).last!
+        let last = scene.bubbles
+        #expect(plan.atRest)
+        #expect(radii.count > last.count)          // some bubbles vanished on the way
+        #expect(radii.filter { $0.last! > 0 }.count == last.count)
+        #expect(Set(radii.compactMap { $0.last! > 0 ? $0.last! : nil }) == Set(last.map { Double(Float($0.radius)) }.map { ($0 * 100).rounded() / 100 }))
     }
 
     // MARK: Tracks

@@ -114,6 +114,8 @@ public enum AnimationRenderer {
         /// Labels and callouts: the side each one took in the previous frame, by the key of its point
         /// (a bubble's: of the point it is named after) (nil: no labels).
         var labelSides: LabelSides?
+        /// `--trail`: where the last frames showed each point (nil: no trails).
+        var trailHistory: AnimationTrails.History?
         let labelMeasurer: CachingTextMeasurer
         var timings: [String: Double] = [:]
         private var clock = DispatchTime.now().uptimeNanoseconds
@@ -156,8 +158,8 @@ public enum AnimationRenderer {
             timings["view"] = Double(viewed - read) / 1e6
             clock = viewed
             drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
-                                   trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
-                                                           style: request.base.style))
+                                   trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, style: request.base.style))
+            trailHistory = drawing.trails.map { AnimationTrails.History(depth: $0.frames) }
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }
@@ -194,7 +196,16 @@ public enum AnimationRenderer {
                 lap("cluster")
                 var plans: [FramePlan] = []
                 plans.reserveCapacity(rest.count)
-                for f in rest { plans.append(continuity.plan(f)) }
+                for f in rest {
+                    var plan = continuity.plan(f)
+                    if let t = drawing.trails, trailHistory != nil {
+                        // Where this frame shows each point, then its markers' trails through the
+                        // frames before (in frame order: each frame's trail reads the ones before).
+                        trailHistory!.add(plan)
+                        plan.trail = t.segments(history: trailHistory!, drawn: plan.drawn.map { plan.keys[$0] })
+                    }
+                    plans.append(plan)
+                }
                 lap("plan")
                 var scenes: [Scene]?
                 if labelSides != nil {

@@ -25,8 +25,7 @@ struct FrameDrawing {
     func layout(_ plan: FramePlan, measurer: TextMeasuring) -> (scene: Scene, labelSides: LabelSides) {
         let tiles = self.tiles(plan.viewport)
         var layers = self.layers(tiles)
-        if let t = trails, let trail = t.layer(t.segments(frame: plan.index, drawn: plan.marks.markerPoint.map { plan.keys[$0] }),
-                                               colors: AnimationTrails.colors(plan: plan, style: base.style)),
+        if let t = trails, let trail = t.layer(plan.trail, colors: AnimationTrails.colors(plan: plan, style: base.style)),
            let points = layers.firstIndex(where: { if case .points = $0 { return true } else { return false } }) {
             // Under the points, over the basemap and the data's lines.
             layers.insert(.shapes(trail.0, trail.1), at: points)

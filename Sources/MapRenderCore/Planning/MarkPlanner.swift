@@ -76,10 +76,13 @@ public enum MarkPlanner {
         let everyPoint = !listed && spread.tolerance <= 0
         precondition(duplicates == nil || everyPoint,
                      "duplicate groups are given for all points, clustering off, exact duplicates")
-        let groups = duplicates ?? (everyPoint ? duplicateGroups(data)
+        var groups = duplicates ?? (everyPoint ? duplicateGroups(data)
             : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[point(k)].bitPattern, lat[point(k)].bitPattern) },
                                        px: px, py: py, tolerance: spread.tolerance))
         px = []; py = []
+        // Icons that hide one another are a stack too (`iconStacks`).
+        let icons = iconStacks(count: n, point: point, data: data, viewport: v, maximum: spread.maximum)
+        if !icons.isEmpty { groups = merge(groups, icons) }
         var grouped = [Bool](repeating: false, count: groups.isEmpty ? 0 : n)
         var groupedCount = 0
         for g in groups {
@@ -128,6 +131,90 @@ public enum MarkPlanner {
         let lon = data.points.lon, lat = data.points.lat
         return ColocatedSpreader.groups(count: lon.count, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
                                         px: [], py: [], tolerance: 0)
+    }
+
+    /// Icon markers drawn over one another: groups of the candidates `0..<count` (point
+    /// `point(k)`) whose symbols are icons and whose boxes overlap so much that each covers at
+    /// least a quarter of the other's (boxes of one size: centres less than half a width and
+    /// half a height apart), joined in chains. A pin's tip shows its place under a neighbour's
+    /// head, but an icon hides the icon under it; so such icons are a stack, spread around their
+    /// shared position by the stack rules as pins on one coordinate are (ring or spiral with
+    /// legs, compact layouts, a badge or bubble with its count when none has room). A chain of
+    /// more than `maximum` icons (a carpet) is left as it is, as a carpet of pins is drawn.
+    /// Each group ascending, groups by first member; none when fewer than two candidates are icons.
+    /// - Complexity: O(icons) expected (a grid of cells as large as the largest icon).
+    static func iconStacks(count n: Int, point: (Int) -> Int, data: ProjectedPoints, viewport v: Viewport,
+                           maximum: Int) -> [[Int]] {
+        let symbols = data.styles.symbols
+        guard symbols.contains(where: { $0.icon != nil }) else { return [] }
+        let index = data.styles.index, isIcon = symbols.map { $0.icon != nil }
+        // Each icon's box centre and half its width and height, pixels.
+        var members: [Int] = [], cx: [Double] = [], cy: [Double] = [], hw: [Double] = [], hh: [Double] = []
+        var cell = 1.0
+        let pixels = v.toPixels
+        for k in 0..<n {
+            let i = point(k), s = Int(index[i])
+            guard isIcon[s] else { continue }
+            let e = symbols[s].extent
+            let x = pixels.x(data.x[i]), y = pixels.y(data.y[i])
+            members.append(k)
+            cx.append(x + (e.right - e.left) / 2); cy.append(y + (e.bottom - e.top) / 2)
+            hw.append((e.left + e.right) / 2); hh.append((e.top + e.bottom) / 2)
+            cell = max(cell, e.left + e.right, e.top + e.bottom)
+        }
+        guard members.count >= 2 else { return [] }
+        var parent = Array(0..<members.count)
+        func find(_ a: Int) -> Int {
+            var a = a
+            while parent[a] != a { parent[a] = parent[parent[a]]; a = parent[a] }
+            return a
+        }
+        struct Cell: Hashable { var x: Int, y: Int }
+        var cells: [Cell: [Int]] = [:]
+        for a in members.indices {
+            guard cx[a].isFinite, cy[a].isFinite else { continue }
+            let c = Cell(x: Int((cx[a] / cell).rounded(.down)), y: Int((cy[a] / cell).rounded(.down)))
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    guard let others = cells[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
+                    for b in others where abs(cx[a] - cx[b]) < (hw[a] + hw[b]) / 2 && abs(cy[a] - cy[b]) < (hh[a] + hh[b]) / 2 {
+                        let ra = find(a), rb = find(b)
+                        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+                    }
+                }
+            }
+            cells[c, default: []].append(a)
+        }
+        var byRoot: [Int: [Int]] = [:]
+        for a in members.indices { byRoot[find(a), default: []].append(members[a]) }
+        return byRoot.values.filter { $0.count >= 2 && $0.count <= maximum }.sorted { $0[0] < $1[0] }
+    }
+
+    /// Two lists of groups of candidates joined where they share a member (a point on one
+    /// coordinate with an icon stack), each ascending, groups by first member.
+    static func merge(_ a: [[Int]], _ b: [[Int]]) -> [[Int]] {
+        guard !a.isEmpty else { return b }
+        let all = a + b
+        var parent = Array(all.indices)
+        func find(_ g: Int) -> Int {
+            var g = g
+            while parent[g] != g { parent[g] = parent[parent[g]]; g = parent[g] }
+            return g
+        }
+        var groupOf: [Int: Int] = [:]
+        for (g, members) in all.enumerated() {
+            for k in members {
+                if let h = groupOf[k] {
+                    let rg = find(g), rh = find(h)
+                    if rg != rh { parent[max(rg, rh)] = min(rg, rh) }
+                } else {
+                    groupOf[k] = g
+                }
+            }
+        }
+        var byRoot: [Int: Set<Int>] = [:]
+        for (g, members) in all.enumerated() { byRoot[find(g), default: []].formUnion(members) }
+        return byRoot.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
     }
 
     static func colocated(_ members: [Int], data: ProjectedPoints, viewport v: Viewport, tolerance: Double) -> Bool {

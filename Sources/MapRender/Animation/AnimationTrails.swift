@@ -100,7 +100,10 @@ struct AnimationTrails: Sendable {
                 // The short way across 180°: world x is periodic with period 1.
                 var ax = a.0
                 if ax - b.0 > 0.5 { ax -= 1 } else if b.0 - ax > 0.5 { ax += 1 }
-                if ax == b.0 && a.1 == b.1 { continue }
+                // (Shown positions come back from pixels: a point at rest may differ by rounding
+                // between frames. Under 1e-12 of the world's width, a ten-thousandth of a pixel
+                // at zoom 20, is no move.)
+                if abs(ax - b.0) < 1e-12 && abs(a.1 - b.1) < 1e-12 { continue }
                 out.append(Segment(key: key, age: age, x0: ax, y0: a.1, x1: b.0, y1: b.1))
             }
         }

@@ -42,4 +42,32 @@ import TestSupport
             for threads in [2, 3, 8] { #expect(bytes[threads] == bytes[1], "width \(width): \(threads) threads") }
         }
     }
+
+    /// Fills and outlines in bands: 2,500 geodesic circles of 40 km (polygons, filled and
+    /// stroked by the default circle style) over the built-in land, in a
+    /// letterboxed world clip (`--bbox` across 180° at zoom 2), at 1, 2 and 3 threads: one set of bytes.
+    @Test func polygonsInBandsAreTheSameBytesAtAnyThreadCount() throws {
+        var rng = SeededRandom(seed: 2500)
+        var points = PointSet()
+        for _ in 0..<2500 {
+            points.lon.append(Double.random(in: -180...180, using: &rng)); points.lat.append(Double.random(in: -70...80, using: &rng))
+            points.properties.appendEmptyRow()
+        }
+        var r = RenderRequest()
+        r.points = points
+        r.pointCircles = PointCircles(radius: .metres(40_000))
+        r.clustering = nil
+        r.width = 700; r.height = 700
+        r.view = .center(lat: 0, lon: 180, zoom: 0.3)
+        var bytes: [Int: Data] = [:]
+        for threads in [1, 2, 3] {
+            r.threads = threads
+            let result = try MapRenderer.render(r)
+            let paths = result.scene.items.reduce(0) { if case .shapes(let b) = $1 { return $0 + b.pathCount } else { return $0 } }
+            #expect(paths >= CairoRenderer.bandedPaths, "\(paths) paths")
+            #expect(result.scene.world != nil, "letterboxed: the world clip is drawn in each band")
+            bytes[threads] = result.data
+        }
+        #expect(bytes[2] == bytes[1] && bytes[3] == bytes[1])
+    }
 }

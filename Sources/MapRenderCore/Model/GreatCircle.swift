@@ -75,7 +75,6 @@ public enum GreatCircle {
         let d = angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
         guard d < .pi - antipodeTolerance else { return false }
         let steps = max(1, Int((d * 180 / .pi / stepDegrees).rounded(.up)))
-        out.reserveCapacity(out.count + 2 * (steps + 1))
         out.append(lon1); out.append(lat1)
         if steps > 1 && d != 0 {
             let s = sin(d)

@@ -150,17 +150,23 @@ public enum MarkPlanner {
         let index = data.styles.index, isIcon = symbols.map { $0.icon != nil }
         // Each icon's box centre and half its width and height, pixels.
         var members: [Int] = [], cx: [Double] = [], cy: [Double] = [], hw: [Double] = [], hh: [Double] = []
-        var cell = 1.0
+        // Cells of side `side`, the least half width or half height of any icon: two icons in one
+        // cell are closer than that on both axes, so they hide each other without a test, and a
+        // carpet of 100k icons costs a look-up each, not a test per pair (25 s with cells as
+        // large as an icon). Icons that hide each other lie within `reachX`, `reachY` cells.
+        var side = Double.infinity, reachX = 0.0, reachY = 0.0
         let pixels = v.toPixels
         for k in 0..<n {
             let i = point(k), s = Int(index[i])
             guard isIcon[s] else { continue }
             let e = symbols[s].extent
             let x = pixels.x(data.x[i]), y = pixels.y(data.y[i])
+            let w = (e.left + e.right) / 2, h = (e.top + e.bottom) / 2
+            guard x.isFinite, y.isFinite, w > 0, h > 0 else { continue }
             members.append(k)
             cx.append(x + (e.right - e.left) / 2); cy.append(y + (e.bottom - e.top) / 2)
-            hw.append((e.left + e.right) / 2); hh.append((e.top + e.bottom) / 2)
-            cell = max(cell, e.left + e.right, e.top + e.bottom)
+            hw.append(w); hh.append(h)
+            side = min(side, w, h); reachX = max(reachX, w); reachY = max(reachY, h)
         }
         guard members.count >= 2 else { return [] }
         var parent = Array(0..<members.count)
@@ -169,25 +175,70 @@ public enum MarkPlanner {
             while parent[a] != a { parent[a] = parent[parent[a]]; a = parent[a] }
             return a
         }
+        // Each group's size at its root: two groups both past `maximum` are left alone either way,
+        // so a carpet's dense cells are not tested pair by pair against each other.
+        var groupSize = [Int](repeating: 1, count: members.count)
+        func union(_ a: Int, _ b: Int) {
+            let ra = find(a), rb = find(b)
+            guard ra != rb else { return }
+            parent[max(ra, rb)] = min(ra, rb)
+            groupSize[min(ra, rb)] += groupSize[max(ra, rb)]
+        }
         struct Cell: Hashable { var x: Int, y: Int }
-        var cells: [Cell: [Int]] = [:]
+        // Each icon's cell, then the icons of each cell together (a counting sort: no array per cell).
+        var cellOf: [Cell: Int32] = [:]
+        var cells: [Cell] = []
+        var cellOfIcon = [Int32](repeating: 0, count: members.count)
         for a in members.indices {
-            guard cx[a].isFinite, cy[a].isFinite else { continue }
-            let c = Cell(x: Int((cx[a] / cell).rounded(.down)), y: Int((cy[a] / cell).rounded(.down)))
-            for dx in -1...1 {
-                for dy in -1...1 {
-                    guard let others = cells[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
-                    for b in others where abs(cx[a] - cx[b]) < (hw[a] + hw[b]) / 2 && abs(cy[a] - cy[b]) < (hh[a] + hh[b]) / 2 {
-                        let ra = find(a), rb = find(b)
-                        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+            let c = Cell(x: Int((cx[a] / side).rounded(.down)), y: Int((cy[a] / side).rounded(.down)))
+            if let k = cellOf[c] { cellOfIcon[a] = k } else {
+                cellOfIcon[a] = Int32(cells.count)
+                cellOf[c] = Int32(cells.count)
+                cells.append(c)
+            }
+        }
+        var start = [Int](repeating: 0, count: cells.count + 1)
+        for a in members.indices { start[Int(cellOfIcon[a]) + 1] += 1 }
+        for k in cells.indices { start[k + 1] += start[k] }
+        var fill = start, inCells = [Int](repeating: 0, count: members.count)
+        for a in members.indices {
+            let k = Int(cellOfIcon[a])
+            inCells[fill[k]] = a
+            fill[k] += 1
+            union(a, inCells[start[k]])
+        }
+        let rx = Int((reachX / side).rounded(.up)), ry = Int((reachY / side).rounded(.up))
+        for k in cells.indices {
+            let c = cells[k]
+            for dy in 0...ry {
+                for dx in -rx...rx where dy > 0 || dx > 0 {
+                    guard let j32 = cellOf[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
+                    let j = Int(j32)
+                    let rk = find(inCells[start[k]]), rj = find(inCells[start[j]])
+                    guard rk != rj, groupSize[rk] <= maximum || groupSize[rj] <= maximum else { continue }
+                    // One pair that hides each other joins the two cells' icons (each cell's are one group).
+                    search: for a in inCells[start[k]..<start[k + 1]] {
+                        for b in inCells[start[j]..<start[j + 1]]
+                        where abs(cx[a] - cx[b]) < (hw[a] + hw[b]) / 2 && abs(cy[a] - cy[b]) < (hh[a] + hh[b]) / 2 {
+                            union(a, b)
+                            break search
+                        }
                     }
                 }
             }
-            cells[c, default: []].append(a)
         }
-        var byRoot: [Int: [Int]] = [:]
-        for a in members.indices { byRoot[find(a), default: []].append(members[a]) }
-        return byRoot.values.filter { $0.count >= 2 && $0.count <= maximum }.sorted { $0[0] < $1[0] }
+        // Groups of 2...maximum, in the order of their first member (members are ascending).
+        var size = [Int32](repeating: 0, count: members.count)
+        for a in members.indices { size[find(a)] += 1 }
+        var groupOfRoot = [Int32](repeating: -1, count: members.count)
+        var out: [[Int]] = []
+        for a in members.indices {
+            let r = find(a)
+            guard size[r] >= 2 && Int(size[r]) <= maximum else { continue }
+            if groupOfRoot[r] < 0 { groupOfRoot[r] = Int32(out.count); out.append([]) }
+            out[Int(groupOfRoot[r])].append(members[a])
+        }
+        return out
     }
 
     /// Two lists of groups of candidates joined where they share a member (a point on one

@@ -93,7 +93,7 @@ struct AnimatedSVG {
         if let trails {
             let colors = AnimationTrails.colors(plan: plan, style: base.style)
             let ws = plan.viewport.worldSize
-            for s in trails.segments(frame: k, drawn: marks(plan).map { plan.keys[$0] }) {
+            for s in plan.trail {
                 let slot = s.key * trails.frames + s.age
                 var e = trailSegments[slot] ?? (Track(frames: frameCount), Track(frames: frameCount), colors[s.key] ?? base.style.marker.fill)
                 // The newer end on the copy of the world nearest the view's centre, the older one next to it.

@@ -118,6 +118,8 @@ public enum AnimationRenderer {
         /// next one (laid out ahead, `sidesAtRest`), by key (`LabelSchedule`).
         var restSides: (frame: Int, sides: LabelSides)?
         var nextRestSides: (frame: Int, sides: LabelSides)?
+        /// `--trail`: where the last frames showed each point (nil: no trails).
+        var trailHistory: AnimationTrails.History?
         let labelMeasurer: CachingTextMeasurer
         /// What `--basemap-style` warned of for the first view (unsupported properties, tiles).
         let styleWarnings: [String]
@@ -164,10 +166,10 @@ public enum AnimationRenderer {
             clock = viewed
             self.styleWarnings = styleWarnings
             var drawing = FrameDrawing(base: request.base, basemaps: basemaps, shapes: source.shapes,
-                                       trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, source: source,
-                                                               style: request.base.style))
+                                       trails: AnimationTrails(seconds: request.trail, fps: request.effectiveFPS, style: request.base.style))
             if case .animatedSVG = request.output { drawing.keepsMarkerPoints = true }
             self.drawing = drawing
+            trailHistory = drawing.trails.map { AnimationTrails.History(depth: $0.frames) }
             timeline = source.timeline(transition: request.clusterTransition)
             continuity = ClusterContinuity(keyCount: source.keyCount, timeline: timeline)
             if request.base.layout.labelField != nil { labelSides = LabelSides() }
@@ -204,7 +206,16 @@ public enum AnimationRenderer {
                 lap("cluster")
                 var plans: [FramePlan] = []
                 plans.reserveCapacity(rest.count)
-                for f in rest { plans.append(continuity.plan(f)) }
+                for f in rest {
+                    var plan = continuity.plan(f)
+                    if let t = drawing.trails, trailHistory != nil {
+                        // Where this frame shows each point, then its markers' trails through the
+                        // frames before (in frame order: each frame's trail reads the ones before).
+                        trailHistory!.add(plan)
+                        plan.trail = t.segments(history: trailHistory!, drawn: plan.drawn.map { plan.keys[$0] })
+                    }
+                    plans.append(plan)
+                }
                 lap("plan")
                 var scenes: [Scene]?
                 if labelSides != nil {

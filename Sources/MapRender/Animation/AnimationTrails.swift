@@ -6,9 +6,12 @@ import MapRenderCore
 /// as a line that fades out, under the markers and over the basemap and the data's lines.
 ///
 /// Frame k's trail of a point is one segment per earlier frame: segment `age` (0 the newest)
-/// joins its position at frame `k − age − 1` to its position at frame `k − age`, both as the source
-/// gives them (where the data puts it, not its hop into a cluster bubble), while it was present in
-/// every frame between. A segment is drawn in the marker's fill colour with opacity
+/// joins where frame `k − age − 1` showed the point to where frame `k − age` showed it
+/// (`FramePlan.shownX/shownY`: its marker, spread around a shared position when it was; the
+/// centre of the bubble it was in; in between while it travelled into or out of one), while it
+/// was shown in every frame between. So a trail follows what the reader saw move and ends at
+/// the marker drawn: a point that left a bubble trails from the bubble, not from where the data
+/// had it while hidden in it. A segment is drawn in the marker's fill colour with opacity
 /// `opacity × (1 − age / frames)`; a segment of no length (a point that stood still) is not drawn.
 /// So a frame at rest after a pause is the still map, byte for byte, and a frame at rest after
 /// motion is the still map with its trail: every pixel away from the trail's segments is the
@@ -24,18 +27,16 @@ struct AnimationTrails: Sendable {
     let width: Double
     /// The newest segment's opacity.
     let opacity: Double
-    let source: AnimationSource
     let style: Style
 
     static let defaultWidth = 3.0
     static let defaultOpacity = 0.85
 
-    init?(seconds: Double?, fps: Double, source: AnimationSource, style: Style) {
+    init?(seconds: Double?, fps: Double, style: Style) {
         guard let seconds, seconds > 0 else { return nil }
         frames = max(1, Int((seconds * fps).rounded()))
         width = Self.defaultWidth
         opacity = Self.defaultOpacity
-        self.source = source
         self.style = style
     }
 
@@ -46,30 +47,63 @@ struct AnimationTrails: Sendable {
         var x0: Double, y0: Double, x1: Double, y1: Double
     }
 
-    /// The segments of frame `k` for the points with keys `drawn`, by key then age.
-    func segments(frame k: Int, drawn: [Int]) -> [Segment] {
-        guard !drawn.isEmpty, k > 0 else { return [] }
+    /// Where one frame showed its points (world units), by point: `FramePlan`'s keys and shown
+    /// positions, and whether each was shown (drawn, or inside a bubble drawn at its centre).
+    struct ShownFrame: Sendable {
+        var index: Int
+        var keys: [Int]
+        var x: [Double], y: [Double]
+        var shown: [Bool]
+
+        init(_ plan: FramePlan) {
+            index = plan.index
+            keys = plan.keys
+            x = plan.shownX
+            y = plan.shownY
+            // (Outside the view's clusters a point has presence 0 and no group: not shown.)
+            shown = plan.presence.indices.map { plan.presence[$0] > 0 || plan.group[$0] >= 0 }
+        }
+    }
+
+    /// The frames a trail looks back on, fed in frame order (`add`): the last `frames + 1`.
+    struct History: Sendable {
+        let depth: Int
+        private(set) var frames: [ShownFrame] = []
+
+        init(depth: Int) { self.depth = depth }
+
+        mutating func add(_ plan: FramePlan) {
+            precondition(frames.last.map { $0.index + 1 == plan.index } ?? true, "frames are added in order")
+            frames.append(ShownFrame(plan))
+            if frames.count > depth + 1 { frames.removeFirst(frames.count - depth - 1) }
+        }
+    }
+
+    /// The segments of the newest frame in `history` for the points with keys `drawn`, by key
+    /// then age.
+    func segments(history: History, drawn: [Int]) -> [Segment] {
+        let recent = history.frames
+        guard !drawn.isEmpty, recent.count >= 2 else { return [] }
         let wanted = Set(drawn)
-        let oldest = max(0, k - frames)
-        // Each earlier frame's positions, by key (only the drawn points').
-        var positions: [[Int: (Double, Double)]] = []
-        positions.reserveCapacity(k - oldest + 1)
-        for j in oldest...k {
-            let p = source.keyedPositions(j)
+        // Each frame's shown positions, by key (only the drawn points').
+        let positions: [[Int: (Double, Double)]] = recent.map { f in
             var byKey: [Int: (Double, Double)] = [:]
-            byKey.reserveCapacity(min(p.keys.count, wanted.count))
-            for (i, key) in p.keys.enumerated() where wanted.contains(key) { byKey[key] = (p.x[i], p.y[i]) }
-            positions.append(byKey)
+            byKey.reserveCapacity(min(f.keys.count, wanted.count))
+            for (i, key) in f.keys.enumerated() where f.shown[i] && wanted.contains(key) { byKey[key] = (f.x[i], f.y[i]) }
+            return byKey
         }
         var out: [Segment] = []
         for key in wanted.sorted() {
-            for age in 0..<(k - oldest) {
+            for age in 0..<(positions.count - 1) {
                 let newer = positions.count - 1 - age
                 guard let b = positions[newer][key], let a = positions[newer - 1][key] else { break }
                 // The short way across 180°: world x is periodic with period 1.
                 var ax = a.0
                 if ax - b.0 > 0.5 { ax -= 1 } else if b.0 - ax > 0.5 { ax += 1 }
-                if ax == b.0 && a.1 == b.1 { continue }
+                // (Shown positions come back from pixels: a point at rest may differ by rounding
+                // between frames. Under 1e-12 of the world's width, a ten-thousandth of a pixel
+                // at zoom 20, is no move.)
+                if abs(ax - b.0) < 1e-12 && abs(a.1 - b.1) < 1e-12 { continue }
                 out.append(Segment(key: key, age: age, x0: ax, y0: a.1, x1: b.0, y1: b.1))
             }
         }
@@ -113,20 +147,5 @@ struct AnimationTrails: Sendable {
         var out: [Int: RGBA] = [:]
         for i in plan.marks.markerPoint { out[plan.keys[i]] = styles.symbols[Int(styles.index[i])].fill }
         return out
-    }
-}
-
-extension AnimationSource {
-    /// Frame `k`'s keys (as `frame(k).keys`) and world positions, without making the frame.
-    func keyedPositions(_ k: Int) -> (keys: [Int], x: [Double], y: [Double]) {
-        switch kind {
-        case .keyframes(let s):
-            let (j, _) = s.timing(k)
-            let st = s.state(k)
-            return (st.item.map { s.keys[j][$0] }, st.x, st.y)
-        case .tracks(let s):
-            let st = s.reader.positions(frame: k, hold: s.hold)
-            return (st.item, st.x, st.y)
-        }
     }
 }

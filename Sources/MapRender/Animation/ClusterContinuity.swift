@@ -40,6 +40,9 @@ struct FramePlan: Sendable {
     var bubbles: [FramePlan.Bubble]
     /// What layout draws: markers at their shown positions, bubbles at their shown size.
     var marks: MarkPlan
+    /// `--trail`: the segments behind its markers, through where earlier frames showed each
+    /// point (`AnimationTrails.segments`), filled in frame order by `AnimationRenderer`.
+    var trail: [AnimationTrails.Segment] = []
 
     /// Points drawn as markers, in plan order.
     var drawn: [Int] { marks.markerPoint }

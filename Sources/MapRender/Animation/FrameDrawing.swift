@@ -34,8 +34,7 @@ struct FrameDrawing {
         if let s = styled.output(base, plan.viewport) {
             BasemapStyleStage.apply(s, request: base, overTiles: tiles?.marks.isEmpty == false, layers: &layers, style: &style, options: &options)
         }
-        if let t = trails, let trail = t.layer(t.segments(frame: plan.index, drawn: plan.marks.markerPoint.map { plan.keys[$0] }),
-                                               colors: AnimationTrails.colors(plan: plan, style: base.style)),
+        if let t = trails, let trail = t.layer(plan.trail, colors: AnimationTrails.colors(plan: plan, style: base.style)),
            let points = layers.firstIndex(where: { if case .points = $0 { return true } else { return false } }) {
             // Under the points, over the basemap and the data's lines.
             layers.insert(.shapes(trail.0, trail.1), at: points)

@@ -65,16 +65,31 @@ public enum GreatCircle {
     }
 
     /// `arc(...)` appended to `out` (no array per arc); false, and nothing appended, for antipodes.
+    ///
+    /// The same vertices as `intermediate` gives, bit for bit (the same products in the same
+    /// order), with the ends' sines and cosines taken once per arc rather than once per vertex:
+    /// two sines and two arc tangents a vertex instead of eleven trigonometric calls (10k arcs
+    /// spent about a seventh of their run's samples in `sin`, `cos` and `atan2`).
     @discardableResult
     public static func appendArc(lat1: Double, lon1: Double, lat2: Double, lon2: Double, to out: inout [Double]) -> Bool {
         let d = angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
         guard d < .pi - antipodeTolerance else { return false }
         let steps = max(1, Int((d * 180 / .pi / stepDegrees).rounded(.up)))
         out.append(lon1); out.append(lat1)
-        for k in 1..<steps {
-            guard let p = intermediate(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, angle: d,
-                                       fraction: Double(k) / Double(steps)) else { return false }
-            out.append(p.lon); out.append(p.lat)
+        if steps > 1 && d != 0 {
+            let s = sin(d)
+            let p1 = lat1 * .pi / 180, l1 = lon1 * .pi / 180, p2 = lat2 * .pi / 180, l2 = lon2 * .pi / 180
+            let cp1 = cos(p1), cl1 = cos(l1), sl1 = sin(l1), sp1 = sin(p1)
+            let cp2 = cos(p2), cl2 = cos(l2), sl2 = sin(l2), sp2 = sin(p2)
+            for k in 1..<steps {
+                let f = Double(k) / Double(steps)
+                // As `intermediate`: spherical linear interpolation of the two unit vectors.
+                let a = sin((1 - f) * d) / s, b = sin(f * d) / s
+                let x = a * cp1 * cl1 + b * cp2 * cl2
+                let y = a * cp1 * sl1 + b * cp2 * sl2
+                let z = a * sp1 + b * sp2
+                out.append(atan2(y, x) * 180 / .pi); out.append(atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi)
+            }
         }
         out.append(lon2); out.append(lat2)
         return true

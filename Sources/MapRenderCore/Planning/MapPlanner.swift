@@ -30,7 +30,8 @@ public enum MapPlanner {
             // Spread rings and bubbles reach further than a marker: when they leave the padded
             // image, fit again with that much more room on those sides (once).
             let probe: MarkPlan
-            if options.clustering == nil && options.spread.tolerance <= 0 {
+            // (Icons that hide one another group by the view, as a tolerance does: `MarkPlanner.iconStacks`.)
+            if options.clustering == nil && options.spread.tolerance <= 0 && !data.styles.symbols.contains(where: { $0.icon != nil }) {
                 // Without clusters, only marks near the edges can leave the image, and the groups
                 // of points sharing a coordinate do not depend on the view: planning all points
                 // for this view and again for the refitted one cost 2x this stage whenever a

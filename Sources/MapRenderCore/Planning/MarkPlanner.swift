@@ -80,10 +80,13 @@ public enum MarkPlanner {
         let everyPoint = !listed && spread.tolerance <= 0
         precondition(duplicates == nil || everyPoint,
                      "duplicate groups are given for all points, clustering off, exact duplicates")
-        let groups = duplicates ?? (everyPoint ? duplicateGroups(data)
+        var groups = duplicates ?? (everyPoint ? duplicateGroups(data)
             : ColocatedSpreader.groups(count: n, exactKey: { k in (lon[point(k)].bitPattern, lat[point(k)].bitPattern) },
                                        px: px, py: py, tolerance: spread.tolerance))
         px = []; py = []
+        // Icons that hide one another are a stack too (`iconStacks`).
+        let icons = iconStacks(count: n, point: point, data: data, viewport: v, maximum: spread.maximum)
+        if !icons.isEmpty { groups = merge(groups, icons) }
         var grouped = [Bool](repeating: false, count: groups.isEmpty ? 0 : n)
         var groupedCount = 0
         for g in groups {
@@ -134,6 +137,141 @@ public enum MarkPlanner {
         let lon = data.points.lon, lat = data.points.lat
         return ColocatedSpreader.groups(count: lon.count, exactKey: { k in (lon[k].bitPattern, lat[k].bitPattern) },
                                         px: [], py: [], tolerance: 0)
+    }
+
+    /// Icon markers drawn over one another: groups of the candidates `0..<count` (point
+    /// `point(k)`) whose symbols are icons and whose boxes overlap so much that each covers at
+    /// least a quarter of the other's (boxes of one size: centres less than half a width and
+    /// half a height apart), joined in chains. A pin's tip shows its place under a neighbour's
+    /// head, but an icon hides the icon under it; so such icons are a stack, spread around their
+    /// shared position by the stack rules as pins on one coordinate are (ring or spiral with
+    /// legs, compact layouts, a badge or bubble with its count when none has room). A chain of
+    /// more than `maximum` icons (a carpet) is left as it is, as a carpet of pins is drawn.
+    /// Each group ascending, groups by first member; none when fewer than two candidates are icons.
+    /// - Complexity: O(icons) expected (a grid of cells as large as the largest icon).
+    static func iconStacks(count n: Int, point: (Int) -> Int, data: ProjectedPoints, viewport v: Viewport,
+                           maximum: Int) -> [[Int]] {
+        let symbols = data.styles.symbols
+        guard symbols.contains(where: { $0.icon != nil }) else { return [] }
+        let index = data.styles.index, isIcon = symbols.map { $0.icon != nil }
+        // Each icon's box centre and half its width and height, pixels.
+        var members: [Int] = [], cx: [Double] = [], cy: [Double] = [], hw: [Double] = [], hh: [Double] = []
+        // Cells of side `side`, the least half width or half height of any icon: two icons in one
+        // cell are closer than that on both axes, so they hide each other without a test, and a
+        // carpet of 100k icons costs a look-up each, not a test per pair (25 s with cells as
+        // large as an icon). Icons that hide each other lie within `reachX`, `reachY` cells.
+        var side = Double.infinity, reachX = 0.0, reachY = 0.0
+        let pixels = v.toPixels
+        for k in 0..<n {
+            let i = point(k), s = Int(index[i])
+            guard isIcon[s] else { continue }
+            let e = symbols[s].extent
+            let x = pixels.x(data.x[i]), y = pixels.y(data.y[i])
+            let w = (e.left + e.right) / 2, h = (e.top + e.bottom) / 2
+            guard x.isFinite, y.isFinite, w > 0, h > 0 else { continue }
+            members.append(k)
+            cx.append(x + (e.right - e.left) / 2); cy.append(y + (e.bottom - e.top) / 2)
+            hw.append(w); hh.append(h)
+            side = min(side, w, h); reachX = max(reachX, w); reachY = max(reachY, h)
+        }
+        guard members.count >= 2 else { return [] }
+        var parent = Array(0..<members.count)
+        func find(_ a: Int) -> Int {
+            var a = a
+            while parent[a] != a { parent[a] = parent[parent[a]]; a = parent[a] }
+            return a
+        }
+        // Each group's size at its root: two groups both past `maximum` are left alone either way,
+        // so a carpet's dense cells are not tested pair by pair against each other.
+        var groupSize = [Int](repeating: 1, count: members.count)
+        func union(_ a: Int, _ b: Int) {
+            let ra = find(a), rb = find(b)
+            guard ra != rb else { return }
+            parent[max(ra, rb)] = min(ra, rb)
+            groupSize[min(ra, rb)] += groupSize[max(ra, rb)]
+        }
+        struct Cell: Hashable { var x: Int, y: Int }
+        // Each icon's cell, then the icons of each cell together (a counting sort: no array per cell).
+        var cellOf: [Cell: Int32] = [:]
+        var cells: [Cell] = []
+        var cellOfIcon = [Int32](repeating: 0, count: members.count)
+        for a in members.indices {
+            let c = Cell(x: Int((cx[a] / side).rounded(.down)), y: Int((cy[a] / side).rounded(.down)))
+            if let k = cellOf[c] { cellOfIcon[a] = k } else {
+                cellOfIcon[a] = Int32(cells.count)
+                cellOf[c] = Int32(cells.count)
+                cells.append(c)
+            }
+        }
+        var start = [Int](repeating: 0, count: cells.count + 1)
+        for a in members.indices { start[Int(cellOfIcon[a]) + 1] += 1 }
+        for k in cells.indices { start[k + 1] += start[k] }
+        var fill = start, inCells = [Int](repeating: 0, count: members.count)
+        for a in members.indices {
+            let k = Int(cellOfIcon[a])
+            inCells[fill[k]] = a
+            fill[k] += 1
+            union(a, inCells[start[k]])
+        }
+        let rx = Int((reachX / side).rounded(.up)), ry = Int((reachY / side).rounded(.up))
+        for k in cells.indices {
+            let c = cells[k]
+            for dy in 0...ry {
+                for dx in -rx...rx where dy > 0 || dx > 0 {
+                    guard let j32 = cellOf[Cell(x: c.x + dx, y: c.y + dy)] else { continue }
+                    let j = Int(j32)
+                    let rk = find(inCells[start[k]]), rj = find(inCells[start[j]])
+                    guard rk != rj, groupSize[rk] <= maximum || groupSize[rj] <= maximum else { continue }
+                    // One pair that hides each other joins the two cells' icons (each cell's are one group).
+                    search: for a in inCells[start[k]..<start[k + 1]] {
+                        for b in inCells[start[j]..<start[j + 1]]
+                        where abs(cx[a] - cx[b]) < (hw[a] + hw[b]) / 2 && abs(cy[a] - cy[b]) < (hh[a] + hh[b]) / 2 {
+                            union(a, b)
+                            break search
+                        }
+                    }
+                }
+            }
+        }
+        // Groups of 2...maximum, in the order of their first member (members are ascending).
+        var size = [Int32](repeating: 0, count: members.count)
+        for a in members.indices { size[find(a)] += 1 }
+        var groupOfRoot = [Int32](repeating: -1, count: members.count)
+        var out: [[Int]] = []
+        for a in members.indices {
+            let r = find(a)
+            guard size[r] >= 2 && Int(size[r]) <= maximum else { continue }
+            if groupOfRoot[r] < 0 { groupOfRoot[r] = Int32(out.count); out.append([]) }
+            out[Int(groupOfRoot[r])].append(members[a])
+        }
+        return out
+    }
+
+    /// Two lists of groups of candidates joined where they share a member (a point on one
+    /// coordinate with an icon stack), each ascending, groups by first member.
+    static func merge(_ a: [[Int]], _ b: [[Int]]) -> [[Int]] {
+        guard !a.isEmpty else { return b }
+        let all = a + b
+        var parent = Array(all.indices)
+        func find(_ g: Int) -> Int {
+            var g = g
+            while parent[g] != g { parent[g] = parent[parent[g]]; g = parent[g] }
+            return g
+        }
+        var groupOf: [Int: Int] = [:]
+        for (g, members) in all.enumerated() {
+            for k in members {
+                if let h = groupOf[k] {
+                    let rg = find(g), rh = find(h)
+                    if rg != rh { parent[max(rg, rh)] = min(rg, rh) }
+                } else {
+                    groupOf[k] = g
+                }
+            }
+        }
+        var byRoot: [Int: Set<Int>] = [:]
+        for (g, members) in all.enumerated() { byRoot[find(g), default: []].formUnion(members) }
+        return byRoot.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
     }
 
     static func colocated(_ members: [Int], data: ProjectedPoints, viewport v: Viewport, tolerance: Double) -> Bool {

@@ -80,6 +80,72 @@ import TestSupport
         #expect(Self.trailBatches(try AnimationRenderer.scenes(r)[6].scene).isEmpty)
     }
 
+    /// A trail follows what the reader saw: Ada starts inside a bubble with Bea (25 px apart at
+    /// this zoom) and moves east out of it. Every segment of every frame joins the positions the
+    /// two frames showed its point at (`FramePlan.shownX/shownY`: the bubble's centre while she
+    /// was in it, the marker after), so her trail starts at the bubble, about 12 px from where
+    /// the data had her, not at her hidden data position; and its newest end is her marker.
+    @Test func trailsFollowTheShownPositionOutOfABubble() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try AnimationTestData.writeCSV([
+            ["1,Ada,45.0,9.0", "2,Bea,45.0,9.4", "3,Cy,44.0,13.0"],
+            ["1,Ada,45.0,12.0", "2,Bea,45.0,9.4", "3,Cy,44.0,13.0"],
+            ["1,Ada,45.0,12.0", "2,Bea,45.0,9.4", "3,Cy,44.0,13.0"],
+        ], to: dir)
+        var r = AnimationRequest(source: .keyframes(paths), output: .inMemory(format: .png))
+        r.base.width = 320
+        r.base.height = 240
+        r.base.view = .center(lat: 45, lon: 11, zoom: 5.5)
+        r.base.style.marker.shape = .circle
+        r.base.style.marker.size = 10
+        r.base.defaultBasemap = false
+        r.framesPerTransition = 10
+        r.fps = 10
+        r.easing = .linear
+        r.trail = 0.4          // 4 frames
+        let scenes = try AnimationRenderer.scenes(r)
+        func index(_ plan: FramePlan, key: Int) -> Int? { plan.keys.firstIndex(of: key) }
+        var segments = 0
+        for (k, frame) in scenes.enumerated() {
+            for s in frame.plan.trail {
+                let newer = scenes[k - s.age].plan, older = scenes[k - s.age - 1].plan
+                let b = try #require(index(newer, key: s.key)), a = try #require(index(older, key: s.key))
+                #expect(s.x1 == newer.shownX[b] && s.y1 == newer.shownY[b], "frame \(k) key \(s.key) age \(s.age)")
+                #expect(abs(s.x0 - older.shownX[a]).truncatingRemainder(dividingBy: 1) == 0 && s.y0 == older.shownY[a],
+                        "frame \(k) key \(s.key) age \(s.age)")
+                segments += 1
+            }
+        }
+        #expect(segments > 0)
+        // Ada: in the bubble in frame 0, then drawn; some frame trails her from the bubble's centre.
+        let first = scenes[0].plan
+        let ada = try #require(first.points.ids.firstIndex(of: .number(1)))
+        let key = first.keys[ada]
+        #expect(first.group[ada] >= 0, "Ada starts inside a bubble")
+        let bubble = first.viewport.pixel(x: first.shownX[ada], y: first.shownY[ada])
+        let data = first.viewport.pixel(x: WebMercator.x(lon: 9.0), y: WebMercator.y(lat: 45.0))
+        #expect(hypot(bubble.x - data.x, bubble.y - data.y) > 5, "the bubble is drawn away from Ada's own position")
+        // Some segment of Ada's starts where a frame showed her inside a bubble: the bubble's
+        // centre, more than 5 px from where the data had her then (linear easing: 9°E + 3° × j / 10).
+        var fromBubble = 0
+        for frame in scenes {
+            for s in frame.plan.trail where s.key == key {
+                let j = frame.plan.index - s.age - 1, older = scenes[j].plan
+                guard let a = index(older, key: key), older.group[a] >= 0 else { continue }
+                let shown = older.viewport.pixel(x: s.x0, y: s.y0)
+                let data = older.viewport.pixel(x: WebMercator.x(lon: 9.0 + 3.0 * Double(min(j, 10)) / 10), y: WebMercator.y(lat: 45.0))
+                if hypot(shown.x - data.x, shown.y - data.y) > 5 { fromBubble += 1 }
+            }
+        }
+        #expect(fromBubble > 0, "a trail of Ada starts at a bubble she was in, away from her data position")
+        // Her newest segment ends on her marker.
+        let later = scenes[6].plan
+        let m = try #require(later.marks.markerPoint.firstIndex { later.keys[$0] == key })
+        let newest = try #require(later.trail.first { $0.key == key && $0.age == 0 })
+        let end = later.viewport.pixel(x: newest.x1, y: newest.y1)
+        #expect(abs(end.x - later.marks.markerX[m]) < 1e-6 && abs(end.y - later.marks.markerY[m]) < 1e-6)
+    }
+
     /// Keyframe 2 after a pause longer than the trail: no segment has length, so the frame is the
     /// still map of keyframe 2 byte for byte. Keyframe 1, right after the move: the still map with
     /// its trail, every pixel farther than the line's half width (and a pixel of anti-aliasing)

@@ -311,7 +311,8 @@ enum LabelLayout {
             // label may move to another free side to make room for it. Then the labels dropped
             // so far (all ranked at least as high) are tried again: the room the moved one left
             // may be theirs.
-            if movable > 0, !isBubble, placer.soft != nil {
+            if movable > 0, !isBubble, placer.soft != nil,
+               c.hints.side(point: candidates.owners[j], representative: candidates.representative(j)) == nil {
                 movable -= 1
                 if let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smaller) {
                     for moved in m.moved {
@@ -545,7 +546,9 @@ enum LabelLayout {
                     label.size = measured(text, font: labelFont)
                     guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
                     placedLabels.insert(LabelLayout.padded(b, by: padding))
-                    if soft != nil && disc == nil { movable.append((b, label, text, labelFont, side)) }
+                    // Movable later: a point's label on a dense dot map, unless it keeps a side
+                    // given to it (an animation frame's: it must not change side mid-transition).
+                    if soft != nil && disc == nil && hint == nil { movable.append((b, label, text, labelFont, side)) }
                     return (mark(text, font: labelFont, box: b), side)
                 }
             }

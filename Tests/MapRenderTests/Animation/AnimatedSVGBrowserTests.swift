@@ -182,6 +182,9 @@ import TestSupport
         let shot = dir.appendingPathComponent("shot.png").path
         try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                "--force-device-scale-factor=1", "--user-data-dir=\(dir.path)/profile",
+                               // The whole page composited before the shot: under load (a shared
+                               // machine at load 15) a shot once came with its lower rows still white.
+                               "--run-all-compositor-stages-before-draw",
                                "--window-size=\(checked.count * w),\(h)", "--screenshot=\(shot)", page.absoluteString])
         let screenshot = try PNGCodec.decode(path: shot)
         #expect(screenshot.width == checked.count * w && screenshot.height == h)

@@ -67,12 +67,13 @@ let package = Package(
         .target(
             name: "MapRenderServe",
             dependencies: [
-                "MapRender", "MapRenderCore", .product(name: "Yams", package: "Yams"),
+                "MapRender", "MapRenderCore", "MapRenderCairo", "MapRenderTiles", .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

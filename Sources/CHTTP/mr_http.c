@@ -243,8 +243,8 @@ void mr_http_get(mr_http_client *client, const struct mr_http_request *q, struct
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, q->max_redirects > 0 ? 1L : 0L);
+    curl_easy_setopt(e, CURLOPT_MAXREDIRS, q->max_redirects);
     // gzip, deflate, br as libcurl was built with; the body is counted after decoding.
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
     if (q->user_agent) curl_easy_setopt(e, CURLOPT_USERAGENT, q->user_agent);

@@ -66,7 +66,14 @@ public enum IconLoader {
         guard data.count <= maxFileBytes else {
             throw MapRenderError(.inputMalformed, "icon \(file) is over \(maxFileBytes >> 20) MB; an icon file is at most \(maxFileBytes >> 20) MB")
         }
-        let bytes = [UInt8](data)
+        return try icon(bytes: [UInt8](data), name: file, size: size, anchor: anchor)
+    }
+
+    /// An icon from bytes in memory (a served map's `url-` marker image, fetched by the server),
+    /// checked as a file's are; `name` stands for the file in messages and in `MarkerIcon.file`.
+    /// - Parameter maxDrawn: the largest side drawn, CSS px (`maxDrawnSize` for files).
+    public static func icon(bytes: [UInt8], name file: String, size: Double = 1, anchor: MarkerIcon.Anchor? = nil,
+                            maxDrawn: Double = maxDrawnSize) throws -> MarkerIcon {
         guard size > 0, size.isFinite else { throw MapRenderError(.usage, "icon size must be positive, got \(size)") }
         let format: MarkerIcon.Format
         let own: (width: Double, height: Double)
@@ -92,8 +99,8 @@ public enum IconLoader {
             throw MapRenderError(.inputMalformed, "icon \(file) is not an image maprender can draw: expected a PNG or an SVG file")
         }
         let w = own.width * size, h = own.height * size
-        guard w >= 1, h >= 1, w <= maxDrawnSize, h <= maxDrawnSize else {
-            throw MapRenderError(.inputMalformed, "icon \(file) would be drawn \(fmt(w))x\(fmt(h)) px; an icon is 1...\(Int(maxDrawnSize)) px a side (its own size times marker.icon-size)")
+        guard w >= 1, h >= 1, w <= maxDrawn, h <= maxDrawn else {
+            throw MapRenderError(.inputMalformed, "icon \(file) would be drawn \(fmt(w))x\(fmt(h)) px; an icon is 1...\(Int(maxDrawn)) px a side (its own size times marker.icon-size)")
         }
         // Drawn once at its size: the PNG decodes (or fails here, naming the file), and its
         // pixels decide whether it is pin-like.
@@ -106,7 +113,7 @@ public enum IconLoader {
 
     /// An SVG document: after a byte order mark and white space, `<`, and an `<svg` element in
     /// its first 64 KB.
-    static func looksLikeSVG(_ bytes: [UInt8]) -> Bool {
+    public static func looksLikeSVG(_ bytes: [UInt8]) -> Bool {
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "<") else { return false }
@@ -152,8 +159,12 @@ enum SVGIcon {
 /// vector; raster output gets its pixels).
 enum IconPainter {
     private static let lock = NSLock()
-    /// Decoded PNG icons by digest (Cairo image surfaces, never freed: icons are few).
+    /// Decoded PNG icons by digest (Cairo image surfaces), at most `surfaceBytesLimit` bytes of
+    /// pixels: a server drawing many `url-` marker images holds no more (when the next would pass
+    /// the limit the cache is emptied; surfaces being drawn keep their own references).
     nonisolated(unsafe) private static var surfaces: [UInt64: OpaquePointer] = [:]
+    nonisolated(unsafe) private static var surfaceBytes = 0
+    static let surfaceBytesLimit = 64 << 20
 
     /// - Returns: false when librsvg could not draw an SVG.
     @discardableResult
@@ -206,8 +217,16 @@ enum IconPainter {
         lock.lock()
         defer { lock.unlock() }
         if let other = surfaces[icon.digest] { cairo_surface_destroy(s); return cairo_surface_reference(other) }
-        if surfaces.count < 256 { surfaces[icon.digest] = s; return cairo_surface_reference(s) }
-        return s
+        let bytes = Int(cairo_image_surface_get_stride(s)) * Int(cairo_image_surface_get_height(s))
+        guard bytes <= surfaceBytesLimit / 4 else { return s }
+        if surfaceBytes + bytes > surfaceBytesLimit || surfaces.count >= 256 {
+            for (_, old) in surfaces { cairo_surface_destroy(old) }
+            surfaces.removeAll(keepingCapacity: true)
+            surfaceBytes = 0
+        }
+        surfaces[icon.digest] = s
+        surfaceBytes += bytes
+        return cairo_surface_reference(s)
     }
 
     /// The icon drawn alone at its size (whole pixels, rounded up): each pixel's alpha, rows top

@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import MapRender
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import ServiceLifecycle
 
@@ -39,12 +40,14 @@ public enum MapServer {
         var log = logger ?? Logger(label: "maprender-serve")
         if logger == nil { log.logLevel = .warning }
         let timeout = TimeAmount.nanoseconds(Int64(c.readTimeout * 1e9))
-        var http = HTTP1Channel.Configuration(additionalChannelHandlers: [ReadDeadlineHandler(timeout: timeout)],
-                                              idleTimeout: nil)
         // The decoder holds the request line with the headers: a URL up to 4 x --max-url (at
         // least 256 KiB) reaches the middleware, which answers 414 with its length; past that the
-        // HTTP decoder answers a bare 400 and closes the connection, holding no more of it.
+        // HTTP decoder stops reading (holding no more of it) and `HeadOverflowHandler` answers
+        // 414 in JSON and closes the connection.
         let head = max(4 * c.maxURL, 256 << 10)
+        var http = HTTP1Channel.Configuration(additionalChannelHandlers: [HeadOverflowHandler(service: service, limit: head),
+                                                                         ReadDeadlineHandler(timeout: timeout)],
+                                              idleTimeout: nil)
         http.httpDecoder = .init(maxHeaderFieldSize: head, maxHeaderListSize: head + 65536, maxHeaderFieldCount: 200)
         return Application(
             router: router,
@@ -205,6 +208,76 @@ final class ReadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let channel = context.channel
         timer = context.eventLoop.scheduleTask(in: timeout) {
             channel.close(promise: nil)
+        }
+    }
+}
+
+/// Answers a request whose head (request line and headers) is past the HTTP decoder's limit
+/// with a JSON 414, counted and logged as other requests are, and closes the connection.
+///
+/// NIO's decoder reports the overflow as `HTTPParserError.headerOverflow`, the same for a URL
+/// and for a header field; Hummingbird 2 (`HTTPChannelHandler.handleHTTP`) answers any parser
+/// error with a bare 400 and no body, and offers no hook for it. This handler sits between
+/// Hummingbird's codec and its channel (`additionalChannelHandlers`), so it sees the error
+/// first: it writes the answer itself, does not pass the error on (Hummingbird would write its
+/// 400 after ours), and closes the connection's output. What the client still sends is read
+/// and dropped (the decoder keeps none of it), so the client, still sending its URL, is not
+/// reset before it reads the answer; `ReadDeadlineHandler` closes the connection within
+/// --read-timeout if the client does not. Other parser errors keep Hummingbird's 400. The status is 414 whether a long URL or a huge header field
+/// overflowed (the decoder does not say which); the message says both.
+final class HeadOverflowHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let service: MapService
+    let limit: Int
+    private var answering = false
+    private var overflowed = false
+    private var start = DispatchTime.now().uptimeNanoseconds
+
+    init(service: MapService, limit: Int) { self.service = service; self.limit = limit }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) { answering = true }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            answering = false
+            start = DispatchTime.now().uptimeNanoseconds
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // The rest of the long head, arriving after the answer: dropped.
+        if overflowed, error is ByteToMessageDecoderError { return }
+        guard let e = error as? HTTPParserError, case .headerOverflow = e, !answering else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let maxURL = service.configuration.maxURL
+        let reply = Reply.error(ServeError(ServeError.uriTooLong,
+            "the request line or a header is more than \(limit) bytes, far past the \(maxURL) bytes a URL may have (--max-url); POST /render takes large data"))
+        let response = MapServer.response(reply)
+        var fields = response.headers
+        fields[.connection] = "close"
+        fields[.contentLength] = String(reply.body.count)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(ByteBuffer(bytes: reply.body))), promise: nil)
+        let done = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
+        overflowed = true
+        let channel = context.channel
+        done.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        service.record(endpoint: "other", status: ServeError.uriTooLong, seconds: seconds)
+        if service.configuration.accessLog {
+            AccessLog.write(method: "-", uri: "(a request head over \(limit) bytes)", status: ServeError.uriTooLong,
+                            bytes: reply.body.count, seconds: seconds, cache: "-")
         }
     }
 }

@@ -11,7 +11,7 @@ public struct ServeError: Error, CustomStringConvertible, Sendable {
     public var retryAfter: Int?
 
     public static let badRequest = 400, notFound = 404, tooLarge = 413, uriTooLong = 414,
-                      unavailable = 503, internalError = 500, badGateway = 502
+                      unavailable = 503, internalError = 500, badGateway = 502, gatewayTimeout = 504
 
     public init(_ status: Int, _ message: String, retryAfter: Int? = nil) {
         self.status = status
@@ -64,6 +64,7 @@ public final class MapService: @unchecked Sendable {
     let pool: RenderPool
     let cache: ImageCache
     let metrics = ServeMetrics()
+    let urlMarkers: URLMarkerImages
     /// A hash of the server's data, styles, tile sources and version: part of every ETag.
     public let dataVersion: String
 
@@ -92,6 +93,7 @@ public final class MapService: @unchecked Sendable {
         dataVersion = hash.hex
         pool = RenderPool(jobs: c.jobs, queue: c.queue)
         cache = ImageCache(limit: c.cacheBytes)
+        urlMarkers = URLMarkerImages(configuration: c)
     }
 
     deinit { pool.stop() }
@@ -106,41 +108,71 @@ public final class MapService: @unchecked Sendable {
     public func staticMap(segments: [Substring], query: String?, dataSet: String?, mapboxStyle: String?,
                           ifNoneMatch: String?) async -> Reply {
         let key = "GET \(dataSet ?? "")|\(mapboxStyle ?? "")|\(segments.joined(separator: "/"))?\(Self.normalisedQuery(query))"
-        return await answer(key: key, ifNoneMatch: ifNoneMatch) {
-            let url = try StaticURL(segments: segments, query: query)
-            var options = url.options
-            if let s = mapboxStyle, self.names.named["style"]?[s] != nil, !options.contains(where: { $0.name == "style" }) {
-                options.append(("style", [s]))
-            }
-            if Overlay.hasLabels(url.overlays), !options.contains(where: { $0.name == "label" }) {
-                options.append(("label", ["label"]))
-            }
-            var r = try self.request(options)
-            r.format = url.format
-            var positions = 0
-            if let name = dataSet {
-                r.inputs = [try self.dataSetPath(name)]
-            }
-            if let fc = Overlay.featureCollection(url.overlays) {
-                r.inlineInputs.append(.init(name: "overlays.geojson", data: Data(fc.utf8)))
-            }
-            for (n, o) in url.overlays.enumerated() {
-                positions += o.positionCount
-                if case .geoJSON(let text) = o {
-                    r.inlineInputs.append(.init(name: "overlay \(n + 1) (geojson).geojson", data: Data(text.utf8)))
-                }
-            }
-            try self.checkPoints(positions)
-            if r.inputs.isEmpty && r.inlineInputs.isEmpty {
-                guard !url.auto else {
-                    throw ServeError(ServeError.badRequest, "auto fits the view to the overlays, but there are none: give LON,LAT,ZOOM or [W,S,E,N]")
-                }
-                // A map with nothing on it (Mapbox allows one): the basemap alone.
-                r.inlineInputs = [.init(name: "no-overlays.geojson", data: Data(#"{"type":"FeatureCollection","features":[]}"#.utf8))]
-                r.allowEmpty = true
-            }
-            return r
+        let build = { () throws -> (RenderRequest, [Overlay]) in
+            try self.staticRequest(segments: segments, query: query, dataSet: dataSet, mapboxStyle: mapboxStyle)
         }
+        // `url-` markers: their images are fetched (or found in memory) before the cache is
+        // asked, and each one's digest joins the key, so a changed image is a new ETag.
+        guard segments.count == 3, segments[0].contains("url-") else {
+            return await answer(key: key, ifNoneMatch: ifNoneMatch) { try build().0 }
+        }
+        let prepared: RenderRequest
+        var digests = ""
+        do {
+            var (r, overlays) = try build()
+            let icons = try await urlMarkers.icons(for: overlays, scale: r.scale)
+            if !icons.isEmpty {
+                let urls = overlays.compactMap { o -> String? in if case .urlMarker(let m) = o { return m.url } else { return nil } }
+                r.style.marker.icon = StyleExpression.matchingProperty(Overlay.markerURLProperty, keys: urls, fallback: r.style.marker.icon)
+                for (url, icon) in icons { r.style.marker.icons[url] = icon }
+                digests = urls.map { icons[$0].map { String($0.digest, radix: 16) } ?? "-" }.joined(separator: ",")
+            }
+            prepared = r
+        } catch let e as ServeError {
+            return .error(e)
+        } catch let e as MapRenderError {
+            return .error(.from(e))
+        } catch {
+            return .error(ServeError(ServeError.internalError, "\(error)"))
+        }
+        return await answer(key: key + "|markers " + digests, ifNoneMatch: ifNoneMatch) { prepared }
+    }
+
+    /// A static map URL as a render request, with its overlays.
+    func staticRequest(segments: [Substring], query: String?, dataSet: String?, mapboxStyle: String?) throws -> (RenderRequest, [Overlay]) {
+        let url = try StaticURL(segments: segments, query: query)
+        var options = url.options
+        if let s = mapboxStyle, self.names.named["style"]?[s] != nil, !options.contains(where: { $0.name == "style" }) {
+            options.append(("style", [s]))
+        }
+        if Overlay.hasLabels(url.overlays), !options.contains(where: { $0.name == "label" }) {
+            options.append(("label", ["label"]))
+        }
+        var r = try self.request(options)
+        r.format = url.format
+        var positions = 0
+        if let name = dataSet {
+            r.inputs = [try self.dataSetPath(name)]
+        }
+        if let fc = Overlay.featureCollection(url.overlays) {
+            r.inlineInputs.append(.init(name: "overlays.geojson", data: Data(fc.utf8)))
+        }
+        for (n, o) in url.overlays.enumerated() {
+            positions += o.positionCount
+            if case .geoJSON(let text) = o {
+                r.inlineInputs.append(.init(name: "overlay \(n + 1) (geojson).geojson", data: Data(text.utf8)))
+            }
+        }
+        try self.checkPoints(positions)
+        if r.inputs.isEmpty && r.inlineInputs.isEmpty {
+            guard !url.auto else {
+                throw ServeError(ServeError.badRequest, "auto fits the view to the overlays, but there are none: give LON,LAT,ZOOM or [W,S,E,N]")
+            }
+            // A map with nothing on it (Mapbox allows one): the basemap alone.
+            r.inlineInputs = [.init(name: "no-overlays.geojson", data: Data(#"{"type":"FeatureCollection","features":[]}"#.utf8))]
+            r.allowEmpty = true
+        }
+        return (r, url.overlays)
     }
 
     // MARK: - Posted jobs

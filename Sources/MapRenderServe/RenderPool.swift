@@ -37,6 +37,9 @@ final class RenderPool: @unchecked Sendable {
             while head == work.count && !stopped { lock.wait() }
             if head == work.count && stopped { lock.unlock(); return }
             let item = work[head]
+            // The slot lets go of the render's closure (its request, inline data and style) now,
+            // not when up to 1024 finished slots are dropped at once below.
+            work[head] = Self.done
             head += 1
             if head > 1024 && head * 2 > work.count { work.removeFirst(head); head = 0 }
             running += 1
@@ -45,6 +48,8 @@ final class RenderPool: @unchecked Sendable {
             lock.lock(); running -= 1; lock.unlock()
         }
     }
+
+    private static let done: () -> Void = {}
 
     enum Failure: Error { case full, timedOut }
 

@@ -48,13 +48,56 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var tiles: [String: String] = [:]
     /// One line per request on standard error.
     public var accessLog = true
+    /// Hosts whose images `url-` markers may show (`--url-markers HOST,...`): `example.com` (any
+    /// port), `example.com:8443` (that port), `*.example.com` (its subdomains). Empty: `url-`
+    /// markers are refused, and the server fetches nothing a request names.
+    public var urlMarkerHosts: [String] = []
 
     public init() {}
+
+    /// `HOST[,HOST...]` of `--url-markers`, each checked: a host name or address in lower case,
+    /// an optional `:PORT`, an optional `*.` in front of a name.
+    public static func parseHosts(_ text: String) throws -> [String] {
+        var out: [String] = []
+        for raw in text.split(separator: ",") {
+            let h = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            var name = Substring(h)
+            guard !h.contains("/") else {
+                throw MapRenderError(.usage, "--url-markers: '\(h)' is not a host name (example.com, *.example.com, example.com:8443, 127.0.0.1): give hosts, not URLs")
+            }
+            if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") {
+                let port = name[name.index(after: colon)...]
+                guard let p = Int(port), (1...65535).contains(p) else {
+                    throw MapRenderError(.usage, "--url-markers: '\(h)': the port must be 1...65535")
+                }
+                name = name[..<colon]
+            }
+            if name.hasPrefix("*.") { name = name.dropFirst(2) }
+            guard !name.isEmpty, name.count <= 253, !name.contains("*"), !name.contains("/"),
+                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0)) }) else {
+                throw MapRenderError(.usage, "--url-markers: '\(h)' is not a host name (example.com, *.example.com, example.com:8443, 127.0.0.1)")
+            }
+            if !out.contains(h) { out.append(h) }
+        }
+        guard !out.isEmpty else { throw MapRenderError(.usage, "--url-markers: expected HOST[,HOST...], got '\(text)'") }
+        return out
+    }
+
+    /// Whether a `url-` marker may be fetched from `host` (lower case, `:port` when the URL gives one).
+    public func allowsMarkerHost(_ host: String) -> Bool {
+        let name = host.hasSuffix("]") || !host.contains(":") ? host : String(host[..<host.lastIndex(of: ":")!])
+        return urlMarkerHosts.contains { pattern in
+            let exact = pattern.contains(":") && !pattern.hasSuffix("]")
+            let subject = exact ? host : name
+            if pattern.hasPrefix("*.") { return subject.hasSuffix(pattern.dropFirst(1)) }
+            return subject == pattern
+        }
+    }
 
     /// The keys of a `--config` file: the long flag names.
     public static let keys = ["host", "port", "jobs", "queue", "timeout", "max-connections", "read-timeout", "max-url",
                               "max-body", "max-points", "max-size", "cache-mb", "max-age", "data", "style", "tiles",
-                              "access-log"]
+                              "access-log", "url-markers"]
 
     /// Reads a YAML (or JSON) file of `keys`; each value is checked as its flag's is.
     public static func load(path: String) throws -> ServeConfiguration {
@@ -116,6 +159,14 @@ public struct ServeConfiguration: Sendable, Equatable {
             case "data": c.data = try names()
             case "style": c.styles = try names()
             case "tiles": c.tiles = try names()
+            case "url-markers":
+                if let list = value as? [Any] {
+                    c.urlMarkerHosts = try parseHosts(list.map { "\($0)" }.joined(separator: ","))
+                } else if let text = value as? String {
+                    c.urlMarkerHosts = try parseHosts(text)
+                } else {
+                    throw fail("a list of hosts")
+                }
             case "access-log":
                 guard let b = value as? Bool else { throw fail("true or false") }
                 c.accessLog = b

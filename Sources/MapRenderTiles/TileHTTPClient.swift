@@ -30,14 +30,9 @@ final class TileHTTPClient: @unchecked Sendable {
 
     let options: TileOptions
     let cache: TileDiskCache
-    /// Made at the first request (`http`): a map from a local file or a warm cache sends none.
-    /// Holds the connections and DNS answers shared by all requests.
-    private var madeClient: OpaquePointer?
-    private var http: OpaquePointer? {
-        lock.lock(); defer { lock.unlock() }
-        if madeClient == nil { madeClient = mr_http_client_new() }
-        return madeClient
-    }
+    /// libcurl's shared connections and DNS answers, made at the first request: a map from a
+    /// local file or a warm cache sends none.
+    private let http = HTTPGetClient()
     private var hostQueues: [String: HostQueue] = [:]
     /// Per host: no request before this time (seconds since 1970), set by a Retry-After.
     private var hostNotBefore: [String: Double] = [:]
@@ -55,10 +50,8 @@ final class TileHTTPClient: @unchecked Sendable {
     /// it (`http` holds the lock while making it).
     func warmUp() {
         guard !options.offline else { return }
-        Thread.detachNewThread { [self] in _ = http }
+        Thread.detachNewThread { [self] in _ = http.client }
     }
-
-    deinit { mr_http_client_free(madeClient) }
 
     private func hostQueue(_ host: String) -> HostQueue {
         lock.lock(); defer { lock.unlock() }
@@ -188,49 +181,18 @@ final class TileHTTPClient: @unchecked Sendable {
         queue.submit { started.signal() }
         started.wait()
         defer { queue.next() }
-        guard let client = http else { return .failed(mr_http_problem().map { String(cString: $0) } ?? "libcurl could not be set up") }
         lock.lock(); requestsSent += 1; lock.unlock()
-        let ms = { (s: Double) in Int(min(s * 1000, 1e12).rounded(.up)) }
-        var response = mr_http_response()
         let limit = options.maxBodyBytes
-        // C strings for the request, alive for the call.
-        let cHeaders = headers.map { strdup($0) }
-        defer { cHeaders.forEach { free($0) } }
-        url.withCString { cURL in
-            options.fullUserAgent.withCString { ua in
-                cHeaders.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-                    var q = mr_http_request(url: cURL, headers: list.baseAddress, header_count: Int32(list.count), user_agent: ua,
-                                            first_byte_ms: ms(options.connectTimeout), stall_ms: ms(options.stallTimeout),
-                                            total_ms: ms(options.timeout), max_body: limit)
-                    mr_http_get(client, &q, &response)
-                }
-            }
-        }
-        defer { mr_http_free(response.body); mr_http_free(response.headers) }
-        let error = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        switch response.outcome {
-        case Int32(MR_HTTP_ANSWER.rawValue):
-            let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
-            var fields: [String: String] = [:]
-            if let h = response.headers {
-                let text = String(decoding: UnsafeRawBufferPointer(start: h, count: response.headers_length), as: UTF8.self)
-                for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    fields[name] = fields[name].map { $0 + ", " + value } ?? value
-                }
-            }
-            return .answer(body, status: Int(response.status), headers: fields)
-        case Int32(MR_HTTP_TIMED_OUT.rawValue):
-            return .timedOut(error)
-        case Int32(MR_HTTP_TOO_LARGE.rawValue):
-            if response.content_length > Int64(limit) {
-                return .failed("Content-Length \(response.content_length) is larger than the \(Self.mib(limit)) maprender takes for a tile")
-            }
+        let limits = HTTPGetClient.Limits(firstByte: options.connectTimeout, stall: options.stallTimeout, total: options.timeout,
+                                          maxBody: limit, maxRedirects: 5)
+        switch http.get(url, headers: headers, userAgent: options.fullUserAgent, limits: limits) {
+        case .answer(let body, let status, let fields): return .answer(body, status: status, headers: fields)
+        case .timedOut(let why): return .timedOut(why)
+        case .tooLarge(let length?):
+            return .failed("Content-Length \(length) is larger than the \(Self.mib(limit)) maprender takes for a tile")
+        case .tooLarge(nil):
             return .failed("the body is larger than the \(Self.mib(limit)) maprender takes for a tile")
-        default:
-            return .failed(error)
+        case .failed(let why): return .failed(why)
         }
     }
 

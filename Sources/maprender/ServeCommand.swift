@@ -11,14 +11,16 @@ struct Serve: ParsableCommand {
         Endpoints:
           GET  /static/{overlays}/{lon},{lat},{zoom}/{w}x{h}[@2x][.png|.svg|.pdf]
                ({lon},{lat},{zoom} may be auto or [west,south,east,north]; overlays: \
-        pin-s-a+f00(lon,lat), pin-l(lon,lat), path-5+f44-0.5(polyline), geojson(...), comma-separated; \
+        pin-s-a+f00(lon,lat), pin-l(lon,lat), path-5+f44-0.5(polyline), geojson(...), url-{URL}(lon,lat) with \
+        --url-markers, comma-separated; \
         the query takes render options by their manifest names: ?cluster=false&label=name&style=dark)
           GET  /maps/{data}/static/...      the same over a data set named with --data
           GET  /styles/v1/{user}/{style}/static/...   Mapbox URLs as they are (the style by name if the server has it)
           POST /render, /maps/{data}/render  a batch job's keys as JSON, with "data" (GeoJSON or CSV) or "input" (a data set)
           GET  /health, /metrics            status as JSON; Prometheus text
         Refusals are JSON {"error": "..."}: 400 bad request, 404 unknown data set or endpoint, 413 body or points \
-        over the limit, 414 URL too long, 503 busy (with Retry-After) or past --timeout. Options that name files \
+        over the limit, 414 URL too long, 503 busy (with Retry-After) or past --timeout; a url- marker's image \
+        that cannot be had or used 502, its server too slow 504. Options that name files \
         on the server (style, tiles, input) take the names given here; the others (basemap, tile-cache) and the \
         server's own settings (max-memory, tile fetching) are refused in requests. SIGTERM stops accepting \
         connections and finishes the requests in flight. Exit codes: 0 after SIGTERM or SIGINT; 64 bad option; \
@@ -49,6 +51,8 @@ struct Serve: ParsableCommand {
     var style: [String] = []
     @Option(help: ArgumentHelp("A tile source requests may name: ?tiles=NAME (repeatable; a preset, URL template or file).", valueName: "NAME=SOURCE"))
     var tiles: [String] = []
+    @Option(help: ArgumentHelp("Hosts url-{URL}(lon,lat) marker images may come from, comma-separated: example.com (any port), example.com:8443, *.example.com (default: none, url- markers refused).", valueName: "HOST,..."))
+    var urlMarkers: String?
     @Flag(help: "Write no access log line per request (default: one on standard error).") var noAccessLog = false
 
     func validate() throws {
@@ -83,6 +87,7 @@ struct Serve: ParsableCommand {
         for d in data { let (n, f) = try ServeConfiguration.parseNamed(d, flag: "data"); c.data[n] = f }
         for s in style { let (n, f) = try ServeConfiguration.parseNamed(s, flag: "style"); c.styles[n] = f }
         for t in tiles { let (n, f) = try ServeConfiguration.parseNamed(t, flag: "tiles"); c.tiles[n] = f }
+        if let u = urlMarkers { c.urlMarkerHosts = try ServeConfiguration.parseHosts(u) }
         if noAccessLog { c.accessLog = false }
         return c
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MapRender
+import MapRenderCore
 @testable import MapRenderServe
 import Testing
 
@@ -66,10 +67,35 @@ import Testing
         #expect(problem("path-5+f00-2(abc)").hasSuffix("the stroke opacity must be a number in 0...1, got '2'"))
         #expect(problem("path-5(%7E)").contains("the polyline: "))
         #expect(problem("path-5(_p~iF~ps%7CU)").hasSuffix("a path needs at least two points, the polyline has 1"))
-        #expect(problem("url-https%3A%2F%2Fexample.com%2Fm.png(1,2)").contains("url- markers (images from a URL) are not served"))
+        #expect(problem("url-ftp%3A%2F%2Fexample.com%2Fm.png(1,2)").hasSuffix("the marker URL's scheme is 'ftp': only http and https images are fetched"))
+        #expect(problem("url-%2Fm.png(1,2)").hasSuffix("the marker URL '/m.png' is not an absolute URL (expected https://HOST/PATH)"))
+        #expect(problem("url-https%3A%2F%2Fu%3Ap%40example.com%2Fm.png(1,2)").hasSuffix("the marker URL has a user name or password; give a URL without them"))
+        #expect(problem("url-https%3A%2F%2Fexample.com%2Fa%20b.png(1,2)").hasSuffix("percent-encode them in the URL"))
+        #expect(problem("url-(1,2)").hasSuffix("the marker URL is empty: expected url-{percent-encoded URL}(lon,lat)"))
+        #expect(problem("url-https%3A%2F%2Fexample.com%2Fm.png(1,200)").hasSuffix("the latitude must be in -90...90, got 200"))
         #expect(problem("geojson()").hasSuffix("the GeoJSON is empty"))
         #expect(problem("geojson(%ZZ)").hasSuffix("the GeoJSON is not valid percent-encoding"))
         #expect(problem("nothing").hasSuffix("expected NAME(...) such as pin-s(lon,lat), path-5+f00(polyline) or geojson(...)"))
+    }
+
+    @Test func urlMarkers() throws {
+        let list = try Overlay.parseList("url-https%3A%2F%2FExample.com%3A8443%2Fm.png%3Fv%3D1(2.35,48.85),pin-s(1,2)")
+        #expect(list[0] == .urlMarker(.init(url: "https://Example.com:8443/m.png?v=1", host: "example.com:8443", lon: 2.35, lat: 48.85)))
+        #expect(list[0].positionCount == 1)
+        let fc = Overlay.featureCollection(list) ?? ""
+        #expect(fc.contains(#"{"type":"Feature","properties":{"marker-url":"https://Example.com:8443/m.png?v=1"},"geometry":{"type":"Point","coordinates":[2.35,48.85]}}"#), "\(fc)")
+        // The server's host allowlist.
+        var c = ServeConfiguration()
+        c.urlMarkerHosts = try ServeConfiguration.parseHosts("Example.com, *.tiles.org,127.0.0.1:8080")
+        #expect(c.urlMarkerHosts == ["example.com", "*.tiles.org", "127.0.0.1:8080"])
+        #expect(c.allowsMarkerHost("example.com") && c.allowsMarkerHost("example.com:8443"))
+        #expect(!c.allowsMarkerHost("www.example.com") && !c.allowsMarkerHost("example.com.evil.net"))
+        #expect(c.allowsMarkerHost("a.tiles.org") && c.allowsMarkerHost("a.b.tiles.org:81") && !c.allowsMarkerHost("tiles.org") && !c.allowsMarkerHost("eviltiles.org"))
+        #expect(c.allowsMarkerHost("127.0.0.1:8080") && !c.allowsMarkerHost("127.0.0.1") && !c.allowsMarkerHost("127.0.0.1:8081"))
+        #expect(throws: MapRenderError.self) { try ServeConfiguration.parseHosts("http://example.com") }
+        #expect(throws: MapRenderError.self) { try ServeConfiguration.parseHosts("example.com:0") }
+        #expect(throws: MapRenderError.self) { try ServeConfiguration.parseHosts(",") }
+        #expect(throws: MapRenderError.self) { try ServeConfiguration.parseHosts("a*.example.com") }
     }
 
     @Test func urlPathsAndQueries() throws {

@@ -29,6 +29,7 @@ import TestSupport
         ("docker ", "needs the Docker daemon and the network (base images, a registry); ReadmeDeploymentTests checks the Dockerfile"),
         ("maprender serve ", "runs until stopped; ServeReadmeTests starts it as printed (on a free port) and requests the section's URLs"),
         ("curl 'http://127.0.0.1:8080/", "asks the server the command before starts; ServeReadmeTests sends each of these requests"),
+        ("python3 -m http.server ", "a web server of marker images that runs until stopped; ServeURLMarkerTests serves the same folder and requests the section's url- marker map"),
     ]
 
     struct Command: CustomStringConvertible {

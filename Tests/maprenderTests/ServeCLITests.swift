@@ -122,10 +122,12 @@ import TestSupport
         #expect(badName.status == 64 && badName.stderr.contains("--data: a name must be 1 to 64 letters, digits, '-', '_' or '.', got '../x'"), "\(badName.stderr)")
         let missing = try cli.run(["serve", "--data", "x=no/such.csv"])
         #expect(missing.status == 66 && missing.stderr.contains("cannot read no/such.csv: no such file"), "\(missing.stderr)")
+        let badHosts = try cli.run(["serve", "--url-markers", "https://example.com"])
+        #expect(badHosts.status == 64 && badHosts.stderr.contains("--url-markers: 'https://example.com'"), "\(badHosts.stderr)")
         let help = try cli.run(["serve", "--help"])
         for flag in ["--config", "--host", "--port", "--jobs", "--queue", "--timeout", "--max-connections", "--read-timeout",
                      "--max-url", "--max-body", "--max-points", "--max-size", "--cache-mb", "--max-age", "--data", "--style",
-                     "--tiles", "--no-access-log", "POST /render", "/metrics"] {
+                     "--tiles", "--url-markers", "--no-access-log", "POST /render", "/metrics", "url-{URL}(lon,lat)"] {
             #expect(help.stdout.contains(flag), "\(flag)")
         }
     }

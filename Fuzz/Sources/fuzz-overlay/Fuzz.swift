@@ -3,7 +3,7 @@ import FuzzSupport
 import MapRender
 
 /// The Mapbox Static Images overlay grammar of `maprender serve` (`pin-s-a+f00(lon,lat)`,
-/// `path-5+f44-0.5(polyline)`, `geojson(...)`) on arbitrary text: a list of overlays whose
+/// `path-5+f44-0.5(polyline)`, `geojson(...)`, `url-{URL}(lon,lat)`) on arbitrary text: a list of overlays whose
 /// positions are in range and whose GeoJSON is valid JSON, or an OverlayError naming the overlay.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -21,6 +21,10 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
                 precondition(p.strokeOpacity.map { (0...1).contains($0) } ?? true, "opacity out of range")
             case .geoJSON(let g):
                 precondition(!g.isEmpty, "empty GeoJSON")
+            case .urlMarker(let m):
+                precondition(abs(m.lon) <= 180 && abs(m.lat) <= 90, "url marker out of range")
+                precondition(m.url.hasPrefix("http://") || m.url.hasPrefix("https://") || m.url.lowercased().hasPrefix("http"), "url marker not http(s)")
+                precondition(!m.host.isEmpty && m.url.utf8.count <= Overlay.maxMarkerURLBytes, "url marker without host or too long")
             }
         }
         if let fc = Overlay.featureCollection(list) {

@@ -33,6 +33,9 @@ struct mr_http_request {
     const char *user_agent;
     long first_byte_ms, stall_ms, total_ms;
     size_t max_body;
+    /// Redirects followed (http and https only); 0: a 3xx answer is returned as it is, with its
+    /// Location header, for a caller that checks where it leads.
+    long max_redirects;
 };
 
 struct mr_http_response {

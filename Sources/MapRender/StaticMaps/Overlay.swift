@@ -12,14 +12,36 @@ import MapRenderCore
 ///   and fill opacity (a fill closes it into a polygon);
 /// - `geojson(...)`: URL-encoded GeoJSON (a geometry, a feature or a feature collection; its
 ///   simplestyle properties are drawn);
-/// - `url-https%3A%2F%2F...(lon,lat)`: a marker image from a URL, refused: this server draws
-///   no image markers and fetches nothing a request names.
+/// - `url-https%3A%2F%2F...(lon,lat)`: a marker image from a percent-encoded http or https URL,
+///   centred on the position (the Mapbox API's rule); the parser checks the URL's form, the
+///   server decides whether it fetches it (`maprender serve --url-markers HOST,...`).
 ///
 /// Overlays are separated by commas outside parentheses; the list is drawn in order.
 public enum Overlay: Sendable, Equatable {
     case pin(Pin)
     case path(Path)
     case geoJSON(String)
+    case urlMarker(URLMarker)
+
+    /// `url-{percent-encoded URL}(lon,lat)`.
+    public struct URLMarker: Sendable, Equatable {
+        /// Decoded: `https://example.com/marker.png`.
+        public var url: String
+        /// The host in lower case, with `:port` when the URL gives one.
+        public var host: String
+        public var lon: Double
+        public var lat: Double
+
+        public init(url: String, host: String, lon: Double, lat: Double) {
+            self.url = url; self.host = host; self.lon = lon; self.lat = lat
+        }
+    }
+
+    /// The longest marker URL, bytes (decoded).
+    public static let maxMarkerURLBytes = 2048
+
+    /// The feature property that names a `url-` marker's icon (its URL) in `featureCollection`.
+    public static let markerURLProperty = "marker-url"
 
     public struct Pin: Sendable, Equatable {
         public var large: Bool
@@ -54,7 +76,7 @@ public enum Overlay: Sendable, Equatable {
     /// coordinate pairs, counted from its text), for the server's points-per-request limit.
     public var positionCount: Int {
         switch self {
-        case .pin: return 1
+        case .pin, .urlMarker: return 1
         case .path(let p): return p.coordinates.count / 2
         case .geoJSON(let text): return Overlay.countPositions(text)
         }
@@ -129,7 +151,7 @@ public enum Overlay: Sendable, Equatable {
             return .geoJSON(json)
         }
         if head.hasPrefix("url-") {
-            throw fail("url- markers (images from a URL) are not served: maprender draws no image markers and fetches no URL a request names; use pin-s or pin-l")
+            return .urlMarker(try urlMarker(String(head.dropFirst(4)), argument))
         }
         if head == "pin-s" || head == "pin-l" || head.hasPrefix("pin-s-") || head.hasPrefix("pin-l-")
             || head.hasPrefix("pin-s+") || head.hasPrefix("pin-l+") {
@@ -164,6 +186,28 @@ public enum Overlay: Sendable, Equatable {
         }
         let (lon, lat) = try position(argument)
         return Pin(large: head.hasPrefix("pin-l"), label: label, color: color, lon: lon, lat: lat)
+    }
+
+    /// `url-{percent-encoded URL}`: an absolute http or https URL with a host and no user name or
+    /// password, at most `maxMarkerURLBytes` decoded.
+    static func urlMarker(_ encoded: String, _ argument: String) throws -> URLMarker {
+        guard let url = encoded.removingPercentEncoding else { throw fail("the marker URL is not valid percent-encoding") }
+        guard !url.isEmpty else { throw fail("the marker URL is empty: expected url-{percent-encoded URL}(lon,lat)") }
+        guard url.utf8.count <= maxMarkerURLBytes else {
+            throw fail("the marker URL is \(url.utf8.count) bytes, more than \(maxMarkerURLBytes)")
+        }
+        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw fail("the marker URL has spaces, control or non-ASCII characters: percent-encode them in the URL")
+        }
+        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), let host = c.host?.lowercased(), !host.isEmpty else {
+            throw fail("the marker URL '\(url.prefix(80))' is not an absolute URL (expected https://HOST/PATH)")
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw fail("the marker URL's scheme is '\(scheme)': only http and https images are fetched")
+        }
+        guard c.user == nil, c.password == nil else { throw fail("the marker URL has a user name or password; give a URL without them") }
+        let (lon, lat) = try position(argument)
+        return URLMarker(url: url, host: c.port.map { "\(host):\($0)" } ?? host, lon: lon, lat: lat)
     }
 
     /// `lon,lat`, each in range.
@@ -273,9 +317,10 @@ public struct OverlayError: Error, CustomStringConvertible, Sendable {
 // MARK: - As GeoJSON
 
 extension Overlay {
-    /// Pins and paths as one GeoJSON FeatureCollection with simplestyle properties
+    /// Pins, paths and `url-` markers as one GeoJSON FeatureCollection with simplestyle properties
     /// (`marker-color`, `marker-size`, `label`; `stroke`, `stroke-width`, `stroke-opacity`,
-    /// `fill`, `fill-opacity`), the form every other input takes; nil when there are none.
+    /// `fill`, `fill-opacity`; a `url-` marker's URL in `marker-url`, which the server's icon
+    /// expression reads), the form every other input takes; nil when there are none.
     /// A pin-s is a medium simplestyle marker (maprender's default pin), a pin-l a large one.
     public static func featureCollection(_ overlays: [Overlay]) -> String? {
         var features: [String] = []
@@ -325,6 +370,9 @@ extension Overlay {
                     geometry = "{\"type\":\"LineString\",\"coordinates\":[\(pairs.joined(separator: ","))]}"
                 }
                 features.append("{\"type\":\"Feature\",\"properties\":{\(props.joined(separator: ","))},\"geometry\":\(geometry)}")
+            case .urlMarker(let m):
+                features.append("{\"type\":\"Feature\",\"properties\":{\"\(markerURLProperty)\":\(str(m.url))},"
+                    + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(num(m.lon)),\(num(m.lat))]}}")
             case .geoJSON: continue
             }
         }

@@ -42,6 +42,19 @@ public struct StyleExpression: Hashable, Sendable {
     /// An expression that always gives `value`.
     public init(constant value: ExpressionValue) { self.init(node: .literal(value)) }
 
+    /// `["match", ["get", property], key, key, ..., fallback]`: a feature whose `property` is
+    /// one of `keys` gets that key, any other `fallback` (nil: the empty string). A served map's
+    /// `url-` markers name their icons this way in front of the style's own `marker.icon`.
+    public static func matchingProperty(_ property: String, keys: [String], fallback: StyleExpression?) -> StyleExpression {
+        var labels: [ExpressionValue: Int] = [:]
+        var outputs: [Node] = []
+        for k in keys where labels[.string(k)] == nil {
+            labels[.string(k)] = outputs.count
+            outputs.append(.literal(.string(k)))
+        }
+        return StyleExpression(node: .match(.get(Property(name: property)), labels, outputs, fallback?.node ?? .literal(.string(""))))
+    }
+
     /// True when the expression reads no feature property: evaluate it once per render, not per point.
     public var isFeatureConstant: Bool { propertyNames.isEmpty }
 

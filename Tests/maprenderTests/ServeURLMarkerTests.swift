@@ -54,7 +54,8 @@ import TestSupport
         """#
 
         init(folder: URL) throws {
-            let script = folder.appendingPathComponent("image_server.py")
+            // Beside the test's temporary files, never in the folder served (the README's is samples/icons).
+            let script = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-image-server-\(getpid()).py")
             try Data(Self.script.utf8).write(to: script)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script.path, folder.path]

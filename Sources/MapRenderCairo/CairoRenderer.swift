@@ -268,6 +268,20 @@ public final class CairoRenderer {
         return true
     }
 
+    /// A batch's line join and cap, set on `cr`.
+    private func setJoinAndCap(_ p: ShapePaint, _ cr: OpaquePointer) {
+        switch p.join {
+        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        }
+        switch p.cap {
+        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+
     private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer, rasters: RasterPainter) {
         if strokesInPieces(b, cr) { return }
         func addPath(_ path: Int, _ c: UnsafeBufferPointer<Double>) {
@@ -317,16 +331,7 @@ public final class CairoRenderer {
         b.coords.withUnsafeBufferPointer { c in
             for path in 0..<b.pathCount { addPath(path, c) }
         }
-        switch b.paint.join {
-        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
-        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
-        }
-        switch b.paint.cap {
-        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
-        }
+        setJoinAndCap(b.paint, cr)
         if b.kind == .polygon {
             if !b.fillsPathsApart && b.fill.a > 0 && b.paint.pattern == nil {
                 b.fill.setSource(cr)
@@ -379,16 +384,7 @@ public final class CairoRenderer {
         opaque.a = 1
         opaque.setSource(cr)
         cairo_set_line_width(cr, b.strokeWidth)
-        switch b.paint.join {
-        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
-        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
-        }
-        switch b.paint.cap {
-        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
-        }
+        setJoinAndCap(b.paint, cr)
         b.coords.withUnsafeBufferPointer { c in
             if !manyVertices {
                 // A path at a time, whole (its rings together: a multi-line's parts).

@@ -13,19 +13,7 @@ final class TileServer {
     let cache: String
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TileFixtures.path("tile_server.py")]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var line = Data()
-        while true {
-            let b = out.fileHandleForReading.readData(ofLength: 1)
-            if b.isEmpty || b[b.startIndex] == 0x0A { break }
-            line.append(b)
-        }
-        guard let p = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
+        guard let p = try PythonServer.start(process, arguments: [TileFixtures.path("tile_server.py")]) else {
             throw CocoaError(.fileReadUnknown)
         }
         port = p

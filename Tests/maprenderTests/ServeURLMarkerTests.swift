@@ -57,19 +57,7 @@ import TestSupport
             // Beside the test's temporary files, never in the folder served (the README's is samples/icons).
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-image-server-\(getpid()).py")
             try Data(Self.script.utf8).write(to: script)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, folder.path]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            var line = Data()
-            while true {
-                let b = out.fileHandleForReading.readData(ofLength: 1)
-                if b.isEmpty || b[b.startIndex] == 0x0A { break }
-                line.append(b)
-            }
-            guard let p = Int(String(decoding: line, as: UTF8.self)) else {
-                kill(process.processIdentifier, SIGKILL)
+            guard let p = try PythonServer.start(process, arguments: [script.path, folder.path]) else {
                 throw LoopbackHTTP.Failure(description: "the image server did not start")
             }
             port = p

@@ -128,15 +128,7 @@ public final class CairoRenderer {
             }
             switch item {
             case .shapes(let b):
-                if let w = scene.world {
-                    withSavedState(cr) {
-                        cairo_rectangle(cr, w.x, w.y, w.width, w.height)
-                        cairo_clip(cr)
-                        drawShapes(b, cr, rasters: rasters)
-                    }
-                } else {
-                    drawShapes(b, cr, rasters: rasters)
-                }
+                drawShapes(b, cr, rasters: rasters, inside: scene.world)
             case .markers(let m):
                 if raster {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s, text: text)
@@ -249,17 +241,7 @@ public final class CairoRenderer {
             var m = matrix
             m.y0 -= Double(top)
             cairo_set_matrix(bcr, &m)
-            for b in batches {
-                if let world {
-                    withSavedState(bcr) {
-                        cairo_rectangle(bcr, world.x, world.y, world.width, world.height)
-                        cairo_clip(bcr)
-                        drawShapes(b, bcr, rasters: rasters)
-                    }
-                } else {
-                    drawShapes(b, bcr, rasters: rasters)
-                }
-            }
+            for b in batches { drawShapes(b, bcr, rasters: rasters, inside: world) }
             cairo_destroy(bcr)
             cairo_surface_flush(surface)
             cairo_surface_destroy(surface)
@@ -279,6 +261,16 @@ public final class CairoRenderer {
         case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+
+    /// A batch clipped to `world` (the world's extent on a letterboxed map), or unclipped.
+    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer, rasters: RasterPainter, inside world: Rect?) {
+        guard let world else { return drawShapes(b, cr, rasters: rasters) }
+        withSavedState(cr) {
+            cairo_rectangle(cr, world.x, world.y, world.width, world.height)
+            cairo_clip(cr)
+            drawShapes(b, cr, rasters: rasters)
         }
     }
 

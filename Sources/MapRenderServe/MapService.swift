@@ -28,6 +28,14 @@ public struct ServeError: Error, CustomStringConvertible, Sendable {
         (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])) ?? Data("{\"error\":\"error\"}".utf8)
     }
 
+    /// Any error a request's handling threw: a ServeError as it is, a render's by `from(_:)`,
+    /// anything else ours (500).
+    static func from(any error: Error) -> ServeError {
+        if let e = error as? ServeError { return e }
+        if let e = error as? MapRenderError { return from(e) }
+        return ServeError(internalError, "\(error)")
+    }
+
     /// The status of a render's error: the request's fault (400), a tile server's (502), ours (500).
     static func from(_ e: MapRenderError) -> ServeError {
         switch e.kind {
@@ -128,12 +136,8 @@ public final class MapService: @unchecked Sendable {
                 digests = urls.map { icons[$0].map { String($0.digest, radix: 16) } ?? "-" }.joined(separator: ",")
             }
             prepared = r
-        } catch let e as ServeError {
-            return .error(e)
-        } catch let e as MapRenderError {
-            return .error(.from(e))
         } catch {
-            return .error(ServeError(ServeError.internalError, "\(error)"))
+            return .error(ServeError.from(any: error))
         }
         return await answer(key: key + "|markers " + digests, ifNoneMatch: ifNoneMatch) { prepared }
     }
@@ -250,12 +254,8 @@ public final class MapService: @unchecked Sendable {
             var r = Reply(status: 200, contentType: type, body: result.data, headers: headers)
             r.cache = "miss"
             return r
-        } catch let e as ServeError {
-            return .error(e)
-        } catch let e as MapRenderError {
-            return .error(.from(e))
         } catch {
-            return .error(ServeError(ServeError.internalError, "\(error)"))
+            return .error(ServeError.from(any: error))
         }
     }
 

@@ -22,6 +22,8 @@ public struct RenderResult: Sendable {
 public enum MapRenderer {
     /// Renders to bytes (PNG, SVG or PDF, as `request.format`), no file written.
     public static func render(_ request: RenderRequest) throws -> RenderResult {
+        // A render with one thread keeps every loop of the pipeline on it (`Work.serial`).
+        if request.threads == 1 && !Work.serial { return try Work.$serial.withValue(true) { try render(request) } }
         // The style's icon files, read and checked before anything else (kept when loaded with the style).
         var request = request
         try IconLoader.load(style: &request.style)

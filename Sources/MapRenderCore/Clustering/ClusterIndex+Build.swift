@@ -412,7 +412,7 @@ extension ClusterIndex {
             // order is needed: it is built on first use; nor beside another build: `buildsRunning`.)
             var halves = [0..<m]
             var handoff: Handoff?
-            let sidesAllowed = !Self.claimsTurn || Self.buildsRunning.load(ordering: .relaxed) == 1
+            let sidesAllowed = !Work.serial && (!Self.claimsTurn || Self.buildsRunning.load(ordering: .relaxed) == 1)
             if m >= Self.sidesFrom && options.minPoints <= 2 && sidesAllowed {
                 let sample = NeighbourGrid.sample(of: askedSlot, count: m)
                 var split = grid.emptyColumnSplit(sample: sample)
@@ -446,7 +446,7 @@ extension ClusterIndex {
                             decide(halves[1], list, askedIndex, askedSlot, grid, &logs[1], tree: tree, handoff: (handoff, 1))
                         })
                     } else {
-                        DispatchQueue.concurrentPerform(iterations: 2) { side in
+                        Work.perform(iterations: 2) { side in
                             decide(halves[side], list, askedIndex, askedSlot, grid, &sides[side], tree: tree)
                         }
                     }
@@ -627,7 +627,7 @@ extension ClusterIndex {
                             ends[0] = write(bounds[0]..<bounds[1], from: starts[0], list, views, asked: asked, askedIndex,
                                             into: out, added: addedBase)
                         } else {
-                            DispatchQueue.concurrentPerform(iterations: starts.count) { part in
+                            Work.perform(iterations: starts.count) { part in
                                 ends[part] = write(bounds[part]..<bounds[part + 1], from: starts[part], list, views, asked: asked,
                                                    askedIndex, into: out, added: addedBase)
                             }

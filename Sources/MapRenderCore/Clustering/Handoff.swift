@@ -83,6 +83,7 @@ final class Handoff: Sendable {
     /// are done. (`DispatchQueue.concurrentPerform` may run its iterations one after the other,
     /// and a side waiting for the other would then wait for ever.)
     static func simultaneously(_ first: () -> Void, _ second: () -> Void) {
+        Work.forks?.add()
         withoutActuallyEscaping(second) { second in
             let done = DispatchSemaphore(value: 0)
             let box = UncheckedBox(second)

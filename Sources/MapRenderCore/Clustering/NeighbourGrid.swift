@@ -262,7 +262,7 @@ final class NeighbourGrid {
         let v = entries, ranges = partRanges(n)
         var counts = [Int](repeating: 0, count: ranges.count)
         counts.withUnsafeMutableBufferPointer { counts in
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
+            Work.perform(iterations: ranges.count) { k in
                 var c = 0
                 for p in ranges[k] where v[p].isMerged { c += 1 }
                 counts[k] = c
@@ -274,7 +274,7 @@ final class NeighbourGrid {
         mergedPositions.withUnsafeMutableBufferPointer { positions in
             crowded.refs.withUnsafeMutableBufferPointer { refs in
                 crowded.xy.withUnsafeMutableBufferPointer { xy in
-                    DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                    Work.perform(iterations: ranges.count) { part in
                         var k = firsts[part]
                         for p in ranges[part] where v[p].isMerged {
                             positions[k] = Int32(p)
@@ -616,7 +616,7 @@ final class NeighbourGrid {
             let bounds = [0] + splits + [columns]
             var ends = [(a: Int, out: Int)](repeating: (0, 0), count: starts.count)
             ends.withUnsafeMutableBufferPointer { ends in
-                DispatchQueue.concurrentPerform(iterations: starts.count) { k in
+                Work.perform(iterations: starts.count) { k in
                     ends[k] = merge(bounds[k]..<bounds[k + 1], starts[k].a, starts[k].out)
                 }
             }
@@ -794,7 +794,7 @@ final class NeighbourGrid {
             let firsts = (0...parts).map { k in
                 k == parts ? columns : partitionPoint(0..<columns) { Int(st[$0]) >= count * k / parts }
             }
-            DispatchQueue.concurrentPerform(iterations: parts) { k in
+            Work.perform(iterations: parts) { k in
                 sweep(firsts[k]..<firsts[k + 1], zoom: zoom, slot: slot)
             }
         }
@@ -1062,7 +1062,7 @@ enum RadixSort {
         }
         bounds.append(runs)
         runStart.withUnsafeBufferPointer { runStart in
-            DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { part in
+            Work.perform(iterations: bounds.count - 1) { part in
                 var count = [Int32](repeating: 0, count: 256)
                 count.withUnsafeMutableBufferPointer { count in
                     let c = count.baseAddress!

@@ -156,7 +156,7 @@ final class CSVReader {
         // (A record with a point takes at least two bytes, so a block that cannot reach the
         // memory limit holds fewer than n / 2 records: then no row of it stops the reading.)
         // (A geometry column reads on one thread: its rows are few and long, and shapes are not merged.)
-        guard n >= parallelFrom, plan.header != nil, plan.geometryIndex < 0, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
+        guard n >= parallelFrom, !Work.serial, plan.header != nil, plan.geometryIndex < 0, points.count <= maxPoints - n / 2, tokenizer.atRecordStart,
               memchr(p, Int32(UInt8(ascii: "\"")), n) == nil,
               let lf = memchr(p + n / 2, 0x0A, n - n / 2) else {
             try feed(p, n)
@@ -176,7 +176,7 @@ final class CSVReader {
             errors.deinitialize(count: 2)
             errors.deallocate()
         }
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
+        Work.perform(iterations: 2) { half in
             do {
                 if half == 0 { try self.feed(p, split) } else { try helper.feed(p + split, n - split) }
             } catch {

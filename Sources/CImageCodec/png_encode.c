@@ -97,6 +97,18 @@ int mr_png_write_rgba(const unsigned char *rgba, int width, int height, int leve
 }
 
 unsigned char *mr_unpremultiply_row(const uint32_t *row, int width, int opaque, unsigned char *out) {
+    if (opaque) {
+        // Every pixel opaque (the caller checked): nothing to divide, three bytes a pixel. (A
+        // third of the per-pixel branches' cost; most maps are opaque.)
+        for (int x = 0; x < width; x++) {
+            uint32_t p = row[x];
+            out[0] = (unsigned char)(p >> 16);
+            out[1] = (unsigned char)(p >> 8);
+            out[2] = (unsigned char)p;
+            out += 3;
+        }
+        return out;
+    }
     for (int x = 0; x < width; x++) {
         uint32_t p = row[x];
         unsigned int a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;

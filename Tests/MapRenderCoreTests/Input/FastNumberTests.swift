@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import MapRenderCore
@@ -37,6 +38,50 @@ struct InputFastNumberTests {
             let expected = Double(s)!
             let got = parse(s)
             #expect(got?.bitPattern == expected.bitPattern, "\(s)")
+        }
+    }
+
+    /// JSON's reader takes plain decimals in one pass (`plainDecimal`) and the rest the long way:
+    /// both give the standard library's bits, whatever follows the number, and what is not JSON
+    /// is refused either way.
+    @Test func jsonNumbersMatchTheStandardLibraryWhateverTheirShape() throws {
+        var rng = SeededRandom(seed: 44)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        var samples = ["0", "-0", "0.0", "-0.000", "9007199254740993", "9007199254740992.5", "1234567890123456789",
+                       "12345678901234567890", "0.1234567890123456789", "1.7976931348623157e308", "5e-324", "1e22", "1e23"]
+        for _ in 0..<30_000 {
+            let digits = 1 + pick(21)
+            var s = pick(2) == 0 ? "-" : ""
+            let point = pick(digits + 1)
+            for k in 0..<digits {
+                if k == point && k > 0 { s += "." }
+                s += String(k == 0 ? 1 + pick(9) : pick(10))
+            }
+            if pick(6) == 0 { s += ["e", "E", "e+", "E-"][pick(4)] + String(pick(40)) }
+            samples.append(s)
+        }
+        for s in samples {
+            for follower in ["", ",", "]", " }", "\n"] {
+                let text = "[" + s + follower + (follower == "," ? "1]" : follower == "" ? "]" : "")
+                let got: Double? = try JSONScanner.scan(Array(text.utf8), name: "n") { scanner in
+                    var scanner = scanner
+                    try scanner.enterArray()
+                    var first = true
+                    _ = try scanner.nextElement(&first)
+                    return try scanner.readNumber()
+                }
+                #expect(got?.bitPattern == Double(s)!.bitPattern, "\(text)")
+            }
+        }
+        for bad in ["01", "-", "1.", "-.5", "1.5.2", "1e", "--1", "1-2", "1+2", "0.5.", "00.5"] {
+            let thrown = (try? JSONScanner.scan(Array(("[" + bad + "]").utf8), name: "n") { scanner in
+                var scanner = scanner
+                try scanner.enterArray()
+                var first = true
+                _ = try scanner.nextElement(&first)
+                return try scanner.readNumber()
+            }) == nil
+            #expect(thrown, "\(bad) read as a number")
         }
     }
 

@@ -84,7 +84,7 @@ import TestSupport
         #expect(svg.contains("<line") && svg.contains("<circle"))
         // Every stepwise animation switches at frame times (keyTimes k / (frames - 1)).
         let discrete = svg.components(separatedBy: "calcMode=\"discrete\"").count - 1
-        let timed = svg.components(separatedBy: "keyTimes=\"0;0.166667;0.333333;0.5;0.666667;0.833333;1\"").count - 1
+        let timed = svg.components(separatedBy: "keyTimes=\"0;0.166666;0.333333;0.5;0.666666;0.833333;1\"").count - 1
         #expect(frames.count == 7 && discrete > 0 && timed == discrete)
         // The first keyframe, with its ring of six, and the frames of the transition (the last
         // keyframe is where the loop restarts).

@@ -43,6 +43,8 @@ import TestSupport
         r.base.style.marker.shape = .circle
         r.base.style.marker.size = 10
         r.base.style.marker.strokeWidth = 1
+        // A dark outline on the light map: its width shows.
+        r.base.style.marker.stroke = RGBA(0.1, 0.1, 0.1)
         r.framesPerTransition = 8
         r.fps = 8
         r.easing = .linear
@@ -117,15 +119,16 @@ import TestSupport
     }
 
     /// In Chromium, paused at frame times, the SVG matches the PNG frames mid-transition and at
-    /// the keyframes. Markers only, no text, so edges are all that differ: the bound is the spread
-    /// legs' (0.2 %).
+    /// the keyframes. Markers only, no text, so edges are all that differ: measured 0.012-0.018 %;
+    /// with the outline scaled with the marker (the writer before) 0.068-0.092 % in frames 2, 4
+    /// and 6. Bound 0.04 %.
     @Test func scaledMarkersInChromiumMatchThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
         let r = try Self.request(in: dir, output: .animatedSVG(svgPath))
         for (k, fraction) in try AnimatedSVGBrowserTests.browserAgainstFrames(r, svgPath: svgPath, checked: [0, 2, 4, 6, 7], dir: dir,
-                                                                                bound: 0.002, name: "browser-marker-outline-frame") {
-            #expect(fraction <= 0.002, "frame \(k): \(fraction * 100) % of the pixels differ")
+                                                                                bound: 0.0004, name: "browser-marker-outline-frame") {
+            #expect(fraction <= 0.0004, "frame \(k): \(fraction * 100) % of the pixels differ")
         }
     }
 }

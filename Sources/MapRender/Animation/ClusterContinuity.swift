@@ -559,6 +559,7 @@ struct ClusterContinuity {
             marks.bubbles[b].radius = shown.r
             // A count (not an aggregate: `text-field`) runs between its ends with the points
             // travelling in or out: the number shown.
+            if number != bubble.count { marks.bubbles[b].shownCount = number }
             if marks.bubbles[b].text == ClusterItem.abbreviate(bubble.count) { marks.bubbles[b].text = ClusterItem.abbreviate(number) }
             // The count shows whenever it fits the bubble as it is drawn (`BubbleTextFit`).
             marks.bubbles[b].showsText = bubble.showsText
@@ -571,6 +572,7 @@ struct ClusterContinuity {
                                                  representative: nil, radius: g.radius, text: ClusterItem.abbreviate(g.number),
                                                  showsText: g.count > 0))
             marks.bubbles[marks.bubbles.count - 1].nameable = false
+            if g.number != g.count { marks.bubbles[marks.bubbles.count - 1].shownCount = g.number }
         }
         marks.bubbles.removeAll { $0.radius <= 0 }
         // A fading point's label fades with its marker.

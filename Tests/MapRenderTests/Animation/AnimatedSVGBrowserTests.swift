@@ -170,7 +170,8 @@ import TestSupport
         var svg = rendered
         let w = Int(r.base.width), h = Int(r.base.height)
         if let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
-        var html = "<!DOCTYPE html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}"
+        // UTF-8 said: without it Chromium read the page as Windows-1252 and drew "Köln" as "KÃ¶ln".
+        var html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}"
         html += "div{position:absolute;top:0;width:\(w)px;height:\(h)px}svg{display:block}</style></head><body>\n"
         for (n, _) in checked.enumerated() { html += "<div style=\"left:\(n * w)px\">\(svg)</div>\n" }
         let times = checked.map { Double($0) / r.effectiveFPS }

@@ -22,6 +22,8 @@ import TestSupport
         /// Of them, drawn smaller than their count's size (what the test counted before numbers
         /// ran between their ends), and those showing a number.
         var growing = 0, growingShown = 0
+        /// Bubbles' labels ("Kyiv +25") checked against the number their bubble shows.
+        var labels = 0
         /// The largest radius of a bubble too small for its number.
         var largestTooSmall = 0.0
     }
@@ -39,6 +41,12 @@ import TestSupport
         for (plan, scene) in frames {
             defer { previous = Dictionary(plan.bubbles.map { ($0.track, $0.number) }, uniquingKeysWith: { a, _ in a }) }
             guard !plan.atRest else { continue }
+            // A bubble's label counts the others as its bubble does ("Kyiv +25" by a 26).
+            for l in scene.labels {
+                guard let b = l.bubble, let plus = l.text.range(of: " +", options: .backwards) else { continue }
+                #expect(l.text[plus.upperBound...] == "\(plan.bubbles[b].number - 1)", "frame \(plan.index): \(l.text) by a bubble of \(plan.bubbles[b].number)")
+                c.labels += 1
+            }
             var settledSeen = false
             for batch in scene.items.compactMap({ item -> BubbleBatch? in if case .bubbles(let b) = item { b } else { nil } }) {
                 for b in batch.bubbles {
@@ -99,10 +107,11 @@ import TestSupport
         r.base.height = 700
         r.base.style.marker.shape = .circle
         r.base.style.marker.size = 8
+        r.base.layout.labelField = "name"
         r.framesPerTransition = 10
         let c = try Self.check(r, middle: 5)
         #expect(c.transitional > 50 && c.shown + c.tooSmall == c.transitional)
-        #expect(c.interpolated > 0 && c.middleShowing > 0)
-        print("TransitionBubbleTextTests (Europe): \(c.shown) of \(c.transitional) bubbles in transition show a number (\(c.interpolated) between their ends, \(c.smaller) set smaller); \(c.tooSmall) too small for any (radius at most \(String(format: "%.1f", c.largestTooSmall)) px); \(c.middleShowing) in the middle frame; of those smaller than their count's size \(c.growingShown) of \(c.growing) show one")
+        #expect(c.interpolated > 0 && c.middleShowing > 0 && c.labels > 50)
+        print("TransitionBubbleTextTests (Europe): \(c.shown) of \(c.transitional) bubbles in transition show a number (\(c.interpolated) between their ends, \(c.smaller) set smaller); \(c.tooSmall) too small for any (radius at most \(String(format: "%.1f", c.largestTooSmall)) px); \(c.middleShowing) in the middle frame; of those smaller than their count's size \(c.growingShown) of \(c.growing) show one; \(c.labels) bubble labels count as their bubbles")
     }
 }

@@ -139,3 +139,30 @@ extension AnimatedSVGBubbleStackingTests {
         }
     }
 }
+
+extension AnimatedSVGBubbleStackingTests {
+    /// The animated SVG (bubbles stacked in runs, their numbers between their ends, trails from the
+    /// scenes, scaled markers' outlines) is the same bytes at 1 and 3 threads, and on a second run.
+    @Test func animatedSVGIsByteIdenticalForAnyNumberOfJobs() throws {
+        let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = try AnimationTestData.placesKeyframes(in: dir)
+        func svg(jobs: Int, name: String) throws -> Data {
+            let path = dir.appendingPathComponent(name).path
+            var r = AnimationTestData.request(.keyframes(paths), output: .animatedSVG(path))
+            r.base.width = 640
+            r.base.height = 400
+            r.framesPerTransition = 24
+            r.clusterTransition = 0.25
+            r.trail = 0.5
+            r.jobs = jobs
+            try AnimationRenderer.render(r)
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let one = try svg(jobs: 1, name: "one.svg"), three = try svg(jobs: 3, name: "three.svg"), again = try svg(jobs: 3, name: "again.svg")
+        #expect(one == three && three == again)
+        let text = String(decoding: one, as: UTF8.self)
+        // Trails, and bubbles' copies for runs of frames (a moving value over some frames only).
+        let partial = text.components(separatedBy: "<animate attributeName=\"cx\"").dropFirst().filter { $0.prefix { $0 != ">" }.contains("keyTimes") }
+        #expect(text.contains("stroke-linecap=\"butt\"") && !partial.isEmpty, "trails and runs of bubbles in the SVG")
+    }
+}

@@ -107,6 +107,9 @@ struct AnimatedSVG {
         var cap: LineCap
     }
     private var trailLines: [TrailSlot: TrailLine] = [:]
+    /// Per frame, the world's extent on its image (`Scene.world`; nil: the world covers it), which
+    /// shape batches, the trail's among them, are clipped to (Cairo's `drawShapes`).
+    private var worlds: [Rect?]
     /// Measures text as the layout did, for SVG baselines and directions.
     private let pango: PangoText
     /// Plain labels' single lines, by text.
@@ -118,6 +121,7 @@ struct AnimatedSVG {
         self.fps = fps
         self.frameCount = frameCount
         bubbleOrder = Array(repeating: [], count: frameCount)
+        worlds = Array(repeating: nil, count: frameCount)
     }
 
     /// The points drawn as markers in a frame (`FramePlan.drawn`).
@@ -127,6 +131,7 @@ struct AnimatedSVG {
     mutating func add(_ plan: FramePlan, scene: Scene) {
         let k = plan.index
         let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
+        worlds[k] = scene.world
         if trails != nil {
             // The trail's lines as the scene drew them (`AnimationTrails.layer`: path p of a batch
             // draws segment `pathFeatures[p]` of the plan's, from its older end to its newer).
@@ -283,7 +288,22 @@ struct AnimatedSVG {
         // Trails under everything else: one line per point, age and world copy as the scenes drew
         // it, its ends following the frames, shown only in the frames whose scene has it.
         if !trailLines.isEmpty {
-            out += "<g>\n"
+            // Clipped to the world, as Cairo clips every shape batch: beyond it is the letterbox.
+            if worlds.contains(where: { $0 != nil }) {
+                let image = Rect(x: 0, y: 0, width: base.width, height: base.height)
+                let rects = worlds.map { $0 ?? image }
+                out += "<clipPath id=\"maprender-trail-world\"><rect x=\"\(num(rects[0].x))\" y=\"\(num(rects[0].y))\""
+                out += " width=\"\(num(rects[0].width))\" height=\"\(num(rects[0].height))\">"
+                if frameCount > 1 {
+                    for (name, value) in [("x", \Rect.x), ("y", \Rect.y), ("width", \Rect.width), ("height", \Rect.height)] {
+                        let values = rects.map { num($0[keyPath: value]) }
+                        if Set(values).count > 1 { out += discrete(name, values, stepped) }
+                    }
+                }
+                out += "</rect></clipPath>\n<g clip-path=\"url(#maprender-trail-world)\">\n"
+            } else {
+                out += "<g>\n"
+            }
             for slot in trailLines.keys.sorted() {
                 let e = trailLines[slot]!
                 let present = e.color.map { $0 != nil }

@@ -645,20 +645,28 @@ struct AnimatedSVG {
     /// nearest present one's, the first present one's before it).
     private func markerOutlines(_ m: MarkerTrack) -> MarkerOutline {
         guard let own = m.track.symbol, own.icon == nil, let first = m.outlinesFirst.firstIndex(where: { $0 != nil }) else { return .fixed }
-        var widths: [String] = [], dots: [Bool] = []
-        widths.reserveCapacity(frameCount); dots.reserveCapacity(frameCount)
-        var fixed = true
-        var last = first
-        for k in 0..<frameCount {
+        // Per frame, the nearest frame drawing it, its outline in the marker's units and whether outline-first.
+        func frame(_ k: Int, last: inout Int) -> (width: Double, dot: Bool) {
             if m.outlinesFirst[k] != nil { last = k }
             let j = k < first ? first : last
             let f = Double(m.track.size[j]), w = Double(m.stroke[j])
-            let dot = m.outlinesFirst[j] ?? own.outlinesFirst
-            let width = f > 0 ? w / f : own.strokeWidth
-            if dot != own.outlinesFirst || num(width) != num(own.strokeWidth) { fixed = false }
-            widths.append(num(width)); dots.append(dot)
+            return (f > 0 ? w / f : own.strokeWidth, m.outlinesFirst[j] ?? own.outlinesFirst)
+        }
+        // First in numbers (most markers keep their outline: no text made for them), then as written.
+        var last = first, fixed = true
+        for k in 0..<frameCount {
+            let (width, dot) = frame(k, last: &last)
+            if dot != own.outlinesFirst || abs(width - own.strokeWidth) >= 0.005 { fixed = false; break }
         }
         if fixed { return .fixed }
+        var widths: [String] = [], dots: [Bool] = []
+        widths.reserveCapacity(frameCount); dots.reserveCapacity(frameCount)
+        last = first
+        for k in 0..<frameCount {
+            let (width, dot) = frame(k, last: &last)
+            widths.append(num(width)); dots.append(dot)
+        }
+        if widths.allSatisfy({ $0 == num(own.strokeWidth) }) && dots.allSatisfy({ $0 == own.outlinesFirst }) { return .fixed }
         return .animated(widths: own.strokeWidth > 0 ? widths : nil, outlinesFirst: dots)
     }
 

@@ -7,11 +7,15 @@ import MapRenderCore
 /// run through every frame's planned values (`<animate>`/`<animateTransform>`, linear between
 /// frames, looping).
 ///
-/// Markers take their shape, colour and size from the frame they first appear in; small opaque
-/// dots draw all their outlines before any fill, as in the still map. Spread groups draw their
+/// Markers take their shape, colour and size from the frame they first appear in, scaled as
+/// each frame's scene draws them, with the scene's outline width (which does not scale with the
+/// marker: `MarkerStyler.outline`); small opaque dots draw all their outlines before any fill in
+/// the frames whose scene does so, as in the still map. Trails (`--trail`) are the lines each
+/// frame's scene draws (`ShapeBatch.pathFeatures`). Spread groups draw their
 /// legs (one per member, its ends following the group's centre and the marker) and the dot at
 /// the true position, under the markers; bubbles are drawn above every marker, as in the still
-/// map. Bubbles are read from each frame's scene (`BubbleBatch`, as the layout drew them for the
+/// map, stacked as each frame's scene stacks them (`BubbleStacking`: a copy of a bubble per run
+/// of frames stacked alike). Bubbles are read from each frame's scene (`BubbleBatch`, as the layout drew them for the
 /// PNG frames: nudged apart, kept inside the world, drawn opaque where they cover a marker, their
 /// text fitted, shrunk and kept on the image there): their centre, radius, fill and opacity, and
 /// their text (one element per text and size the bubble shows, at the scene's text box, shown
@@ -34,7 +38,22 @@ struct AnimatedSVG {
         }
     }
 
-    private var markers: [Int: Track] = [:]
+    /// A marker through the frames: its track (scale: the drawn symbol's size against its own),
+    /// and per frame the outline width the scene's symbol has (`MarkerStyler.outline` of the size
+    /// drawn: a shrinking marker keeps its outline, thinned only below a sixth of its size) and
+    /// whether it is a small dot whose outline is painted before every marker (`outlinesFirst`);
+    /// NaN and nil where the frame's scene does not draw it.
+    private struct MarkerTrack {
+        var track: Track
+        var stroke: [Float]
+        var outlinesFirst: [Bool?]
+        init(frames: Int) {
+            track = Track(frames: frames)
+            stroke = Array(repeating: .nan, count: frames)
+            outlinesFirst = Array(repeating: nil, count: frames)
+        }
+    }
+    private var markers: [Int: MarkerTrack] = [:]
     /// A bubble through the frames: its disc (centre, radius, the batch's opacity; NaN where
     /// absent), its fill per frame, and its texts by text and size: the text box's centre x, its
     /// baseline y, present where shown.
@@ -48,6 +67,10 @@ struct AnimatedSVG {
         }
     }
     private var bubbles: [Int: BubbleTrack] = [:]
+    /// Per frame, its bubbles' tracks in the order its scene draws them (each over the ones before).
+    private var bubbleOrder: [[Int]]
+    /// The bubbles' outline width, CSS px (the scenes').
+    private var bubbleStroke: Double?
     /// The bubbles' font (family and weight; sizes per text).
     private var bubbleFont: FontSpec?
     /// Spread legs by member key: from the group's centre to the marker, per frame (NaN where
@@ -66,11 +89,27 @@ struct AnimatedSVG {
     /// The ids of the icons' images in the document being written (`document`).
     private final class IconIDs { var ids: [MarkerIcon: String] = [:] }
     private let iconIDs = IconIDs()
-    /// `--trail`: the same segments the PNG frames draw (`AnimationTrails`).
+    /// `--trail`: each frame's scene holds the trail's lines (`AnimationTrails`).
     var trails: AnimationTrails?
-    /// Trail segments by point key and age: the older end (`from`) and the newer (`to`) per
-    /// frame, CSS px (NaN where the frame has none), and the point's colour from its first frame.
-    private var trailSegments: [Int: (from: Track, to: Track, color: RGBA)] = [:]
+    /// A trail's line from frame to frame: its point, its age, and which of the segment's copies
+    /// (one per copy of the world the view shows) in the scene's order.
+    private struct TrailSlot: Hashable, Comparable {
+        var key: Int, age: Int, copy: Int
+        static func < (a: TrailSlot, b: TrailSlot) -> Bool { (a.key, a.age, a.copy) < (b.key, b.age, b.copy) }
+    }
+    /// A trail's line through the frames, as the scenes drew it: the older end (`from`) and the
+    /// newer (`to`) per frame, CSS px (NaN where the frame has none), its colour per frame (nil
+    /// where absent), and the width and cap of the frame it first appears in.
+    private struct TrailLine {
+        var from: Track, to: Track
+        var color: [RGBA?]
+        var width: Double
+        var cap: LineCap
+    }
+    private var trailLines: [TrailSlot: TrailLine] = [:]
+    /// Per frame, the world's extent on its image (`Scene.world`; nil: the world covers it), which
+    /// shape batches, the trail's among them, are clipped to (Cairo's `drawShapes`).
+    private var worlds: [Rect?]
     /// Measures text as the layout did, for SVG baselines and directions.
     private let pango: PangoText
     /// Plain labels' single lines, by text.
@@ -81,6 +120,8 @@ struct AnimatedSVG {
         self.pango = PangoText(systemFonts: base.systemFonts)
         self.fps = fps
         self.frameCount = frameCount
+        bubbleOrder = Array(repeating: [], count: frameCount)
+        worlds = Array(repeating: nil, count: frameCount)
     }
 
     /// The points drawn as markers in a frame (`FramePlan.drawn`).
@@ -90,18 +131,28 @@ struct AnimatedSVG {
     mutating func add(_ plan: FramePlan, scene: Scene) {
         let k = plan.index
         let styles = MarkerStyler.resolve(points: plan.points, style: base.style)
-        if let trails {
-            let colors = AnimationTrails.colors(plan: plan, style: base.style)
-            let ws = plan.viewport.worldSize
-            for s in plan.trail {
-                let slot = s.key * trails.frames + s.age
-                var e = trailSegments[slot] ?? (Track(frames: frameCount), Track(frames: frameCount), colors[s.key] ?? base.style.marker.fill)
-                // The newer end on the copy of the world nearest the view's centre, the older one next to it.
-                let b = plan.viewport.pixel(x: s.x1, y: s.y1)
-                e.to.x[k] = Float(b.x); e.to.y[k] = Float(b.y)
-                e.from.x[k] = Float(b.x + (s.x0 - s.x1) * ws); e.from.y[k] = Float(b.y + (s.y0 - s.y1) * ws)
-                e.from.size[k] = 1; e.from.opacity[k] = 1; e.to.size[k] = 1; e.to.opacity[k] = 1
-                trailSegments[slot] = e
+        worlds[k] = scene.world
+        if trails != nil {
+            // The trail's lines as the scene drew them (`AnimationTrails.layer`: path p of a batch
+            // draws segment `pathFeatures[p]` of the plan's, from its older end to its newer).
+            var copies: [Int: Int] = [:]
+            for item in scene.items {
+                guard case .shapes(let b) = item, b.kind == .line, let features = b.pathFeatures else { continue }
+                for p in 0..<min(b.pathCount, features.count) where plan.trail.indices.contains(features[p]) {
+                    let s = plan.trail[features[p]]
+                    let v0 = b.ringStart[b.pathRingStart[p]], v1 = b.ringStart[b.pathRingStart[p] + 1]
+                    guard v1 - v0 >= 2 else { continue }
+                    let slot = TrailSlot(key: s.key, age: s.age, copy: copies[features[p], default: 0])
+                    copies[features[p]] = slot.copy + 1
+                    var e = trailLines[slot] ?? TrailLine(from: Track(frames: frameCount), to: Track(frames: frameCount),
+                                                          color: Array(repeating: nil, count: frameCount),
+                                                          width: b.strokeWidth, cap: b.paint.cap)
+                    e.from.x[k] = Float(b.coords[2 * v0]); e.from.y[k] = Float(b.coords[2 * v0 + 1])
+                    e.to.x[k] = Float(b.coords[2 * v1 - 2]); e.to.y[k] = Float(b.coords[2 * v1 - 1])
+                    e.from.size[k] = 1; e.from.opacity[k] = 1; e.to.size[k] = 1; e.to.opacity[k] = 1
+                    e.color[k] = b.stroke
+                    trailLines[slot] = e
+                }
             }
         }
         let marks = plan.marks
@@ -116,17 +167,19 @@ struct AnimatedSVG {
         }
         for (m, i) in marks.markerPoint.enumerated() {
             let key = plan.keys[i]
-            var t = markers[key] ?? Track(frames: frameCount)
-            if t.symbol == nil { t.symbol = styles.symbols[Int(styles.index[i])] }
-            if !drawnAt.isEmpty, drawnAt[i] >= 0, let batch, let own = t.symbol, own.size > 0, own.opacity > 0 {
+            var e = markers[key] ?? MarkerTrack(frames: frameCount)
+            if e.track.symbol == nil { e.track.symbol = styles.symbols[Int(styles.index[i])] }
+            if !drawnAt.isEmpty, drawnAt[i] >= 0, let batch, let own = e.track.symbol, own.size > 0, own.opacity > 0 {
                 let j = Int(drawnAt[i]), s = batch.symbols[Int(batch.symbol[j])]
-                t.x[k] = Float(batch.x[j]); t.y[k] = Float(batch.y[j])
-                t.size[k] = Float(s.size / own.size); t.opacity[k] = Float(s.opacity / own.opacity)
+                e.track.x[k] = Float(batch.x[j]); e.track.y[k] = Float(batch.y[j])
+                e.track.size[k] = Float(s.size / own.size); e.track.opacity[k] = Float(s.opacity / own.opacity)
+                e.stroke[k] = Float(s.strokeWidth)
+                e.outlinesFirst[k] = s.outlinesFirst
             } else {
-                t.x[k] = Float(marks.markerX[m]); t.y[k] = Float(marks.markerY[m])
-                t.size[k] = Float(plan.scale[i]); t.opacity[k] = Float(plan.opacity[i])
+                e.track.x[k] = Float(marks.markerX[m]); e.track.y[k] = Float(marks.markerY[m])
+                e.track.size[k] = Float(plan.scale[i]); e.track.opacity[k] = Float(plan.opacity[i])
             }
-            markers[key] = t
+            markers[key] = e
         }
         // Spread legs and dots as the frame's layout drew them (`MapLayout.legs`: a leg per member
         // of each group, in group order, and a dot per group), each leg named
@@ -156,8 +209,10 @@ struct AnimatedSVG {
         for item in scene.items {
             guard case .bubbles(let batch) = item else { continue }
             if bubbleFont == nil { bubbleFont = batch.font }
+            if bubbleStroke == nil { bubbleStroke = batch.strokeWidth }
             for b in batch.bubbles where plan.bubbles.indices.contains(b.planIndex) {
                 let track = plan.bubbles[b.planIndex].track
+                bubbleOrder[k].append(track)
                 var e = bubbles[track] ?? BubbleTrack(frames: frameCount)
                 e.disc.x[k] = Float(b.x); e.disc.y[k] = Float(b.y)
                 e.disc.size[k] = Float(b.radius); e.disc.opacity[k] = Float(batch.opacity)
@@ -225,22 +280,43 @@ struct AnimatedSVG {
         var text = String(decoding: background, as: UTF8.self)
         let close = text.range(of: "</svg>", options: .backwards)?.lowerBound ?? text.endIndex
         text = String(text[..<close])
-        let dur = frameCount > 1 ? Double(frameCount - 1) / fps : 1
-        let timing = "dur=\"\(num(dur))s\" repeatCount=\"indefinite\""
+        let timing = linearTiming
         let stepped = frameTiming(timing)
         var out = text
         out += "<g id=\"maprender-animation\" transform=\"scale(\(num(base.scale)))\">\n"
 
-        // Trails under everything else: one line per point and age, its ends following the
-        // frames, shown only in the frames that draw it (as the PNG frames draw it).
-        if let trails, !trailSegments.isEmpty {
-            out += "<g stroke-width=\"\(num(trails.width))\" stroke-linecap=\"butt\">\n"
-            for slot in trailSegments.keys.sorted() {
-                let entry = trailSegments[slot]!
-                let (rgb, alpha) = svgColor(entry.color)
-                let o = alpha * trails.opacity(age: slot % trails.frames)
-                out += movingLine(from: entry.from, to: entry.to, frameCount: frameCount, timing: timing, stepped: stepped,
-                                  attributes: " stroke=\"\(rgb)\" stroke-opacity=\"\(String(format: "%.4f", o))\"")
+        // Trails under everything else: one line per point, age and world copy as the scenes drew
+        // it, its ends following the frames, shown only in the frames whose scene has it.
+        if !trailLines.isEmpty {
+            // Clipped to the world, as Cairo clips every shape batch: beyond it is the letterbox.
+            if worlds.contains(where: { $0 != nil }) {
+                let image = Rect(x: 0, y: 0, width: base.width, height: base.height)
+                let rects = worlds.map { $0 ?? image }
+                out += "<clipPath id=\"maprender-trail-world\"><rect x=\"\(num(rects[0].x))\" y=\"\(num(rects[0].y))\""
+                out += " width=\"\(num(rects[0].width))\" height=\"\(num(rects[0].height))\">"
+                if frameCount > 1 {
+                    for (name, value) in [("x", \Rect.x), ("y", \Rect.y), ("width", \Rect.width), ("height", \Rect.height)] {
+                        let values = rects.map { num($0[keyPath: value]) }
+                        if Set(values).count > 1 { out += discrete(name, values, stepped) }
+                    }
+                }
+                out += "</rect></clipPath>\n<g clip-path=\"url(#maprender-trail-world)\">\n"
+            } else {
+                out += "<g>\n"
+            }
+            for slot in trailLines.keys.sorted() {
+                let e = trailLines[slot]!
+                let present = e.color.map { $0 != nil }
+                let colors = nearestPresent(e.color.map { $0.map { svgColor($0).0 } }, present: present, default: "#000000")
+                let alphas = nearestPresent(e.color.map { $0.map { String(format: "%.4f", $0.a) } }, present: present, default: "0")
+                var attributes = " stroke=\"\(colors[0])\" stroke-opacity=\"\(alphas[0])\" stroke-width=\"\(num(e.width))\""
+                attributes += " stroke-linecap=\"\(e.cap.rawValue)\""
+                // A colour or opacity that changes (a point's fill from keyframe to keyframe) steps at frame times.
+                var content = ""
+                if frameCount > 1 && Set(colors).count > 1 { content += discrete("stroke", colors, stepped) }
+                if frameCount > 1 && Set(alphas).count > 1 { content += discrete("stroke-opacity", alphas, stepped) }
+                out += movingLine(from: e.from, to: e.to, frameCount: frameCount, timing: timing, stepped: stepped,
+                                  attributes: attributes, content: content)
             }
             out += "</g>\n"
         }
@@ -272,7 +348,8 @@ struct AnimatedSVG {
         // Small opaque dots (`outlinesFirst`) draw every outline before any fill, as the PNG does,
         // so a dense field reads as its fill colour.
         let markerKeys = markers.keys.sorted()
-        let tracks = markerKeys.map { filled(markers[$0]!) }
+        let tracks = markerKeys.map { filled(markers[$0]!.track) }
+        let outlines = markerKeys.map { markerOutlines(markers[$0]!) }
         // Icons: each file once, as an image at its own drawn size, that every marker using it references.
         var icons: [MarkerIcon: String] = [:]
         for t in tracks {
@@ -284,55 +361,36 @@ struct AnimatedSVG {
             out += " xlink:href=\"data:\(mime);base64,\(Data(icon.bytes).base64EncodedString())\"/></defs>\n"
         }
         self.iconIDs.ids = icons
-        for t in tracks where t.symbol!.outlinesFirst {
-            out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline))
+        for (t, o) in zip(tracks, outlines) {
+            switch o {
+            case .fixed:
+                if t.symbol!.outlinesFirst { out += markerGroup(t, timing: timing, content: shape(t.symbol!, part: .outline)) }
+            case .animated(let widths, let first):
+                // Drawn in the frames whose scene paints the marker's outline first, hidden in the others.
+                guard first.contains(true) else { continue }
+                var shown = t
+                shown.opacity = zip(t.opacity, first).map { $1 ? $0 : 0 }
+                out += markerGroup(shown, timing: timing, content: outlinePass(t.symbol!, widths: widths.map { w in zip(w, first).map { $1 ? $0 : "0" } }))
+            }
         }
-        for t in tracks {
+        for (t, o) in zip(tracks, outlines) {
             let sym = t.symbol!
-            out += markerGroup(t, timing: timing, content: shape(sym, part: sym.outlinesFirst ? .fill : .whole))
+            switch o {
+            case .fixed:
+                out += markerGroup(t, timing: timing, content: shape(sym, part: sym.outlinesFirst ? .fill : .whole))
+            case .animated(let widths, let first):
+                // Its outline in the frames that draw the marker whole; none where the outline pass drew it.
+                out += markerGroup(t, timing: timing, content: shape(sym, part: .whole, strokeWidths: widths.map { w in zip(w, first).map { $1 ? "0" : $0 } }))
+            }
         }
-        let cs = base.style.cluster
-        let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
-        // Larger behind, as the scenes draw them (`MapLayout.bubbles`): by the largest radius a
-        // bubble reaches, ties by track. (One order for the whole animation: SMIL cannot reorder
-        // elements from frame to frame.)
-        let largest = bubbles.mapValues { $0.disc.size.lazy.filter { !$0.isNaN }.max() ?? 0 }
-        for key in bubbles.keys.sorted(by: { largest[$0]! != largest[$1]! ? largest[$0]! > largest[$1]! : $0 < $1 }) {
-            let e = bubbles[key]!
-            let t = filled(e.disc)
-            // Absent frames have radius 0 and the look of the nearest present frame: a bubble
-            // shrinks away, never fades.
-            let present = e.disc.x.map { !$0.isNaN }
-            let opacity = nearestPresent(e.disc.opacity.map { $0.isNaN ? nil : num($0) }, present: present, default: num(cs.opacity))
-            let fills = nearestPresent(e.fill, present: present, default: svgColor(cs.step(for: 1).fill).0)
-            out += "<circle cx=\"\(num(t.x[0]))\" cy=\"\(num(t.y[0]))\" r=\"\(num(t.size[0]))\" fill=\"\(fills[0])\""
-            out += " stroke=\"\(strokeRGB)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(cs.strokeWidth))\""
-            out += " opacity=\"\(opacity[0])\">"
-            if frameCount > 1 {
-                out += animate("cx", t.x.map(num), timing)
-                out += animate("cy", t.y.map(num), timing)
-                out += animate("r", t.size.map(num), timing)
-                out += discrete("opacity", opacity, stepped)
-                out += discrete("fill", fills, stepped)
-            }
-            out += "</circle>\n"
-            // Its texts: one element per text and size, where the scene's text box has it, shown
-            // while the bubble shows it.
-            let family = bubbleFont?.family ?? cs.font
-            for textKey in e.texts.keys.sorted() {
-                let (text, size, track) = e.texts[textKey]!
-                let p = filled(track)
-                let shown = track.x.map { $0.isNaN ? "0" : "1" }
-                out += "<text x=\"\(num(p.x[0]))\" y=\"\(num(p.y[0]))\" text-anchor=\"middle\" font-family=\"\(xml(family))\""
-                out += " font-size=\"\(num(size))\" font-weight=\"bold\""
-                out += " fill=\"\(svgColor(cs.textColor).0)\" fill-opacity=\"\(num(cs.textColor.a))\" opacity=\"\(shown[0])\">"
-                if frameCount > 1 {
-                    out += animate("x", p.x.map(num), timing)
-                    out += animate("y", p.y.map(num), timing)
-                    out += discrete("opacity", shown, stepped)
-                }
-                out += xml(text) + "</text>\n"
-            }
+        // Bubbles stacked as each frame's scene stacks them (`BubbleStacking`): one copy of each
+        // bubble per run of frames, shown in that run's frames only.
+        let stacking = BubbleStacking(frames: bubbleOrder, strokeWidth: bubbleStroke ?? base.style.cluster.strokeWidth) { track, k in
+            let d = self.bubbles[track]!.disc
+            return (Double(d.x[k]), Double(d.y[k]), Double(d.size[k]))
+        }
+        for run in stacking.runs {
+            for key in run.order { out += bubble(bubbles[key]!, frames: run.frames) }
         }
         for key in labels.keys.sorted() {
             let (track, mark) = labels[key]!
@@ -354,6 +412,72 @@ struct AnimatedSVG {
         }
         out += "</g>\n</svg>\n"
         return Data(out.utf8)
+    }
+
+    /// One bubble's copy for the frames `shown` (hidden in the others): its disc, then its texts,
+    /// one element per text and size where the scene's text box has it, shown while the bubble
+    /// shows it. Its position and radius run through the frames of `shown` and the one after
+    /// (for the time between), held outside them.
+    private func bubble(_ e: BubbleTrack, frames shown: ClosedRange<Int>) -> String {
+        let cs = base.style.cluster
+        let (strokeRGB, strokeAlpha) = svgColor(cs.stroke)
+        let moving = shown.lowerBound...min(shown.upperBound + 1, frameCount - 1)
+        let t = filled(e.disc)
+        // Absent frames have radius 0 and the look of the nearest present frame: a bubble
+        // shrinks away, never fades.
+        let present = e.disc.x.map { !$0.isNaN }
+        var opacity = nearestPresent(e.disc.opacity.map { $0.isNaN ? nil : num($0) }, present: present, default: num(cs.opacity))
+        for k in opacity.indices where !shown.contains(k) { opacity[k] = "0" }
+        let fills = nearestPresent(e.fill, present: present, default: svgColor(cs.step(for: 1).fill).0)
+        let a = moving.lowerBound
+        var out = "<circle cx=\"\(num(t.x[a]))\" cy=\"\(num(t.y[a]))\" r=\"\(num(t.size[a]))\" fill=\"\(fills[a])\""
+        out += " stroke=\"\(strokeRGB)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(cs.strokeWidth))\""
+        out += " opacity=\"\(opacity[0])\">"
+        if frameCount > 1 {
+            out += animate("cx", t.x.map(num), frames: moving)
+            out += animate("cy", t.y.map(num), frames: moving)
+            out += animate("r", t.size.map(num), frames: moving)
+            out += discrete("opacity", opacity, frames: moving, before: "0")
+            out += discrete("fill", fills, frames: moving, before: nil)
+        }
+        out += "</circle>\n"
+        let family = bubbleFont?.family ?? cs.font
+        for textKey in e.texts.keys.sorted() {
+            let (text, size, track) = e.texts[textKey]!
+            // Only a text the copy shows in some frame.
+            guard shown.contains(where: { !track.x[$0].isNaN }) else { continue }
+            let p = filled(track)
+            let visible = track.x.indices.map { !track.x[$0].isNaN && shown.contains($0) ? "1" : "0" }
+            out += "<text x=\"\(num(p.x[a]))\" y=\"\(num(p.y[a]))\" text-anchor=\"middle\" font-family=\"\(xml(family))\""
+            out += " font-size=\"\(num(size))\" font-weight=\"bold\""
+            out += " fill=\"\(svgColor(cs.textColor).0)\" fill-opacity=\"\(num(cs.textColor.a))\" opacity=\"\(visible[0])\">"
+            if frameCount > 1 {
+                out += animate("x", p.x.map(num), frames: moving)
+                out += animate("y", p.y.map(num), frames: moving)
+                out += discrete("opacity", visible, frames: moving, before: "0")
+            }
+            out += xml(text) + "</text>\n"
+        }
+        return out
+    }
+
+    /// A linear animation through the values of frames `range` (`values` has one per frame), the
+    /// first held before them and the last after: every frame's when `range` covers them all.
+    private func animate(_ attribute: String, _ values: [String], frames range: ClosedRange<Int>) -> String {
+        if range == 0...(frameCount - 1) { return animate(attribute, values, linearTiming) }
+        var v = Array(values[range]), times = range.map(keyTime)
+        if range.lowerBound > 0 { v.insert(v[0], at: 0); times.insert("0", at: 0) }
+        if range.upperBound < frameCount - 1 { v.append(v[v.count - 1]); times.append("1") }
+        return "<animate attributeName=\"\(attribute)\" values=\"\(v.joined(separator: ";"))\" keyTimes=\"\(times.joined(separator: ";"))\" \(linearTiming)/>"
+    }
+
+    /// A stepwise animation through the values of frames `range` (as `discrete(_:_:_:)`), `before`
+    /// (else the first) before them, the last held after them.
+    private func discrete(_ attribute: String, _ values: [String], frames range: ClosedRange<Int>, before: String?) -> String {
+        if range == 0...(frameCount - 1) { return discrete(attribute, values, frameTiming(linearTiming)) }
+        var v = Array(values[range]), times = range.map(keyTime)
+        if range.lowerBound > 0 { v.insert(before ?? v[0], at: 0); times.insert("0", at: 0) }
+        return "<animate attributeName=\"\(attribute)\" calcMode=\"discrete\" values=\"\(v.joined(separator: ";"))\" keyTimes=\"\(times.joined(separator: ";"))\" \(linearTiming)/>"
     }
 
     /// One callout: its outline stroked then filled (the fill covers the stroke's inner half, as
@@ -414,7 +538,8 @@ struct AnimatedSVG {
     /// A `<line>` whose ends follow two tracks frame by frame (a spread leg, a trail segment):
     /// absent frames keep the ends of the previous present frame (`filled`), and the line is hidden
     /// there, from that frame's time on (`discrete`). `attributes` start with a space, or are empty.
-    private func movingLine(from: Track, to: Track, frameCount: Int, timing: String, stepped: String, attributes: String) -> String {
+    private func movingLine(from: Track, to: Track, frameCount: Int, timing: String, stepped: String, attributes: String,
+                            content: String = "") -> String {
         let t = filled(from), end = filled(to)
         let shown = t.opacity.map { $0 > 0 ? "1" : "0" }
         var out = "<line x1=\"\(num(t.x[0]))\" y1=\"\(num(t.y[0]))\" x2=\"\(num(end.x[0]))\" y2=\"\(num(end.y[0]))\""
@@ -424,7 +549,7 @@ struct AnimatedSVG {
             out += animate("x2", end.x.map(num), timing) + animate("y2", end.y.map(num), timing)
             out += discrete("opacity", shown, stepped)
         }
-        return out + "</line>\n"
+        return out + content + "</line>\n"
     }
 
     private func animate(_ attribute: String, _ values: [String], _ timing: String) -> String {
@@ -444,14 +569,19 @@ struct AnimatedSVG {
     /// duration, as the linear animations place it (six decimals: distinct for a million frames).
     private func frameTiming(_ timing: String) -> String {
         guard frameCount > 1 else { return timing }
-        let times = (0..<frameCount).map { k -> String in
-            if k == frameCount - 1 { return "1" }
-            var s = String(format: "%.6f", Double(k) / Double(frameCount - 1))
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
-            return s
-        }
-        return "keyTimes=\"\(times.joined(separator: ";"))\" " + timing
+        return "keyTimes=\"\((0..<frameCount).map(keyTime).joined(separator: ";"))\" " + timing
+    }
+
+    /// Frame k's time as a share of the duration, as `keyTimes` write it: six decimals rounded
+    /// down, so that a stepwise value of frame k has begun at frame k's time (rounded up, frame
+    /// 7 of 25 switched at 0.291667, after its time 0.2916666...: paused there, Chromium showed
+    /// frame 6's value).
+    private func keyTime(_ k: Int) -> String {
+        if k == frameCount - 1 { return "1" }
+        var s = String(format: "%.6f", (Double(k) / Double(frameCount - 1) * 1e6).rounded(.down) / 1e6)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s
     }
 
     /// Absent frames: at the nearest present position, with size 0 (a bubble that shrank away ends
@@ -499,10 +629,75 @@ struct AnimatedSVG {
         return out + content + "</g>\n"
     }
 
+    /// How a marker's outline runs through the frames.
+    private enum MarkerOutline {
+        /// As its own symbol's in every frame that draws it (drawn at its own size, or scaled with
+        /// the outline kept in proportion).
+        case fixed
+        /// Per frame, the outline's width in the marker's own units (the scene symbol's width
+        /// over the marker's scale: drawn scaled, it is the scene's width), nil for a symbol
+        /// without an outline; and whether the frame paints the outline before every marker.
+        case animated(widths: [String]?, outlinesFirst: [Bool])
+    }
+
+    /// The outline of `m` through the frames: `fixed` when every frame drawing it draws its own
+    /// symbol's outline scaled with it, else the widths per frame (absent frames take the
+    /// nearest present one's, the first present one's before it).
+    private func markerOutlines(_ m: MarkerTrack) -> MarkerOutline {
+        guard let own = m.track.symbol, own.icon == nil, let first = m.outlinesFirst.firstIndex(where: { $0 != nil }) else { return .fixed }
+        // Per frame, the nearest frame drawing it, its outline in the marker's units and whether outline-first.
+        func frame(_ k: Int, last: inout Int) -> (width: Double, dot: Bool) {
+            if m.outlinesFirst[k] != nil { last = k }
+            let j = k < first ? first : last
+            let f = Double(m.track.size[j]), w = Double(m.stroke[j])
+            return (f > 0 ? w / f : own.strokeWidth, m.outlinesFirst[j] ?? own.outlinesFirst)
+        }
+        // First in numbers (most markers keep their outline: no text made for them), then as written.
+        var last = first, fixed = true
+        for k in 0..<frameCount {
+            let (width, dot) = frame(k, last: &last)
+            if dot != own.outlinesFirst || abs(width - own.strokeWidth) >= 0.005 { fixed = false; break }
+        }
+        if fixed { return .fixed }
+        var widths: [String] = [], dots: [Bool] = []
+        widths.reserveCapacity(frameCount); dots.reserveCapacity(frameCount)
+        last = first
+        for k in 0..<frameCount {
+            let (width, dot) = frame(k, last: &last)
+            widths.append(num(width)); dots.append(dot)
+        }
+        if widths.allSatisfy({ $0 == num(own.strokeWidth) }) && dots.allSatisfy({ $0 == own.outlinesFirst }) { return .fixed }
+        return .animated(widths: own.strokeWidth > 0 ? widths : nil, outlinesFirst: dots)
+    }
+
+    /// The outline pass of a small dot whose outline width changes: its shape in the stroke colour,
+    /// stroked in it at the frame's width (reaching as far as the outline pass's shape of that
+    /// width, `MarkerGeometry.Part.outline`: half the width beyond the shape, square corners sharp).
+    private func outlinePass(_ s: MarkerSymbol, widths: [String]?) -> String {
+        guard let widths else { return "" }
+        var out = "<g opacity=\"\(num(s.opacity))\">"
+        let (stroke, strokeAlpha) = svgColor(s.stroke)
+        for layer in MarkerGeometry.layers(for: s, part: .fill) {
+            out += "<path d=\"\(PathElement.svgPathData(layer.path, number: num))\" fill=\"\(stroke)\" fill-opacity=\"\(num(strokeAlpha))\""
+            out += " stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(widths[0])\" stroke-linejoin=\"miter\">"
+            if frameCount > 1 { out += animate("stroke-width", widths, linearTiming) }
+            out += "</path>"
+        }
+        return out + "</g>"
+    }
+
+    /// The timing of a linear animation through every frame's value: the animation's duration
+    /// (frame k at k / fps), looping.
+    private var linearTiming: String {
+        let duration = frameCount > 1 ? Double(frameCount - 1) / fps : 1
+        return "dur=\"\(num(duration))s\" repeatCount=\"indefinite\""
+    }
+
     /// The marker's outlines around its anchor at (0, 0), from the same `MarkerGeometry` the
     /// Cairo backend draws (PNG, SVG, PDF); `part` as `MarkerGeometry.Part` (the outline or fill
-    /// pass of a small dot).
-    private func shape(_ s: MarkerSymbol, part: MarkerGeometry.Part = .whole) -> String {
+    /// pass of a small dot). `strokeWidths`: the stroked layers' width per frame (the scene's
+    /// outline, `markerOutlines`), else the symbol's.
+    private func shape(_ s: MarkerSymbol, part: MarkerGeometry.Part = .whole, strokeWidths: [String]? = nil) -> String {
         var out = "<g opacity=\"\(num(s.opacity))\">"
         // An icon: its image in `MarkerGeometry.iconRect`, as Cairo draws it.
         if let icon = s.icon, let r = MarkerGeometry.iconRect(for: s), let id = iconIDs.ids[icon] {
@@ -513,7 +708,11 @@ struct AnimatedSVG {
             out += "<path d=\"\(PathElement.svgPathData(layer.path, number: num))\" fill=\"\(fill)\" fill-opacity=\"\(num(fillAlpha))\""
             if layer.strokeWidth > 0 {
                 let (stroke, strokeAlpha) = svgColor(layer.stroke)
-                out += " stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(num(layer.strokeWidth))\" stroke-linejoin=\"round\""
+                out += " stroke=\"\(stroke)\" stroke-opacity=\"\(num(strokeAlpha))\" stroke-width=\"\(strokeWidths?[0] ?? num(layer.strokeWidth))\" stroke-linejoin=\"round\""
+                if let w = strokeWidths, frameCount > 1 {
+                    out += ">" + animate("stroke-width", w, linearTiming) + "</path>"
+                    continue
+                }
             }
             out += "/>"
         }

@@ -18,8 +18,9 @@ import MapRenderCore
 /// still map's (`TrailTests`).
 ///
 /// PNG frames draw the segments as a line layer (`StyleLayer` over a `ShapeSet`, through the one
-/// `ShapeLayout`); the animated SVG draws the same segments, one `<line>` per point and age whose
-/// ends follow the frames (`AnimatedSVG`).
+/// `ShapeLayout`); the animated SVG reads the lines each frame's scene drew (each path names its
+/// segment, `ShapeBatch.pathFeatures`), one `<line>` per point, age and world copy whose ends and
+/// paint follow the frames (`AnimatedSVG`): the two cannot drift apart.
 struct AnimationTrails: Sendable {
     /// Frames a trail covers (≥ 1).
     let frames: Int
@@ -135,6 +136,8 @@ struct AnimationTrails: Sendable {
         }
         layer.lineCap = .butt
         layer.lineJoin = .round
+        // Each path names its segment (feature n is segments[n]): the animated SVG follows it by that.
+        layer.keepsFeatures = true
         return (layer, set)
     }
 

@@ -13,6 +13,8 @@ struct FramePlan: Sendable {
         /// The radius its count has in the style (the size it grows or shrinks towards).
         var targetRadius: Double
         var count: Int
+        /// The number it shows: its count, or in transition a number between its ends (`shownNumber`).
+        var number: Int
         /// A bubble that no longer exists, shrinking away (towards the bubble that took its points).
         var ghost: Bool
         /// The same number in every frame for one bubble's life (ghost frames included).
@@ -64,6 +66,10 @@ struct FramePlan: Sendable {
 ///   grows from radius 0 (except in the first frame). A bubble left unmatched (merged into
 ///   another, or dissolved into points) stays as a ghost, shrinking to nothing while it moves to
 ///   the bubble that took most of its points.
+/// - A bubble's number runs with its radius, between its ends (issue 47): from the number it
+///   showed when its points changed (none for a new or split-off bubble) to its count, and a
+///   ghost's from its last number to none, rounded and at least 1 (`shownNumber`), as points
+///   travel in and out. A count is shown so; an aggregate (`text-field`) is its value at the end.
 ///
 /// Effects are timed in map time (`FrameTimeline`): one that begins between two frames runs from
 /// the earlier frame's time for `timeline.transition`, and is cut to end at the next rest time.
@@ -97,8 +103,10 @@ struct ClusterContinuity {
     private struct BubbleState {
         var x: Double, y: Double, radius: Double
         var count: Int
+        /// The number shown (a count between the effect's ends), and its offset from `count` still to run.
+        var number: Double
         var hash: UInt64
-        var offX: Double, offY: Double, offR: Double
+        var offX: Double, offY: Double, offR: Double, offN: Double
         var clock: EffectClock
     }
 
@@ -108,6 +116,8 @@ struct ClusterContinuity {
         var x: Double, y: Double
         var heir: Int?
         var count: Int
+        /// The number it showed when it was left (it counts down to none as it shrinks).
+        var n0: Double
         var clock: EffectClock
     }
 
@@ -126,7 +136,7 @@ struct ClusterContinuity {
     /// This frame's live bubbles: track and shown state (world units), plus their plans.
     private struct LiveBubbles {
         var track: [Int]
-        var shown: [(x: Double, y: Double, r: Double, settled: Bool)]
+        var shown: [(x: Double, y: Double, r: Double, number: Double, settled: Bool)]
     }
 
     // Per key, in three flat arrays rather than one struct of 80 bytes: a frame reads and writes
@@ -206,7 +216,7 @@ struct ClusterContinuity {
         for i in plan.marks.markerPoint where opacity[i] < 1 { plan.marks.labelOpacity[i] = opacity[i] }
         plan.bubbles = f.marks.bubbles.map {
             let at = f.world(px: $0.x, py: $0.y)
-            return .init(x: at.x, y: at.y, radius: $0.radius, targetRadius: $0.radius, count: $0.count, ghost: false, track: -1)
+            return .init(x: at.x, y: at.y, radius: $0.radius, targetRadius: $0.radius, count: $0.count, number: $0.count, ghost: false, track: -1)
         }
         return plan
     }
@@ -285,25 +295,27 @@ struct ClusterContinuity {
             let target = bubble.radius
             let at = f.world(px: bubble.x, py: bubble.y)
             let hash = m.hash[b]
-            var s = BubbleState(x: at.x, y: at.y, radius: target, count: bubble.count, hash: hash,
-                                offX: 0, offY: 0, offR: 0, clock: .settled)
+            let count = Double(bubble.count)
+            var s = BubbleState(x: at.x, y: at.y, radius: target, count: bubble.count, number: count, hash: hash,
+                                offX: 0, offY: 0, offR: 0, offN: 0, clock: .settled)
             if let t = m.predecessor[b], let prev = bubbles[t] {
                 if m.claim[t]?.bubble == b {
                     live.track[b] = t
                     if prev.hash == hash && prev.count == bubble.count {
-                        s.offX = prev.offX; s.offY = prev.offY; s.offR = prev.offR
+                        s.offX = prev.offX; s.offY = prev.offY; s.offR = prev.offR; s.offN = prev.offN
                         s.clock = prev.clock
                     } else {
                         s.offX = prev.x - at.x; s.offY = prev.y - at.y; s.offR = prev.radius - target
+                        s.offN = prev.number - count
                         s.clock = clock
                     }
                 } else {
-                    // Split off `t`: leaves its centre, growing.
-                    s.offX = prev.x - at.x; s.offY = prev.y - at.y; s.offR = -target
+                    // Split off `t`: leaves its centre, growing, its points arriving.
+                    s.offX = prev.x - at.x; s.offY = prev.y - at.y; s.offR = -target; s.offN = -count
                     s.clock = clock
                 }
             } else if previous != nil {
-                s.offR = -target
+                s.offR = -target; s.offN = -count
                 s.clock = clock
             }
             if live.track[b] < 0 {
@@ -311,10 +323,11 @@ struct ClusterContinuity {
                 nextTrack += 1
             }
             let w = remaining(s.clock, f)
-            let shown = (x: at.x + s.offX * w, y: at.y + s.offY * w, r: max(0, target + s.offR * w), settled: w == 0)
+            let shown = (x: at.x + s.offX * w, y: at.y + s.offY * w, r: max(0, target + s.offR * w),
+                         number: max(0, count + s.offN * w), settled: w == 0)
             live.shown.append(shown)
-            newStates[live.track[b]] = BubbleState(x: shown.x, y: shown.y, radius: shown.r, count: s.count, hash: s.hash,
-                                                   offX: s.offX, offY: s.offY, offR: s.offR, clock: s.clock)
+            newStates[live.track[b]] = BubbleState(x: shown.x, y: shown.y, radius: shown.r, count: s.count, number: shown.number,
+                                                   hash: s.hash, offX: s.offX, offY: s.offY, offR: s.offR, offN: s.offN, clock: s.clock)
         }
         bubbles.merge(newStates) { _, new in new }
         return live
@@ -330,7 +343,7 @@ struct ClusterContinuity {
             let prev = bubbles[t]!
             let heir = m.heirOf[t].map { live.track[$0.bubble] }
             next.append(Ghost(track: t, x0: prev.x, y0: prev.y, r0: prev.radius, x: prev.x, y: prev.y,
-                              heir: heir, count: prev.count, clock: clock))
+                              heir: heir, count: prev.count, n0: prev.number, clock: clock))
             bubbles[t] = nil
         }
         var shown: [FramePlan.Bubble] = []
@@ -345,7 +358,8 @@ struct ClusterContinuity {
             kept.append(g)
             let r = g.r0 * w
             if r > 0 {
-                shown.append(.init(x: g.x, y: g.y, radius: r, targetRadius: g.r0, count: g.count, ghost: true, track: g.track))
+                shown.append(.init(x: g.x, y: g.y, radius: r, targetRadius: g.r0, count: g.count,
+                                   number: Self.shownNumber(g.n0 * w), ghost: true, track: g.track))
             }
         }
         ghosts = kept
@@ -512,6 +526,10 @@ struct ClusterContinuity {
         plans = []
     }
 
+    /// The number a bubble in transition shows for a count between its ends: rounded, and at
+    /// least 1 (a bubble drawn holds a point on its way in or out).
+    static func shownNumber(_ n: Double) -> Int { max(1, Int(n.rounded())) }
+
     /// The still map's plan with what is in progress: shown positions and sizes, travelling and
     /// faint markers after the plan's own, ghosts after the live bubbles.
     private func shownMarks(_ f: RestFrame, _ live: LiveBubbles, ghosts ghostPlans: [FramePlan.Bubble],
@@ -532,12 +550,17 @@ struct ClusterContinuity {
         var planned: [FramePlan.Bubble] = []
         for (b, bubble) in f.marks.bubbles.enumerated() {
             let shown = live.shown[b]
+            let number = shown.settled ? bubble.count : Self.shownNumber(shown.number)
             planned.append(.init(x: shown.x, y: shown.y, radius: shown.r, targetRadius: bubble.radius,
-                                 count: bubble.count, ghost: false, track: live.track[b]))
+                                 count: bubble.count, number: number, ghost: false, track: live.track[b]))
             guard !shown.settled else { continue }
             let p = f.pixel(x: shown.x, y: shown.y)
             marks.bubbles[b].x = p.x; marks.bubbles[b].y = p.y
             marks.bubbles[b].radius = shown.r
+            // A count (not an aggregate: `text-field`) runs between its ends with the points
+            // travelling in or out: the number shown.
+            if number != bubble.count { marks.bubbles[b].shownCount = number }
+            if marks.bubbles[b].text == ClusterItem.abbreviate(bubble.count) { marks.bubbles[b].text = ClusterItem.abbreviate(number) }
             // The count shows whenever it fits the bubble as it is drawn (`BubbleTextFit`).
             marks.bubbles[b].showsText = bubble.showsText
             // It is named once it has grown to 60 % of its size.
@@ -546,9 +569,10 @@ struct ClusterContinuity {
         for g in ghostPlans {
             let p = f.pixel(x: g.x, y: g.y)
             marks.bubbles.append(MarkPlan.Bubble(x: p.x, y: p.y, count: g.count, clusterID: nil, aggregates: [:],
-                                                 representative: nil, radius: g.radius, text: ClusterItem.abbreviate(g.count),
+                                                 representative: nil, radius: g.radius, text: ClusterItem.abbreviate(g.number),
                                                  showsText: g.count > 0))
             marks.bubbles[marks.bubbles.count - 1].nameable = false
+            if g.number != g.count { marks.bubbles[marks.bubbles.count - 1].shownCount = g.number }
         }
         marks.bubbles.removeAll { $0.radius <= 0 }
         // A fading point's label fades with its marker.

@@ -26,7 +26,12 @@ public enum BubbleTextFit {
     /// - an aggregate (the style's `text-field`) is fitted by `fit(_:radius:...)`;
     /// - a bubble of an animation frame smaller than at rest (growing in or shrinking away,
     ///   `inTransition`) shows its text set smaller as it shrinks, down to the floor, where it
-    ///   fits as it is, else none: the bubble's size is the animation's, so it does not grow;
+    ///   fits as it is, else none: the bubble's size is the animation's, so it does not grow, and
+    ///   a number spilling over its rim would read as the count of whatever lies beside it. With
+    ///   the default style that is a disc under about 5 px radius (its 3 px outline leaves no
+    ///   room for one digit at the floor's 8.4 px): the first or last frames of growing in or
+    ///   shrinking away. (An animation shows such a bubble's count running between its ends,
+    ///   `ClusterContinuity`: a growing bubble's number is small while the bubble is.)
     /// - any other count is shown at the style's size (counts are at most five characters).
     public static func fit(_ b: MarkPlan.Bubble, style: Style.Cluster, font: FontSpec, measurer: TextMeasuring) -> Fit {
         guard b.showsText, !b.text.isEmpty else { return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0)) }

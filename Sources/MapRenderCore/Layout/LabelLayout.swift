@@ -80,8 +80,10 @@ enum LabelLayout {
         func bubbleTexts(_ b: MarkPlan.Bubble) -> [String]? {
             guard b.showsText, b.nameable, b.x >= 0, b.x <= viewport.width, b.y >= 0, b.y <= viewport.height,
                   let rep = b.representative, let name = text(rep) else { return nil }
-            // Every member carries the name (one airport's routes): the name alone.
-            return b.count > 1 && !b.membersShareName ? ["\(name) +\(b.count - 1)", name] : [name]
+            // Every member carries the name (one airport's routes): the name alone. (In an
+            // animation frame the count is the one the bubble shows.)
+            let count = b.shownCount ?? b.count
+            return count > 1 && !b.membersShareName ? ["\(name) +\(count - 1)", name] : [name]
         }
 
         /// The row's label, cut at `LabelText`'s limit with an ellipsis; nil when empty.

@@ -31,7 +31,8 @@ public enum ShapeLayout {
         let asPolygon = layer.type == .fill
         // The data's lines are simplified to a quarter pixel (Douglas–Peucker); the built-in
         // basemap is generalised for its scales already (1:110m, 1:50m) and drawn as it is.
-        var out = batches(for: shapes, viewport: v, strokeMargin: 4, simplify: layer.source == .data) { s in
+        var out = batches(for: shapes, viewport: v, strokeMargin: 4, simplify: layer.source == .data,
+                          keepsFeatures: layer.keepsFeatures) { s in
             let kind = shapes.kinds[s]
             switch layer.type {
             case .fill: guard kind == .polygon else { return nil }
@@ -58,8 +59,9 @@ public enum ShapeLayout {
 
     /// - Parameter paint: per shape, how it is drawn (as a polygon: closed rings, cut edges
     ///   unstroked; as a line: open parts), or nil to leave it out.
+    /// - Parameter keepsFeatures: each batch lists the feature of each of its paths (`ShapeBatch.pathFeatures`).
     static func batches(for shapes: ShapeSet, viewport v: Viewport, strokeMargin: Double, simplify: Bool = false,
-                        paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
+                        keepsFeatures: Bool = false, paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
         var out: [ShapeBatch] = []
         var current: ShapeBatch?
         let ws = v.worldSize
@@ -106,13 +108,18 @@ public enum ShapeLayout {
                 if c.pathCount > 0 { out.append(c) }
                 current = nil
             }
-            if current == nil { current = ShapeBatch(kind: kind, paint: p) }
+            if current == nil {
+                current = ShapeBatch(kind: kind, paint: p)
+                if keepsFeatures { current!.pathFeatures = [] }
+            }
             let view = (x0: -(strokeMargin + p.strokeWidth), y0: -(strokeMargin + p.strokeWidth),
                         x1: v.width + strokeMargin + p.strokeWidth, y1: v.height + strokeMargin + p.strokeWidth)
             for k in kLo...kHi {
                 let offset = Double(k) - v.centerX
+                let paths = current!.pathCount
                 emit(&current!, ringEnds: ringEnds, offset: offset, ws: ws, v: v, view: view, wx: wx, wy: wy,
                      cut: isPolygon ? cut : [], closed: isPolygon, simplify: simplify)
+                if keepsFeatures && current!.pathCount > paths { current!.pathFeatures!.append(shapes.feature[s]) }
             }
         }
         if let c = current, c.pathCount > 0 { out.append(c) }

@@ -49,6 +49,10 @@ public struct StyleLayer: Sendable, Equatable {
     /// Fill each shape on its own, so overlapping ones both show (a basemap style's circles), as
     /// the data's polygons are.
     public var fillsShapesApart = false
+    /// Its batches list the feature each path draws (`ShapeBatch.pathFeatures`): an animation's
+    /// trail layer, whose segments the animated SVG follows from frame to frame. Not a style
+    /// property: nothing reads it from a style file.
+    public var keepsFeatures = false
 
     // Paint (`fill-*` for fill layers, `line-*` for line layers).
     public var fillColor = StyleExpression(constant: .color(RGBA.parse("#555555")!))

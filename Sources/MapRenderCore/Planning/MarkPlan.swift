@@ -30,6 +30,9 @@ public struct MarkPlan: Sendable {
         /// Whether every member carries the representative's label value (`BubbleNaming.allShare`):
         /// the bubble is named by that value alone ("ORD"), not with the count of the others.
         public var membersShareName = false
+        /// The number an animation frame shows for it while its points travel in or out (a count
+        /// between its ends), when not `count`: its text and its label's "+N" say it. nil: `count`.
+        public var shownCount: Int?
         /// Whether this is a small stack's badge (`SpreadFallback.badgeScale` of the style's
         /// radius, not an animation's shrunken bubble): its count is always shown.
         public var badge = false

@@ -218,6 +218,10 @@ public struct ShapeBatch: Sendable {
     /// Fill each path on its own (data polygons, which may overlap), instead of all paths as one
     /// even-odd path (a basemap's countries, which share borders: no seam between them).
     public var fillsPathsApart = false
+    /// Per path, the feature it draws (`ShapeSet.feature`), when its layer asks
+    /// (`StyleLayer.keepsFeatures`: an animation's trail, which the animated SVG follows from
+    /// frame to frame by it); else nil. Not drawn.
+    public var pathFeatures: [Int]?
 
     public init(kind: ShapeKind, paint: ShapePaint) {
         self.kind = kind; self.paint = paint

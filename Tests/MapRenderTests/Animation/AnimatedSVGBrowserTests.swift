@@ -84,7 +84,7 @@ import TestSupport
         #expect(svg.contains("<line") && svg.contains("<circle"))
         // Every stepwise animation switches at frame times (keyTimes k / (frames - 1)).
         let discrete = svg.components(separatedBy: "calcMode=\"discrete\"").count - 1
-        let timed = svg.components(separatedBy: "keyTimes=\"0;0.166667;0.333333;0.5;0.666667;0.833333;1\"").count - 1
+        let timed = svg.components(separatedBy: "keyTimes=\"0;0.166666;0.333333;0.5;0.666666;0.833333;1\"").count - 1
         #expect(frames.count == 7 && discrete > 0 && timed == discrete)
         // The first keyframe, with its ring of six, and the frames of the transition (the last
         // keyframe is where the loop restarts).
@@ -170,7 +170,8 @@ import TestSupport
         var svg = rendered
         let w = Int(r.base.width), h = Int(r.base.height)
         if let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
-        var html = "<!DOCTYPE html><html><head><style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}"
+        // UTF-8 said: without it Chromium read the page as Windows-1252 and drew "Köln" as "KÃ¶ln".
+        var html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}"
         html += "div{position:absolute;top:0;width:\(w)px;height:\(h)px}svg{display:block}</style></head><body>\n"
         for (n, _) in checked.enumerated() { html += "<div style=\"left:\(n * w)px\">\(svg)</div>\n" }
         let times = checked.map { Double($0) / r.effectiveFPS }

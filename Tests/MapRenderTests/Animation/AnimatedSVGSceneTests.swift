@@ -30,23 +30,24 @@ import TestSupport
         try AnimationRenderer.render(r)
         let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
         // Each bubble text element (centred: labels are not): its text, size, and per frame x, y
-        // and whether it shows, read from its attributes and <animate> values.
+        // and whether it shows, as a browser paused at the frame's time reads its attributes and
+        // <animate> values (`AnimatedSVGBubbleStackingTests.value`).
         func attribute(_ name: String, in tag: Substring) -> String? {
             guard let r = tag.range(of: " \(name)=\"") else { return nil }
             return String(tag[r.upperBound...].prefix { $0 != "\"" })
         }
-        func values(_ name: String, in element: Substring) -> [String] {
-            guard let r = element.range(of: "attributeName=\"\(name)\"") else { return [] }
-            return attribute("values", in: element[r.upperBound...]).map { $0.components(separatedBy: ";") } ?? []
-        }
+        let n = scenes.count
         var texts: [(text: String, size: String, x: [String], y: [String], shown: [String])] = []
         for chunk in svg.components(separatedBy: "<text ").dropFirst() {
             guard let end = chunk.range(of: "</text>") else { continue }
-            let element = chunk[..<end.lowerBound]
+            let element = Substring(" " + chunk[..<end.lowerBound])
             let tag = element.prefix { $0 != ">" }
             guard attribute("text-anchor", in: tag) == "middle", let size = attribute("font-size", in: tag) else { continue }
             let text = element.range(of: "/>", options: .backwards).map { String(element[$0.upperBound...]) } ?? ""
-            texts.append((text, size, values("x", in: element), values("y", in: element), values("opacity", in: element)))
+            func frames(_ name: String) -> [String] {
+                (0..<n).map { k in AnimatedSVGBubbleStackingTests.value(name, in: element, frame: k, frames: n).map(Self.num) ?? "" }
+            }
+            texts.append((text, size, frames("x"), frames("y"), frames("opacity")))
         }
         #expect(!texts.isEmpty)
         var checked = 0, smaller = 0
@@ -55,7 +56,9 @@ import TestSupport
                 for b in batch.bubbles where !b.text.isEmpty {
                     let size = Self.num(b.textSize ?? batch.font.size)
                     let x = Self.num(b.textBox.x + b.textBox.width / 2)
-                    let match = texts.contains { $0.text == b.text && $0.size == size && $0.shown.count > k && $0.shown[k] == "1" && $0.x[k] == x }
+                    // (Two decimals, read just after the frame's key time.)
+                    let match = texts.contains { $0.text == b.text && $0.size == size && $0.shown.count > k && $0.shown[k] == "1"
+                        && abs((Double($0.x[k]) ?? .nan) - (Double(x) ?? .nan)) <= 0.011 }
                     #expect(match, "frame \(k): \(b.text) at \(x), size \(size) is not in the SVG")
                     checked += 1
                     if b.textSize != nil { smaller += 1 }

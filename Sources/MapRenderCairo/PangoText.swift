@@ -144,6 +144,23 @@ public final class PangoText: TextMeasuring {
     public func glyphRun(_ text: String, font: FontSpec) -> GlyphRun {
         let layout = makeLayout(text, font: font)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return Self.clusters(of: layout, text: text, font: font, glyphs: nil)
+    }
+
+    /// A cluster's glyphs as Pango shaped them in the whole text: the font of its run, and the
+    /// glyphs (in visual order, with their offsets), drawn from the cluster's pen position.
+    struct ClusterGlyphs {
+        var font: UnsafeMutablePointer<PangoFont>
+        var glyphs: [PangoGlyphInfo]
+        /// From the cluster's box (`GlyphRun.x`) to its pen position, px along the baseline.
+        var penShift: Double
+    }
+
+    /// The clusters of a one-line `layout` of `text` in visual order (`glyphRun`); with `glyphs`,
+    /// each cluster's glyphs from the layout's runs as well, by its start (the fonts are the
+    /// layout's: valid while it lives).
+    private static func clusters(of layout: OpaquePointer, text: String, font: FontSpec,
+                                 glyphs: UnsafeMutablePointer<[Int: ClusterGlyphs]>?) -> GlyphRun {
         let scale = Double(PANGO_SCALE)
         var whole = PangoRectangle()
         pango_layout_get_extents(layout, nil, &whole)
@@ -154,12 +171,23 @@ public final class PangoText: TextMeasuring {
         guard let iter = pango_layout_get_iter(layout) else { return run }
         defer { pango_layout_iter_free(iter) }
         var starts: [Int] = [], xs: [Double] = [], widths: [Double] = []
+        var found: [Int: ClusterGlyphs] = [:]
         repeat {
             var logical = PangoRectangle()
             pango_layout_iter_get_cluster_extents(iter, nil, &logical)
-            starts.append(Int(pango_layout_iter_get_index(iter)))
+            let index = Int(pango_layout_iter_get_index(iter))
+            starts.append(index)
             xs.append(Double(logical.x - whole.x) / scale)
             widths.append(Double(logical.width) / scale)
+            if glyphs != nil, let r = pango_layout_iter_get_run_readonly(iter), let item = r.pointee.item,
+               let gs = r.pointee.glyphs, let f = item.pointee.analysis.font {
+                // The run's glyphs whose cluster starts at this index (contiguous, visual order).
+                var picked: [PangoGlyphInfo] = []
+                for g in 0..<Int(gs.pointee.num_glyphs) where Int(gs.pointee.log_clusters[g]) + Int(item.pointee.offset) == index {
+                    picked.append(gs.pointee.glyphs[g])
+                }
+                if !picked.isEmpty { found[index] = ClusterGlyphs(font: f, glyphs: picked, penShift: 0) }
+            }
         } while pango_layout_iter_next_cluster(iter) != 0
         // A cluster's bytes run to the next cluster's start in the text (visual order may differ).
         let bytes = Array(text.utf8)
@@ -169,10 +197,11 @@ public final class PangoText: TextMeasuring {
             let to = sorted.first { $0 > from } ?? bytes.count
             let piece = String(decoding: bytes[from..<min(to, bytes.count)], as: UTF8.self)
             guard !piece.isEmpty else { continue }
-            run.clusters.append(piece); run.x.append(xs[k]); run.advance.append(widths[k])
+            run.clusters.append(piece); run.start.append(from); run.x.append(xs[k]); run.advance.append(widths[k])
         }
         // Letter spacing: a cluster's box holds half the spacing each side (but at the line's
-        // ends); each glyph is drawn alone, without it, so its box is the glyph's own.
+        // ends); the box is the glyph's own, and the glyph drawn from its pen position (where
+        // Pango put the spacing's first half into the glyph's offset) lands in it.
         let spacing = font.letterSpacing * font.size
         if spacing != 0, run.x.count > 1 {
             for k in run.x.indices {
@@ -181,44 +210,126 @@ public final class PangoText: TextMeasuring {
                 run.advance[k] = max(0, run.advance[k] - before - after)
             }
         }
+        if let glyphs {
+            for (k, from) in run.start.enumerated() {
+                guard var c = found[from], let pen = starts.firstIndex(of: from) else { continue }
+                c.penShift = xs[pen] - run.x[k]
+                glyphs.pointee[from] = c
+            }
+        }
         return run
     }
 
     /// Draws text laid along a line: every glyph's halo first (so no halo covers a neighbouring
-    /// glyph), then the glyphs, each rotated about its baseline's left end.
+    /// glyph), then the glyphs, each cluster rotated about its baseline's left end.
+    ///
+    /// Each cluster's glyphs are the ones Pango shaped for the whole text (`clusters(of:)`), drawn
+    /// with their run's font: Arabic letters keep their joined forms and Devanagari its conjuncts
+    /// and reordered vowel signs, which shaping each cluster alone would break. A glyph whose
+    /// cluster the shaping does not have (a scene laid out by another measurer) is shaped alone.
     func draw(_ mark: PathLabelMark, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
+        let whole = makeLayout(mark.text, font: mark.font)
+        defer { g_object_unref(UnsafeMutableRawPointer(whole)) }
+        var shaped: [Int: ClusterGlyphs] = [:]
+        _ = Self.clusters(of: whole, text: mark.text, font: mark.font, glyphs: &shaped)
         var glyphFont = mark.font
         glyphFont.letterSpacing = 0   // the glyphs are placed apart already
-        let layouts = mark.glyphs.map { makeLayout($0.text, font: glyphFont) }
-        defer { for l in layouts { g_object_unref(UnsafeMutableRawPointer(l)) } }
+        let pieces: [Piece] = mark.glyphs.map { g in
+            if let c = shaped[g.start] { return .glyphs(Self.glyphString(c.glyphs), c.font, c.penShift) }
+            return .layout(makeLayout(g.text, font: glyphFont))
+        }
+        defer {
+            for p in pieces {
+                switch p {
+                case .glyphs(let gs, _, _): pango_glyph_string_free(gs)
+                case .layout(let l): g_object_unref(UnsafeMutableRawPointer(l))
+                }
+            }
+        }
         func place(_ k: Int) {
             let g = mark.glyphs[k]
             cairo_translate(cr, g.x, g.y)
             cairo_rotate(cr, g.angle)
-            var logical = PangoRectangle()
-            pango_layout_get_extents(layouts[k], nil, &logical)
-            let baseline = Double(pango_layout_get_baseline(layouts[k])) / Double(PANGO_SCALE)
-            cairo_move_to(cr, -Double(logical.x) / Double(PANGO_SCALE), -baseline)
+            switch pieces[k] {
+            case .glyphs(_, _, let shift):
+                cairo_move_to(cr, shift, 0)
+            case .layout(let layout):
+                var logical = PangoRectangle()
+                pango_layout_get_extents(layout, nil, &logical)
+                let baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+                cairo_move_to(cr, -Double(logical.x) / Double(PANGO_SCALE), -baseline)
+            }
         }
         if mark.haloWidth > 0, mark.halo.a > 0 {
             cairo_new_path(cr)
             for k in mark.glyphs.indices {
                 cairo_save(cr)
                 place(k)
-                pango_cairo_layout_path(cr, layouts[k])
+                switch pieces[k] {
+                case .glyphs(let gs, let f, _): pango_cairo_glyph_string_path(cr, f, gs)
+                case .layout(let l): pango_cairo_layout_path(cr, l)
+                }
                 cairo_restore(cr)
             }
             Self.strokeHalo(cr, color: mark.halo, width: mark.haloWidth, blur: mark.haloBlur)
         }
-        mark.color.setSource(cr)
-        for k in mark.glyphs.indices {
-            cairo_save(cr)
-            place(k)
-            pango_cairo_show_layout(cr, layouts[k])
-            cairo_restore(cr)
+        func showGlyphs() {
+            for k in mark.glyphs.indices {
+                cairo_save(cr)
+                place(k)
+                switch pieces[k] {
+                case .glyphs(let gs, let f, _): pango_cairo_show_glyph_string(cr, f, gs)
+                case .layout(let l): pango_cairo_show_layout(cr, l)
+                }
+                cairo_restore(cr)
+            }
         }
+        guard let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else {
+            // SVG and PDF: each cluster's glyphs as vector text.
+            mark.color.setSource(cr)
+            showGlyphs()
+            cairo_new_path(cr)
+            return
+        }
+        // Raster: the clusters' coverage is added up in one alpha mask and the colour painted
+        // through it once, as Cairo draws the glyphs of one text (pixman adds glyph masks, then
+        // composites). Glyphs of neighbouring clusters meet: Arabic letters join on the
+        // baseline, a Devanagari vowel sign touches its consonant's headline. Drawn one over the
+        // other, a join's edge pixels were covered as 1 - (1 - a)(1 - b) instead of a + b: a
+        // lighter seam at every join.
+        let b = mark.bounds, m = mark.font.size
+        cairo_save(cr)
+        cairo_rectangle(cr, b.x - m, b.y - m, b.width + 2 * m, b.height + 2 * m)
+        cairo_clip(cr)
+        cairo_push_group_with_content(cr, CAIRO_CONTENT_ALPHA)
+        cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
+        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        showGlyphs()
+        let coverage = cairo_pop_group(cr)
+        mark.color.setSource(cr)
+        cairo_mask(cr, coverage)
+        cairo_pattern_destroy(coverage)
+        cairo_restore(cr)
         cairo_new_path(cr)
+    }
+
+    /// A cluster drawn along a line: its glyphs from the whole text's shaping (font, pen shift),
+    /// or its text laid out alone.
+    private enum Piece {
+        case glyphs(UnsafeMutablePointer<PangoGlyphString>, UnsafeMutablePointer<PangoFont>, Double)
+        case layout(OpaquePointer)
+    }
+
+    /// A glyph string of `glyphs` (the caller frees it).
+    private static func glyphString(_ glyphs: [PangoGlyphInfo]) -> UnsafeMutablePointer<PangoGlyphString> {
+        let gs = pango_glyph_string_new()!
+        pango_glyph_string_set_size(gs, Int32(glyphs.count))
+        for (k, g) in glyphs.enumerated() {
+            gs.pointee.glyphs[k] = g
+            gs.pointee.log_clusters[k] = 0
+        }
+        return gs
     }
 
     /// How far below the top of `text`'s logical box its first baseline lies, CSS px (where an SVG

@@ -163,7 +163,7 @@ public enum LineLabelPlacement {
             let cs = cos(angle), sn = sin(angle)
             // The glyph's logical box is centred on the line: its baseline lies (baseline - h/2) below.
             let drop = run.baseline - h / 2
-            glyphs.append(.init(text: run.clusters[k], x: p.x - adv / 2 * cs - drop * sn, y: p.y - adv / 2 * sn + drop * cs,
+            glyphs.append(.init(text: run.clusters[k], start: k < run.start.count ? run.start[k] : -1, x: p.x - adv / 2 * cs - drop * sn, y: p.y - adv / 2 * sn + drop * cs,
                                 angle: angle))
             let ex = abs(cs) * adv / 2 + abs(sn) * h / 2 + r, ey = abs(sn) * adv / 2 + abs(cs) * h / 2 + r
             boxes.append(Rect(x: p.x - ex, y: p.y - ey, width: 2 * ex, height: 2 * ey))

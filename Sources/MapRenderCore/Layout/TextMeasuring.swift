@@ -19,10 +19,13 @@ extension TextMeasuring {
         let whole = measure(text, font: font)
         run.height = whole.height
         run.baseline = whole.height * 0.8
+        var start = 0
         for c in text {
-            let w = measure(String(c), font: font).width
-            run.clusters.append(String(c)); run.x.append(run.width); run.advance.append(w)
+            let piece = String(c)
+            let w = measure(piece, font: font).width
+            run.clusters.append(piece); run.start.append(start); run.x.append(run.width); run.advance.append(w)
             run.width += w
+            start += piece.utf8.count
         }
         return run
     }
@@ -32,6 +35,10 @@ extension TextMeasuring {
 public struct GlyphRun: Sendable, Equatable {
     /// Each cluster's text.
     public var clusters: [String] = []
+    /// Where each cluster's text starts in the whole text, UTF-8 bytes: how a backend finds the
+    /// cluster's glyphs in its shaping of the whole text (joined Arabic letters, Devanagari
+    /// conjuncts), instead of shaping the cluster alone.
+    public var start: [Int] = []
     /// Where each cluster starts from the left of the text, and its advance.
     public var x: [Double] = []
     public var advance: [Double] = []

@@ -3,12 +3,18 @@
 public struct PathLabelMark: Sendable, Equatable {
     /// One cluster of the text: its baseline's left end (CSS px) and its rotation (radians,
     /// clockwise on the image, 0 along +x).
+    ///
+    /// A backend draws the cluster's glyphs from its shaping of the whole text (`start` finds
+    /// them), so letters that join (Arabic) or combine (Devanagari) keep the forms they take in
+    /// the word; `text` alone, shaped apart, would break the joins.
     public struct Glyph: Sendable, Equatable {
         public var text: String
+        /// Where `text` starts in the whole label's text, UTF-8 bytes (`GlyphRun.start`); -1: unknown.
+        public var start: Int
         public var x: Double, y: Double
         public var angle: Double
-        public init(text: String, x: Double, y: Double, angle: Double) {
-            self.text = text; self.x = x; self.y = y; self.angle = angle
+        public init(text: String, start: Int = -1, x: Double, y: Double, angle: Double) {
+            self.text = text; self.start = start; self.x = x; self.y = y; self.angle = angle
         }
     }
 

@@ -48,6 +48,37 @@ import Testing
         try Snapshot.assertMatches(result.data, named: "europe-poles", format: .png)
     }
 
+    /// Names in joining scripts along curved lines: Arabic (letters joined, right to left) and
+    /// Devanagari (a vowel sign drawn before its consonant, an anusvara): each name shaped by
+    /// Pango as a whole and placed along the curve cluster by cluster (`PathLabelShapingTests`
+    /// checks the glyphs against Pango's shaping of the name in one run). Looked at when
+    /// recorded: the letters join; before, each was drawn in its isolated form.
+    @Test func joiningScriptsAlongCurves() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("joining-\(UUID()).geojson")
+        defer { try? FileManager.default.removeItem(at: url) }
+        func curve(_ lat: Double, _ name: String) -> String {
+            let coords = (0...100).map { k in
+                let x = Double(k) * 0.1
+                return "[\(30 + x),\(lat + 1.2 * sin(x * 0.9))]"
+            }
+            return #"{"type":"Feature","properties":{"name":"\#(name)"},"geometry":{"type":"LineString","coordinates":[\#(coords.joined(separator: ","))]}}"#
+        }
+        let names = ["نهر النيل", "القاهرة الجديدة", "गंगा नदी"]
+        let features = zip([30.0, 26, 22], names).map { curve($0, $1) }
+        try Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8).write(to: url)
+        var r = RenderRequest()
+        r.inputs = [url.path]
+        r.layout.labelField = "name"
+        r.defaultBasemap = false
+        r.width = 700; r.height = 500
+        let result = try MapRenderer.render(r)
+        let along = result.scene.pathLabels
+        #expect(Set(along.map(\.text)) == Set(names))
+        // Every cluster knows where it starts in its name, so the backend finds its shaped glyphs.
+        #expect(along.allSatisfy { l in l.glyphs.allSatisfy { $0.start >= 0 && l.text.utf8.count > $0.start } })
+        try Snapshot.assertMatches(result.data, named: "joining-scripts-along-curves", format: .png)
+    }
+
     /// `--label` may name a property only the lines or polygons have (the countries' NAME beside
     /// the tracks' rows); a property nothing has is still refused, naming it.
     @Test func labelOnAMissingPropertyIsRefused() throws {

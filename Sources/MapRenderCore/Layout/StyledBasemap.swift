@@ -4,10 +4,11 @@ import Foundation
 /// fill and line layer becomes a `MapLayer.shapes` over its source layer's polygons or lines, so
 /// it goes through ShapeLayout and the one scene like every basemap and data layer.
 public enum StyledBasemap {
-    /// The decoded data of one source: vector tiles by source layer, or GeoJSON shapes.
+    /// The decoded data of one source: vector tiles by source layer, or GeoJSON shapes and
+    /// points (the points' rows are rows of the shapes' property table).
     public enum SourceData: Sendable {
         case vector([String: VectorLayerData])
-        case shapes(ShapeSet)
+        case shapes(ShapeSet, points: PointFeatures)
         case raster([RasterMark])
     }
 
@@ -31,7 +32,7 @@ public enum StyledBasemap {
                 case .vector(let byLayer):
                     guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
                     polygons = d.polygons; lines = d.lines
-                case .shapes(let set):
+                case .shapes(let set, _):
                     polygons = set; lines = set
                 case .raster:
                     continue
@@ -62,9 +63,19 @@ public enum StyledBasemap {
                     }
                 }
             case "circle":
-                guard let circle = l.circle, let s = l.source, case .vector(let byLayer)? = sources[s],
-                      let name = l.sourceLayer, let d = byLayer[name], d.pointCount > 0 else { continue }
-                let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
+                guard let circle = l.circle, let s = l.source else { continue }
+                let points: PointFeatures, properties: PropertyTable
+                switch sources[s] {
+                case .vector(let byLayer)?:
+                    guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
+                    points = PointFeatures(coords: d.pointCoords, rows: d.pointRows); properties = d.properties
+                case .shapes(let set, let p)?:
+                    points = p; properties = set.properties
+                default:
+                    continue
+                }
+                guard points.count > 0 else { continue }
+                let (shapes, layer) = circles(circle, style: l.style, points: points, properties: properties, zoom: zoom)
                 if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
                 guard var symbol = l.symbol, let s = l.source, let data = sources[s] else { continue }
@@ -90,13 +101,20 @@ public enum StyledBasemap {
                     symbols.polygons = d.polygons
                     symbols.sprite = sprite
                     out.append(.symbols(symbols))
-                case .shapes(let set):
-                    // A GeoJSON source: its polygons named at their poles.
-                    guard !symbol.placementLine, set.kinds.contains(.polygon) else { continue }
-                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
-                                                 properties: set.properties)
-                    symbols.polygons = set
+                case .shapes(let set, let points):
+                    // A GeoJSON source: along its lines and polygons' outlines, or at its points
+                    // and its polygons' poles.
+                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: points.coords,
+                                                 rows: points.rows, properties: set.properties)
                     symbols.sprite = sprite
+                    if symbol.placementLine {
+                        guard !set.isEmpty else { continue }
+                        symbols.coords = []; symbols.rows = []
+                        symbols.lines = set
+                    } else {
+                        guard points.count > 0 || set.kinds.contains(.polygon) else { continue }
+                        symbols.polygons = set
+                    }
                     out.append(.symbols(symbols))
                 case .raster:
                     continue
@@ -199,19 +217,20 @@ extension StyledBasemap {
     /// A circle layer's points as 32-gons of their radius (plus half the stroke, which MapLibre
     /// draws outside the circle) at `zoom`, and the fill layer that paints them: colour, opacity,
     /// stroke as the outline.
-    static func circles(_ c: CircleStyle, style: StyleLayer, data d: VectorLayerData, zoom: Double) -> (ShapeSet, StyleLayer) {
+    static func circles(_ c: CircleStyle, style: StyleLayer, points: PointFeatures, properties: PropertyTable,
+                        zoom: Double) -> (ShapeSet, StyleLayer) {
         var shapes = ShapeSet()
-        let filter = style.filter?.bind(to: d.properties)
-        let radius = c.radius.bind(to: d.properties), stroke = c.strokeWidth.bind(to: d.properties)
+        let filter = style.filter?.bind(to: properties)
+        let radius = c.radius.bind(to: properties), stroke = c.strokeWidth.bind(to: properties)
         let worldSize = Viewport.tileSize * Foundation.pow(2, zoom)
         let sides = 32
-        for i in 0..<d.pointCount {
-            let row = Int(d.pointRows[i])
+        for i in 0..<points.count {
+            let row = Int(points.rows[i])
             if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
             let r = min(max(radius.evaluate(row: row, zoom: zoom).numberValue ?? 5, 0), 500)
                 + min(max(stroke.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 100) / 2
             guard r > 0 else { continue }
-            let x = WebMercator.x(lon: d.pointCoords[2 * i]), y = WebMercator.y(lat: d.pointCoords[2 * i + 1])
+            let x = WebMercator.x(lon: points.coords[2 * i]), y = WebMercator.y(lat: points.coords[2 * i + 1])
             var ring: [Double] = []
             ring.reserveCapacity(2 * (sides + 1))
             for k in 0...sides {
@@ -221,7 +240,7 @@ extension StyledBasemap {
             }
             shapes.add(kind: .polygon, rings: [ring], feature: row, row: row)
         }
-        shapes.properties = d.properties
+        shapes.properties = properties
         var layer = StyleLayer(id: style.id, type: .fill, source: .basemap)
         layer.fromBasemapStyle = true
         layer.fillsShapesApart = true
@@ -262,6 +281,20 @@ struct SymbolIcon {
     var opacity: Double
 }
 
+/// Signed-distance-field icons painted for one symbol layer of one map, each (image, paint) once.
+final class PaintedIcons {
+    private struct Key: Hashable { var name: String; var ratio: Double; var paint: SDFPaint }
+    private var made: [Key: SpriteImage] = [:]
+
+    func image(_ image: SpriteImage, _ paint: SDFPaint) -> SpriteImage {
+        let key = Key(name: image.name, ratio: image.pixelRatio, paint: paint)
+        if let m = made[key] { return m }
+        let m = image.sdfPainted(paint)
+        made[key] = m
+        return m
+    }
+}
+
 /// One basemap label to place.
 struct SymbolCandidate {
     /// A point label; for a line's, its text and look (its box is not used). Nil: an icon alone.
@@ -285,7 +318,10 @@ struct BoundSymbol {
     let size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
     let sortKey, iconImage: BoundExpression?
     let iconSize, iconOpacity: BoundExpression
+    let iconColor, iconHalo, iconHaloWidth, iconHaloBlur: BoundExpression
     let sprite: Sprite?
+    /// Signed-distance-field icons painted so far, by image and paint (most features share one).
+    let painted = PaintedIcons()
 
     /// nil when the layer has neither `text-field` nor an icon.
     init?(_ b: BasemapSymbols, zoom: Double, textScale: Double) {
@@ -296,6 +332,8 @@ struct BoundSymbol {
         field = b.symbol.field?.bind(to: p)
         iconImage = b.sprite == nil ? nil : b.symbol.iconImage?.bind(to: p)
         iconSize = b.symbol.iconSize.bind(to: p); iconOpacity = b.symbol.iconOpacity.bind(to: p)
+        iconColor = b.symbol.iconColor.bind(to: p); iconHalo = b.symbol.iconHaloColor.bind(to: p)
+        iconHaloWidth = b.symbol.iconHaloWidth.bind(to: p); iconHaloBlur = b.symbol.iconHaloBlur.bind(to: p)
         sprite = b.sprite
         size = b.symbol.size.bind(to: p); color = b.symbol.color.bind(to: p)
         halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
@@ -345,13 +383,21 @@ struct BoundSymbol {
 
     /// The row's icon with its anchor on (px, py): the sprite image `icon-image` names, at
     /// `icon-size` (0 to 10) times its size, `icon-anchor` and `icon-offset` (px times the size)
-    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded).
+    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded). A
+    /// signed-distance-field image is painted with `icon-color` and its halo.
     func icon(row: Int, x px: Double, y py: Double) -> SymbolIcon? {
         guard let iconImage, let sprite, let name = iconImage.evaluate(row: row, zoom: zoom).stringValue, !name.isEmpty,
-              let image = sprite.icons[name] else { return nil }
+              var image = sprite.icons[name] else { return nil }
         let k = min(max(iconSize.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 10)
         let opacity = min(max(iconOpacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
         guard k > 0, opacity > 0 else { return nil }
+        if image.sdf {
+            let paint = SDFPaint(color: iconColor.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
+                                 halo: iconHalo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
+                                 haloWidth: min(max(iconHaloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 6 * k),
+                                 haloBlur: min(max(iconHaloBlur.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 6 * k), size: k)
+            image = painted.image(image, paint)
+        }
         let w = image.width * k, h = image.height * k
         var x = px - w / 2, y = py - h / 2
         let a = symbol.iconAnchor
@@ -394,7 +440,7 @@ extension BasemapSymbols {
         let em = font.size
         // Outside the image by more than a label's reach: not a candidate.
         guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { return nil }
-        let icon = bound.icon(row: row, x: px, y: py)
+        var icon = bound.icon(row: row, x: px, y: py)
         guard let text else {
             return icon.map { SymbolCandidate(label: nil, icon: $0, sortKey: bound.sortKey(row: row), layerOrder: order, index: i) }
         }
@@ -409,7 +455,32 @@ extension BasemapSymbols {
         var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height))
         label?.maxWidth = wrap
         guard label != nil || icon != nil else { return nil }
+        if var i = icon, symbol.iconTextFit != "none" {
+            i.rect = Self.fit(i.rect, around: Rect(x: x, y: y, width: m.width, height: m.height), symbol)
+            icon = i
+        }
         return SymbolCandidate(label: label, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order, index: i)
+    }
+}
+
+extension BasemapSymbols {
+    /// `icon-text-fit`: the icon's box over the text's `box`, grown by the padding, in the
+    /// directions the style fits (`width`, `height`, `both`); in the other, the icon keeps its
+    /// size, centred on the text (MapLibre's `fitIconToText`).
+    static func fit(_ icon: Rect, around box: Rect, _ s: SymbolStyle) -> Rect {
+        let p = s.iconTextFitPadding
+        var r = icon
+        if s.iconTextFit == "width" || s.iconTextFit == "both" {
+            r.x = box.x - p.left; r.width = box.width + p.left + p.right
+        } else {
+            r.x = box.x + (box.width - icon.width) / 2
+        }
+        if s.iconTextFit == "height" || s.iconTextFit == "both" {
+            r.y = box.y - p.top; r.height = box.height + p.top + p.bottom
+        } else {
+            r.y = box.y + (box.height - icon.height) / 2
+        }
+        return r
     }
 }
 

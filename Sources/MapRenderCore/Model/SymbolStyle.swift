@@ -45,6 +45,16 @@ public struct SymbolStyle: Sendable {
     public var iconOffset = (x: 0.0, y: 0.0)
     /// `icon-allow-overlap`: the icon is drawn where it collides (and still holds its place).
     public var iconAllowOverlap = false
+    /// `icon-color`, `icon-halo-color`, `icon-halo-width`, `icon-halo-blur`: the paint of a
+    /// signed-distance-field icon (`"sdf": true` in the sprite); other icons keep their pixels.
+    public var iconColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 1)))
+    public var iconHaloColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 0)))
+    public var iconHaloWidth = StyleExpression(constant: .number(0))
+    public var iconHaloBlur = StyleExpression(constant: .number(0))
+    /// `icon-text-fit`: `none`, `width`, `height` or `both`: the icon stretched over its text's
+    /// box in that direction, grown by `icon-text-fit-padding` (top, right, bottom, left, px).
+    public var iconTextFit = "none"
+    public var iconTextFitPadding = (top: 0.0, right: 0.0, bottom: 0.0, left: 0.0)
     /// `text-optional`, `icon-optional`: the symbol is shown without its text (icon) when only
     /// its icon (text) fits.
     public var textOptional = false
@@ -58,7 +68,8 @@ public struct SymbolStyle: Sendable {
                                      "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
                                      "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright",
                                      "icon-image", "icon-size", "icon-opacity", "icon-anchor", "icon-offset", "icon-allow-overlap",
-                                     "text-optional", "icon-optional"]
+                                     "text-optional", "icon-optional", "icon-color", "icon-halo-color", "icon-halo-width",
+                                     "icon-halo-blur", "icon-text-fit", "icon-text-fit-padding"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -116,6 +127,21 @@ public struct SymbolStyle: Sendable {
             catch { notes.append("icon-image (an expression not read)") }
         }
         if let e = expr(layout, "icon-size", .number, "layout") { s.iconSize = e }
+        if let e = expr(paint, "icon-color", .color, "paint") { s.iconColor = e }
+        if let e = expr(paint, "icon-halo-color", .color, "paint") { s.iconHaloColor = e }
+        if let e = expr(paint, "icon-halo-width", .number, "paint") { s.iconHaloWidth = e }
+        if let e = expr(paint, "icon-halo-blur", .number, "paint") { s.iconHaloBlur = e }
+        if let f = layout["icon-text-fit"] {
+            if let v = f as? String, ["none", "width", "height", "both"].contains(v) { s.iconTextFit = v }
+            else { notes.append("icon-text-fit (not one of none, width, height, both)") }
+        }
+        if let p = layout["icon-text-fit-padding"] {
+            if let n = MapLibreStyleReader.numbers(p), n.count == 4, n.allSatisfy(\.isFinite) {
+                s.iconTextFitPadding = (n[0], n[1], n[2], n[3])
+            } else {
+                notes.append("icon-text-fit-padding (not 4 constant numbers)")
+            }
+        }
         if let e = expr(paint, "icon-opacity", .number, "paint") { s.iconOpacity = e }
         if let a = layout["icon-anchor"] {
             if let v = a as? String { s.iconAnchor = v } else { notes.append("icon-anchor (not constant)") }

@@ -222,7 +222,7 @@ public enum MapLayout {
             // an icon may reach past the edge, as MapLibre's.
             let style = slots[slot].symbols.symbol
             let textFits = c.label.map { frame.contains($0.box) && (allowOverlap || index.canPlace($0.box)) } ?? false
-            let iconFits = c.icon.map { style.iconAllowOverlap || allowOverlap || index.canPlace($0.rect) } ?? false
+            let iconFits = c.icon.map { style.iconAllowOverlap || allowOverlap || index.canPlace($0.box) } ?? false
             // Both, or the one that is optional left out (`text-optional`, `icon-optional`).
             var showText = c.label != nil && textFits, showIcon = c.icon != nil && iconFits
             if c.label != nil && c.icon != nil {
@@ -233,9 +233,10 @@ public enum MapLayout {
                 }
             }
             if showIcon, let i = c.icon {
-                index.insert(i.rect)
+                index.insert(i.box)
                 var mark = RasterMark(image: i.image.image, rect: i.rect)
                 mark.opacity = i.opacity
+                mark.angle = i.angle
                 icons[slot].append(.raster(mark))
             }
             if showText, let l = c.label {

@@ -39,6 +39,8 @@ public enum StyledBasemap {
                 }
                 if l.type == "line" {
                     guard !lines.isEmpty else { continue }
+                    var l = l
+                    if l.style.linePattern != nil { l.style.sprite = sprite }
                     out += offsetLayers(l, lines: lines, zoom: zoom)
                     continue
                 }
@@ -90,6 +92,7 @@ public enum StyledBasemap {
                         var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
                                                      properties: d.properties)
                         symbols.lines = d.lines
+                        symbols.sprite = sprite
                         out.append(.symbols(symbols))
                         continue
                     }
@@ -279,6 +282,15 @@ struct SymbolIcon {
     var image: SpriteImage
     var rect: Rect
     var opacity: Double
+    /// Turned about the rect's centre (radians): an icon along a line.
+    var angle = 0.0
+    /// What it holds in the collision index: the rect, or the bounds of the turned rect.
+    var box: Rect {
+        guard angle != 0 else { return rect }
+        let c = cos(angle), s = sin(angle)
+        let ex = (abs(c) * rect.width + abs(s) * rect.height) / 2, ey = (abs(s) * rect.width + abs(c) * rect.height) / 2
+        return Rect(x: rect.x + rect.width / 2 - ex, y: rect.y + rect.height / 2 - ey, width: 2 * ex, height: 2 * ey)
+    }
 }
 
 /// Signed-distance-field icons painted for one symbol layer of one map, each (image, paint) once.
@@ -488,6 +500,7 @@ extension BasemapSymbols {
     /// Labels along the visible lines, each with every repetition that fits and bends little
     /// enough (`LineLabelPlacement`), not yet placed. `line-center`: one, at the line's middle.
     func lineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
+        if symbol.field == nil { return lineIconCandidates(bound, viewport: v) }
         var out: [SymbolCandidate] = []
         for s in 0..<lines.shapeCount {
             guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row) else { continue }
@@ -511,6 +524,55 @@ extension BasemapSymbols {
             }
             guard !along.isEmpty else { continue }
             out.append(SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s))
+        }
+        return out
+    }
+}
+
+extension BasemapSymbols {
+    /// Icons alone along the visible lines (`symbol-placement: line`, `icon-image` without
+    /// text), each turned with its segment, spaced as MapLibre's `getAnchors` spaces them. Its
+    /// lengths there are in shaping units scaled by the layer's largest text box (`text-size` at
+    /// zoom 18 over the 24-px glyph grid: 2/3 for the default 16): from a line's own start, the
+    /// first icon at (half the icon + 48) times that (modulo the spacing), from where the line
+    /// enters the image at half the spacing, then every `symbol-spacing` (raised to the scaled
+    /// icon length and a quarter when shorter), each with half that length of line either side; a
+    /// line of its own that holds none gets one at its middle.
+    func lineIconCandidates(_ bound: BoundSymbol, viewport v: Viewport) -> [SymbolCandidate] {
+        var out: [SymbolCandidate] = []
+        for s in 0..<lines.shapeCount {
+            guard let row = lines.propertyRow(of: s), bound.passes(row: row),
+                  let probe = bound.icon(row: row, x: 0, y: 0),
+                  let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
+            let box = min(max(bound.size.evaluate(row: row, zoom: 18).numberValue ?? 16, 1), 100) / 24 * bound.textScale
+            let length = probe.rect.width * box
+            var spacing = symbol.spacing * bound.textScale
+            if spacing - length < spacing / 4 { spacing = length + spacing / 4 }
+            for ring in rings {
+                let whole = ShapeLabelCandidate.path(ring)
+                for piece in whole.visiblePieces(width: v.width, height: v.height, margin: probe.rect.width) {
+                    guard piece.count >= 2, piece.length > 0 else { continue }
+                    let own = piece.x[0] == whole.x[0] && piece.y[0] == whole.y[0]
+                    let offset = own ? ((probe.rect.width / 2 + 48) * box).truncatingRemainder(dividingBy: spacing) : spacing / 2
+                    var anchors: [Double] = []
+                    var d = offset
+                    while d <= piece.length, anchors.count < 10_000 {
+                        if d - length / 2 >= 0 && d + length / 2 <= piece.length { anchors.append(d) }
+                        d += spacing
+                    }
+                    if anchors.isEmpty && own && piece.length == whole.length { anchors = [piece.length / 2] }
+                    for d in anchors {
+                        let p = piece.point(at: d)
+                        let k = min(p.segment, piece.count - 2)
+                        var angle = atan2(piece.y[k + 1] - piece.y[k], piece.x[k + 1] - piece.x[k])
+                        if !angle.isFinite { angle = 0 }
+                        guard var icon = bound.icon(row: row, x: p.x, y: p.y) else { continue }
+                        icon.angle = angle
+                        out.append(SymbolCandidate(label: nil, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order,
+                                                   index: s))
+                    }
+                }
+            }
         }
         return out
     }

@@ -135,7 +135,7 @@ struct MapLibreStyleReader {
         "background": ["background-color", "visibility"],
         "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-pattern", "visibility"],
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
-                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "visibility"],
+                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "line-pattern", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
         "circle": ["circle-color", "circle-radius", "circle-opacity", "circle-stroke-color", "circle-stroke-width", "visibility"],
     ]
@@ -340,6 +340,10 @@ struct MapLibreStyleReader {
             if let e = expr(paint, "line-width", .number, "paint") { out.style.lineWidth = e }
             if let e = expr(paint, "line-opacity", .number, "paint") { out.style.lineOpacity = e }
             if let e = expr(paint, "line-blur", .number, "paint") { out.style.lineBlur = e }
+            if paint["line-pattern"] != nil {
+                if self.out.sprites.isEmpty { note("line-pattern (no sprite)", id) }
+                else if let e = expr(paint, "line-pattern", .string, "paint") { out.style.linePattern = e }
+            }
             for key in ["line-offset", "line-gap-width"] {
                 guard let e = expr(paint, key, .number, "paint") else { continue }
                 if key == "line-offset" { out.lineOffset = e } else { out.lineGapWidth = e }

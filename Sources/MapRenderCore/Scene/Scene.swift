@@ -101,6 +101,9 @@ public struct RasterMark: Sendable {
     public var rect: Rect
     /// Painted with this alpha (a basemap style's `icon-opacity`).
     public var opacity = 1.0
+    /// Turned by this many radians (clockwise on the image) about the rect's centre: an icon laid
+    /// along a line (`symbol-placement: line`). Tiles are never turned.
+    public var angle = 0.0
     public init(image: RasterImage, rect: Rect) { self.image = image; self.rect = rect }
 }
 

@@ -150,7 +150,7 @@ public final class CairoRenderer {
                     cairo_push_group(cr)
                 }
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth, haloBlur: l.haloBlur,
-                          x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, on: cr)
+                          x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, justify: l.justify, on: cr)
                 if l.opacity < 1 {
                     cairo_pop_group_to_source(cr)
                     cairo_paint_with_alpha(cr, l.opacity)

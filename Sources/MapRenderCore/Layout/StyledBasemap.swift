@@ -329,6 +329,7 @@ struct BoundSymbol {
     let field: BoundExpression?
     let size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
     let sortKey, iconImage: BoundExpression?
+    let anchor: BoundExpression
     let iconSize, iconOpacity: BoundExpression
     let iconColor, iconHalo, iconHaloWidth, iconHaloBlur: BoundExpression
     let sprite: Sprite?
@@ -351,6 +352,7 @@ struct BoundSymbol {
         halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
         haloBlur = b.symbol.haloBlur.bind(to: p); letterSpacing = b.symbol.letterSpacing.bind(to: p)
         opacity = b.symbol.opacity.bind(to: p); sortKey = b.symbol.sortKey?.bind(to: p)
+        anchor = b.symbol.anchor.bind(to: p)
     }
 
     /// Whether the layer's filter takes the row.
@@ -446,8 +448,10 @@ extension BasemapSymbols {
 
     /// The label of `row` anchored at (px, py) in CSS px (`text-anchor`, `text-offset`), measured,
     /// and its icon, not yet placed; nil when far off the image or neither is shown.
+    /// - Parameter level: a level label on a line's point (`text-rotation-alignment: viewport`):
+    ///   centred there, without `text-anchor` and `text-offset`.
     func pointCandidate(_ bound: BoundSymbol, row: Int, text: String?, x px: Double, y py: Double, index i: Int,
-                        viewport v: Viewport, measurer: TextMeasuring) -> SymbolCandidate? {
+                        viewport v: Viewport, measurer: TextMeasuring, level: Bool = false) -> SymbolCandidate? {
         let font = bound.font(row: row)
         let em = font.size
         // Outside the image by more than a label's reach: not a candidate.
@@ -460,12 +464,17 @@ extension BasemapSymbols {
         let m = measurer.measure(text, font: font, maxWidth: wrap)
         // text-anchor: the side of the box on the point; text-offset in ems.
         var x = px - m.width / 2, y = py - m.height / 2
-        let a = symbol.anchor
+        let a = level ? "center" : bound.anchor.evaluate(row: row, zoom: bound.zoom).stringValue ?? "center"
         if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
         if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
-        x += symbol.offset.x * em; y += symbol.offset.y * em
+        // text-offset in ems (not for a level label along a line), then text-translate in px.
+        if !level { x += symbol.offset.x * em; y += symbol.offset.y * em }
+        x += symbol.translate.x * bound.textScale; y += symbol.translate.y * bound.textScale
         var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height))
         label?.maxWidth = wrap
+        // text-justify (auto: the side the anchor puts on the point).
+        let j = symbol.justify == "auto" ? (a.hasSuffix("left") ? "left" : a.hasSuffix("right") ? "right" : "center") : symbol.justify
+        label?.justify = j == "left" ? 0 : j == "right" ? 1 : 0.5
         guard label != nil || icon != nil else { return nil }
         if var i = icon, symbol.iconTextFit != "none" {
             i.rect = Self.fit(i.rect, around: Rect(x: x, y: y, width: m.width, height: m.height), symbol)
@@ -501,7 +510,9 @@ extension BasemapSymbols {
     /// enough (`LineLabelPlacement`), not yet placed. `line-center`: one, at the line's middle.
     func lineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
         if symbol.field == nil { return lineIconCandidates(bound, viewport: v) }
+        if symbol.lineLevel { return levelLineCandidates(bound, viewport: v, measurer: measurer) }
         var out: [SymbolCandidate] = []
+        let tx = symbol.translate.x * bound.textScale, ty = symbol.translate.y * bound.textScale
         for s in 0..<lines.shapeCount {
             guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row) else { continue }
             let text = LabelText.truncated(whole)
@@ -523,6 +534,13 @@ extension BasemapSymbols {
                 }
             }
             guard !along.isEmpty else { continue }
+            if tx != 0 || ty != 0 {
+                // text-translate: every glyph and its box moved.
+                for k in along.indices {
+                    for g in along[k].glyphs.indices { along[k].glyphs[g].x += tx; along[k].glyphs[g].y += ty }
+                    for b in along[k].boxes.indices { along[k].boxes[b].x += tx; along[k].boxes[b].y += ty }
+                }
+            }
             out.append(SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s))
         }
         return out
@@ -570,6 +588,36 @@ extension BasemapSymbols {
                         icon.angle = angle
                         out.append(SymbolCandidate(label: nil, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order,
                                                    index: s))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension BasemapSymbols {
+    /// `text-rotation-alignment: viewport` along lines: the text level, centred on each point
+    /// where the text along the line would be centred (the same anchors and spacing), each a point
+    /// label placed on its own.
+    func levelLineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
+        var out: [SymbolCandidate] = []
+        for s in 0..<lines.shapeCount {
+            guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row),
+                  let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
+            let text = LabelText.truncated(whole)
+            let width = measurer.glyphRun(text, font: bound.font(row: row)).width
+            for ring in rings {
+                for piece in ShapeLabelCandidate.path(ring).visiblePieces(width: v.width, height: v.height, margin: 0) {
+                    guard piece.count >= 2, width <= piece.length else { continue }
+                    let anchors = symbol.placementLineCenter ? [piece.length / 2]
+                        : LineLabelPlacement.anchors(length: piece.length, textLength: width, spacing: symbol.spacing * bound.textScale)
+                    for d in anchors {
+                        let p = piece.point(at: d)
+                        if let c = pointCandidate(bound, row: row, text: text, x: p.x, y: p.y, index: s, viewport: v,
+                                                  measurer: measurer, level: true) {
+                            out.append(c)
+                        }
                     }
                 }
             }

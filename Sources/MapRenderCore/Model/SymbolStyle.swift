@@ -17,8 +17,16 @@ public struct SymbolStyle: Sendable {
     public var sortKey: StyleExpression?
     /// `text-font`'s first font stack entry mapped to a fontconfig family and weight (`font(_:)`).
     public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
-    /// `text-anchor`: which side of the text sits on the point.
-    public var anchor = "center"
+    /// `text-anchor`: which side of the text sits on the point (by zoom and by feature).
+    public var anchor = StyleExpression(constant: .string("center"))
+    /// `text-justify`: `left`, `center`, `right` or `auto` (by the anchor): how the lines of a
+    /// wrapped label sit on each other.
+    public var justify = "center"
+    /// `text-translate`: the text moved by this many px (right, down) after it is placed.
+    public var translate = (x: 0.0, y: 0.0)
+    /// `text-rotation-alignment: viewport` on a line-placed layer: the text level, centred on the
+    /// points along the line where MapLibre would lay it.
+    public var lineLevel = false
     /// `text-offset` in ems.
     public var offset = (x: 0.0, y: 0.0)
     /// `text-transform`.
@@ -65,6 +73,7 @@ public struct SymbolStyle: Sendable {
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
                                      "text-opacity", "text-halo-blur", "text-letter-spacing", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
+                                     "text-justify", "text-translate", "text-translate-anchor",
                                      "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
                                      "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright",
                                      "icon-image", "icon-size", "icon-opacity", "icon-anchor", "icon-offset", "icon-allow-overlap",
@@ -168,8 +177,14 @@ public struct SymbolStyle: Sendable {
             if let a = f as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }
             if let names = raw as? [String] { s.font = font(names) } else { notes.append("text-font (not a constant list)") }
         }
-        if let a = layout["text-anchor"] {
-            if let v = a as? String { s.anchor = v } else { notes.append("text-anchor (not constant)") }
+        if let e = expr(layout, "text-anchor", .string, "layout") { s.anchor = e }
+        if let j = layout["text-justify"] {
+            if let v = j as? String, ["left", "center", "right", "auto"].contains(v) { s.justify = v }
+            else { notes.append("text-justify (not one of left, center, right, auto)") }
+        }
+        if let t = paint["text-translate"] {
+            if let n = MapLibreStyleReader.numbers(t), n.count == 2, n.allSatisfy({ abs($0) <= 1000 }) { s.translate = (n[0], n[1]) }
+            else { notes.append("text-translate (not 2 constant numbers)") }
         }
         if let o = layout["text-offset"] {
             if let n = MapLibreStyleReader.numbers(o), n.count == 2 { s.offset = (n[0], n[1]) } else { notes.append("text-offset (not constant)") }
@@ -202,8 +217,9 @@ public struct SymbolStyle: Sendable {
             s.iconImage = nil
         }
         if let v = layout["text-keep-upright"], (v as? NSNumber)?.boolValue != true { notes.append("text-keep-upright: false") }
-        if let v = layout["text-rotation-alignment"], !["auto", "map", "viewport"].contains(v as? String ?? "") || (v as? String == "viewport" && s.placementLine) {
-            notes.append("text-rotation-alignment: \(v)")
+        if let v = layout["text-rotation-alignment"] {
+            if !["auto", "map", "viewport"].contains(v as? String ?? "") { notes.append("text-rotation-alignment: \(v)") }
+            s.lineLevel = s.placementLine && v as? String == "viewport"
         }
         return s
     }

@@ -334,6 +334,9 @@ public struct LabelMark: Sendable, Equatable {
     public var maxWidth: Double?
     /// The halo fades out over this many px about its edge (a basemap style's `text-halo-blur`).
     public var haloBlur = 0.0
+    /// How the lines of a wrapped label (`maxWidth`) sit on each other: 0 left, 0.5 centred
+    /// (the default), 1 right (a basemap style's `text-justify`).
+    public var justify = 0.5
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

@@ -13,25 +13,29 @@ enum BasemapCache {
     /// Files kept at most.
     static let limit = 16
 
-    static func shapes(path: String) throws -> ShapeSet { try features(path: path).shapes }
+    static func shapes(path: String) throws -> ShapeSet { try read(path: path, points: false).shapes }
 
-    /// The file's shapes and its points (a basemap style's GeoJSON source labels and circles them).
-    static func features(path: String) throws -> (shapes: ShapeSet, points: PointFeatures) {
+    /// A basemap style's GeoJSON source: the file's shapes and its points (labelled and
+    /// circled), each row with its `$type` (`ShapeReader.readFeatures`).
+    static func features(path: String) throws -> (shapes: ShapeSet, points: PointFeatures) { try read(path: path, points: true) }
+
+    private static func read(path: String, points wantsPoints: Bool) throws -> (shapes: ShapeSet, points: PointFeatures) {
+        let key = (wantsPoints ? "features|" : "shapes|") + path
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attrs?[.size] as? NSNumber)?.intValue ?? -1
         let modified = attrs?[.modificationDate] as? Date ?? .distantPast
         lock.lock()
-        if let e = entries[path], e.size == size, e.modified == modified {
+        if let e = entries[key], e.size == size, e.modified == modified {
             lock.unlock()
             return (e.shapes, e.points)
         }
         lock.unlock()
-        var (shapes, points) = try ShapeReader.readFeatures(path: path)
+        var (shapes, points) = wantsPoints ? try ShapeReader.readFeatures(path: path) : (try ShapeReader.read(path: path), PointFeatures())
         if size >= 0 {
             shapes.computeBoxes()  // kept for the next maps: a zoomed view projects only what is near it
             lock.lock()
-            if entries.updateValue(Entry(size: size, modified: modified, shapes: shapes, points: points), forKey: path) == nil {
-                order.append(path)
+            if entries.updateValue(Entry(size: size, modified: modified, shapes: shapes, points: points), forKey: key) == nil {
+                order.append(key)
                 if order.count > limit { entries[order.removeFirst()] = nil }
             }
             lock.unlock()

@@ -85,11 +85,29 @@ final class ShapeSink: GeoJSONSink {
 
     func endFeature(_ index: Int) {
         guard !pending.isEmpty || !pendingPoints.isEmpty else { return }
-        let row = shapes.properties.rowCount
-        shapes.properties.appendRow(properties.map { (shapes.properties.addColumn($0.0), $0.1) })
-        for (kind, rings) in pending { shapes.add(kind: kind, rings: rings, feature: index, row: row) }
-        points.coords += pendingPoints
-        points.rows += repeatElement(Int32(row), count: pendingPoints.count / 2)
+        guard keepsPoints else {
+            let row = shapes.properties.rowCount
+            shapes.properties.appendRow(properties.map { (shapes.properties.addColumn($0.0), $0.1) })
+            for (kind, rings) in pending { shapes.add(kind: kind, rings: rings, feature: index, row: row) }
+            return
+        }
+        // A style's source: a row per kind of geometry the feature has, with its `$type` (as
+        // MapLibre splits a GeometryCollection into features), so filters and `geometry-type` read it.
+        func row(_ type: String) -> Int {
+            let r = shapes.properties.rowCount
+            shapes.properties.appendRow(properties.map { (shapes.properties.addColumn($0.0), $0.1) }
+                                        + [(shapes.properties.addColumn("$type"), .string(type))])
+            return r
+        }
+        for (kind, name) in [(ShapeKind.polygon, "Polygon"), (.line, "LineString")] where pending.contains(where: { $0.0 == kind }) {
+            let r = row(name)
+            for (k, rings) in pending where k == kind { shapes.add(kind: kind, rings: rings, feature: index, row: r) }
+        }
+        if !pendingPoints.isEmpty {
+            let r = row("Point")
+            points.coords += pendingPoints
+            points.rows += repeatElement(Int32(r), count: pendingPoints.count / 2)
+        }
     }
 
     func geometry(_ type: GeoJSONType, hasCoordinates: Bool, _ s: inout JSONScanner, feature: Int) throws {

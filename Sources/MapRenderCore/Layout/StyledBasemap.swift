@@ -302,7 +302,7 @@ final class PaintedIcons {
         let key = Key(name: image.name, ratio: image.pixelRatio, paint: paint)
         if let m = made[key] { return m }
         let m = image.sdfPainted(paint)
-        made[key] = m
+        if made.count < 256 { made[key] = m }   // paints by feature beyond that are not kept
         return m
     }
 }

@@ -24,13 +24,18 @@ public struct SDFPaint: Hashable, Sendable {
 }
 
 extension SpriteImage {
+    /// The most pixels one painted signed-distance-field icon has (4 Mpx, 16 MiB).
+    public static let maxPaintedPixels = 4 << 20
+
     /// The field painted with `p`, as a plain image (straight RGBA) of the size it is drawn at
     /// (its CSS size times `p.size`, times its pixel ratio), so edges are drawn at the map's
     /// resolution rather than stretched.
     /// - Complexity: O(output pixels).
     public func sdfPainted(_ p: SDFPaint) -> SpriteImage {
         let k = min(max(p.size, 0.01), 10)
-        let ow = max(1, Int((Double(image.width) * k).rounded())), oh = max(1, Int((Double(image.height) * k).rounded()))
+        // At most `maxPaintedPixels`: a large image at a large size is painted smaller (and stretched).
+        let fit = min(1, (Double(Self.maxPaintedPixels) / (Double(image.width) * k * Double(image.height) * k)).squareRoot())
+        let ow = max(1, Int((Double(image.width) * k * fit).rounded())), oh = max(1, Int((Double(image.height) * k * fit).rounded()))
         let src = image.rgba, iw = image.width, ih = image.height
         // MapLibre: gamma in field units over the size (a CSS px of screen is 1/8 / size).
         let edge = 0.105 / k

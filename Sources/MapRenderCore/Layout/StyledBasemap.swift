@@ -572,14 +572,8 @@ extension BasemapSymbols {
                     guard piece.count >= 2, piece.length > 0 else { continue }
                     let own = piece.x[0] == whole.x[0] && piece.y[0] == whole.y[0]
                     let offset = own ? ((probe.rect.width / 2 + 48) * box).truncatingRemainder(dividingBy: spacing) : spacing / 2
-                    var anchors: [Double] = []
-                    var d = offset
-                    while d <= piece.length, anchors.count < 10_000 {
-                        if d - length / 2 >= 0 && d + length / 2 <= piece.length { anchors.append(d) }
-                        d += spacing
-                    }
-                    if anchors.isEmpty && own && piece.length == whole.length { anchors = [piece.length / 2] }
-                    for d in anchors {
+                    for d in Self.anchors(on: piece, offset: offset, spacing: spacing, length: length,
+                                          middle: own && piece.length == whole.length) {
                         let p = piece.point(at: d)
                         let k = min(p.segment, piece.count - 2)
                         var angle = atan2(piece.y[k + 1] - piece.y[k], piece.x[k + 1] - piece.x[k])
@@ -597,21 +591,42 @@ extension BasemapSymbols {
 }
 
 extension BasemapSymbols {
-    /// `text-rotation-alignment: viewport` along lines: the text level, centred on each point
-    /// where the text along the line would be centred (the same anchors and spacing), each a point
-    /// label placed on its own.
+    /// MapLibre's `resample`: distances along `piece` from `offset`, every `spacing`, each with
+    /// half of `length` of line either side; none, and `middle` (the whole line is in view): its middle.
+    static func anchors(on piece: LineLabelPlacement.Path, offset: Double, spacing: Double, length: Double, middle: Bool) -> [Double] {
+        var out: [Double] = []
+        var d = offset
+        while d <= piece.length, out.count < 10_000 {
+            if d - length / 2 >= 0 && d + length / 2 <= piece.length { out.append(d) }
+            d += spacing
+        }
+        if out.isEmpty && middle { out = [piece.length / 2] }
+        return out
+    }
+
+    /// `text-rotation-alignment: viewport` along lines: the text level, centred on points along
+    /// the line spaced as MapLibre's `getAnchors` spaces them (as icons along lines: from a line's
+    /// own start the first at half the text plus two ems, from where it enters the image at half
+    /// the spacing, then every `symbol-spacing`; `line-center`: the middle), each a point label
+    /// placed on its own.
     func levelLineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
         var out: [SymbolCandidate] = []
         for s in 0..<lines.shapeCount {
             guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row),
                   let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
             let text = LabelText.truncated(whole)
-            let width = measurer.glyphRun(text, font: bound.font(row: row)).width
+            let font = bound.font(row: row)
+            let width = measurer.glyphRun(text, font: font).width
+            var spacing = symbol.spacing * bound.textScale
+            if spacing - width < spacing / 4 { spacing = width + spacing / 4 }
             for ring in rings {
-                for piece in ShapeLabelCandidate.path(ring).visiblePieces(width: v.width, height: v.height, margin: 0) {
+                let whole = ShapeLabelCandidate.path(ring)
+                for piece in whole.visiblePieces(width: v.width, height: v.height, margin: 0) {
                     guard piece.count >= 2, width <= piece.length else { continue }
+                    let own = piece.x[0] == whole.x[0] && piece.y[0] == whole.y[0]
+                    let offset = own ? (width / 2 + 2 * font.size).truncatingRemainder(dividingBy: spacing) : spacing / 2
                     let anchors = symbol.placementLineCenter ? [piece.length / 2]
-                        : LineLabelPlacement.anchors(length: piece.length, textLength: width, spacing: symbol.spacing * bound.textScale)
+                        : Self.anchors(on: piece, offset: offset, spacing: spacing, length: width, middle: own && piece.length == whole.length)
                     for d in anchors {
                         let p = piece.point(at: d)
                         if let c = pointCandidate(bound, row: row, text: text, x: p.x, y: p.y, index: s, viewport: v,

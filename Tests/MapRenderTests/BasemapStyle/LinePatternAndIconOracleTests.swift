@@ -75,6 +75,29 @@ import TestSupport
         #expect(out.summary.basemapStyle?.unsupported == [])
     }
 
+    /// `text-rotation-alignment: viewport` on line labels: level names at the points along the
+    /// lines where MapLibre puts them (its `getAnchors` spacing): each of MapLibre's labels has one
+    /// of ours within 4 px of its centre, and as many.
+    @Test func levelLineLabels() throws {
+        let dir = MapLibreLabels.directory()
+        let names: [String: Any] = ["id": "names", "type": "symbol", "source": "lines",
+                                    "layout": ["symbol-placement": "line", "text-rotation-alignment": "viewport", "text-field": "Line {n}",
+                                               "text-font": ["DejaVu Sans Book"], "text-size": 14, "symbol-spacing": 200],
+                                    "paint": ["text-color": "#000000"]]
+        let style = try Self.style(dir, "level", [Self.thin, names])
+        let (d, out) = try GeoJSONSymbolOracleTests.difference(dir, style, "level-line-labels")
+        #expect(out.summary.basemapStyle?.unsupported == [])
+        let with = try PNGCodec.decode(path: dir.appendingPathComponent("level-line-labels-maplibre.png").path)
+        let without = try MapLibreLabels.render(style: try Self.style(dir, "level-bare", [Self.thin]), lat: 48, lon: 10, zoom: 4, symbols: true,
+                                                to: dir.appendingPathComponent("level-bare-maplibre.png").path)
+        let theirs = MapLibreLabels.components(differing: with, without, grow: 5)   // joined across the line under a name
+        let ours = out.scene.labels.map(\.box)
+        let matched = theirs.filter { t in ours.contains { hypot($0.cx - t.cx, $0.cy - t.cy) <= 4 } }.count
+        print("level line labels: MapLibre \(theirs.count), maprender \(ours.count), \(matched) of MapLibre's within 4 px of one of ours; \(String(format: "%.3f", 100 * d))% of pixels differ (\(dir.path))")
+        #expect(theirs.count >= 8 && ours.count == theirs.count && matched == theirs.count)
+        #expect(out.scene.items.allSatisfy { if case .pathLabel = $0 { false } else { true } })
+    }
+
     /// The patterned lines and turned icons in SVG and PDF match the PNG through librsvg and poppler.
     @Test func inSvgAndPdf() throws {
         let dir = MapLibreLabels.directory()

@@ -315,6 +315,8 @@ struct SymbolCandidate {
     var icon: SymbolIcon?
     /// A line's label: each repetition along it, placed or not on its own; nil for a point label.
     var along: [LineLabelPlacement.Placement]?
+    /// A line's icons, one per repetition of `along` (text and icon on one anchor), when the layer has both.
+    var alongIcons: [SymbolIcon]?
     var sortKey: Double
     var layerOrder: Int
     var index: Int
@@ -524,8 +526,31 @@ extension BasemapSymbols {
             options.spacing = symbol.spacing * bound.textScale
             options.maxAngle = symbol.maxAngle
             var along: [LineLabelPlacement.Placement] = []
+            var icons: [SymbolIcon] = []
+            let probe = bound.icon(row: row, x: 0, y: 0)
             for ring in rings {
-                for piece in ShapeLabelCandidate.path(ring).visiblePieces(width: v.width, height: v.height, margin: 0) {
+                let wholePath = ShapeLabelCandidate.path(ring)
+                for piece in wholePath.visiblePieces(width: v.width, height: v.height, margin: 0) {
+                    if let probe {
+                        // Text and icon on one anchor, spaced as MapLibre's getAnchors (the
+                        // longer of the two, as for icons alone), the icon turned with the line.
+                        let length = max(run.width, probe.rect.width)
+                        var spacing = options.spacing
+                        if spacing - length < spacing / 4 { spacing = length + spacing / 4 }
+                        let own = piece.x.first == wholePath.x.first && piece.y.first == wholePath.y.first
+                        let offset = own ? (length / 2 + 2 * font.size).truncatingRemainder(dividingBy: spacing) : spacing / 2
+                        let ds = symbol.placementLineCenter ? [piece.length / 2]
+                            : Self.anchors(on: piece, offset: offset, spacing: spacing, length: length, middle: own && piece.length == wholePath.length)
+                        for d in ds {
+                            guard let p = LineLabelPlacement.place(run, at: d, on: piece, options: options) else { continue }
+                            let at = piece.point(at: d), k = min(at.segment, piece.count - 2)
+                            guard var icon = bound.icon(row: row, x: at.x, y: at.y) else { continue }
+                            let angle = atan2(piece.y[k + 1] - piece.y[k], piece.x[k + 1] - piece.x[k])
+                            icon.angle = angle.isFinite ? angle : 0
+                            along.append(p); icons.append(icon)
+                        }
+                        continue
+                    }
                     if symbol.placementLineCenter {
                         if let p = LineLabelPlacement.place(run, at: piece.length / 2, on: piece, options: options) { along.append(p) }
                     } else {
@@ -541,7 +566,9 @@ extension BasemapSymbols {
                     for b in along[k].boxes.indices { along[k].boxes[b].x += tx; along[k].boxes[b].y += ty }
                 }
             }
-            out.append(SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s))
+            var c = SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s)
+            if probe != nil { c.alongIcons = icons }
+            out.append(c)
         }
         return out
     }

@@ -211,11 +211,6 @@ public struct SymbolStyle: Sendable {
         }
         // Drawn as MapLibre draws them on a flat map with their defaults (text along the line,
         // upright); other values are not.
-        if s.placementLine && s.iconImage != nil && s.field != nil {
-            // Icons along lines are drawn alone; with text, the text is.
-            notes.append("icon-image (along lines, with text-field)")
-            s.iconImage = nil
-        }
         if let v = layout["text-keep-upright"], (v as? NSNumber)?.boolValue != true { notes.append("text-keep-upright: false") }
         if let v = layout["text-rotation-alignment"] {
             if !["auto", "map", "viewport"].contains(v as? String ?? "") { notes.append("text-rotation-alignment: \(v)") }

@@ -98,6 +98,28 @@ import TestSupport
         #expect(out.scene.items.allSatisfy { if case .pathLabel = $0 { false } else { true } })
     }
 
+    /// Text and an icon on one anchor along lines (the names drawn at 2% opacity, so
+    /// the arrows are what shows): the arrows where MapLibre puts them, within a small share of
+    /// pixels; without them many more.
+    @Test func iconsWithTextAlongLines() throws {
+        let dir = MapLibreLabels.directory()
+        func layer(icon: Bool) -> [String: Any] {
+            ["id": "named", "type": "symbol", "source": "lines",
+             "layout": ["symbol-placement": "line", "text-field": "Line {n}", "text-font": ["DejaVu Sans Book"], "text-size": 14,
+                        "symbol-spacing": 150, "icon-allow-overlap": true].merging(icon ? ["icon-image": "arrow"] : [:]) { $1 },
+             "paint": ["text-color": "rgba(0,0,0,0.02)"]]
+        }
+        let style = try Self.style(dir, "named-arrows", [Self.thin, layer(icon: true)])
+        let bare = try Self.style(dir, "named-bare", [Self.thin, layer(icon: false)])
+        let (d, out) = try GeoJSONSymbolOracleTests.difference(dir, style, "named-arrows")
+        let (c, _) = try GeoJSONSymbolOracleTests.difference(dir, style, "named-arrows-control", oursStyle: bare)
+        print("icons with text along lines: \(String(format: "%.3f", 100 * d))% of pixels differ; without the icons \(String(format: "%.3f", 100 * c))%")
+        #expect(out.summary.basemapStyle?.unsupported == [])
+        let icons = out.scene.items.compactMap { if case .raster(let r) = $0 { r } else { nil } }
+        #expect(icons.count >= 6)
+        #expect(d < c / 2)
+    }
+
     /// The patterned lines and turned icons in SVG and PDF match the PNG through librsvg and poppler.
     @Test func inSvgAndPdf() throws {
         let dir = MapLibreLabels.directory()

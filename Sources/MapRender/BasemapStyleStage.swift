@@ -69,16 +69,24 @@ enum BasemapStyleStage {
 
     nonisolated(unsafe) private static var sprites: [String: Sprite] = [:]
 
-    /// The sprite `base` (`base.json` and `base.png`; `base@2x.*` at a scale of 2 or more, when
-    /// there), read once per process.
-    static func loadSprite(_ base: String, scale: Double) throws -> Sprite {
+    /// The sprite at `base`, a path or an http(s) URL (`base.json` and `base.png`; `base@2x.*` at
+    /// a scale of 2 or more, when there), read once per process. A remote one is fetched through
+    /// the tile layer's client (`service`: disk cache, polite HTTP, `--offline`); its @2x sheets
+    /// are tried first at scale 2 and the plain ones used when they are not found.
+    static func loadSprite(_ base: String, scale: Double, service: TileService? = nil) throws -> Sprite {
+        let remote = base.lowercased().hasPrefix("http://") || base.lowercased().hasPrefix("https://")
         var names = [base]
-        if scale >= 2 && FileManager.default.fileExists(atPath: base + "@2x.json") { names.insert(base + "@2x", at: 0) }
-        let name = names[0]
+        if scale >= 2 && (remote || FileManager.default.fileExists(atPath: base + "@2x.json")) { names.insert(base + "@2x", at: 0) }
         lock.lock()
-        if let s = sprites[name] { lock.unlock(); return s }
+        if let s = sprites[names[0]] { lock.unlock(); return s }   // kept under the sheets preferred
         lock.unlock()
         func read(_ path: String, limit: Int) throws -> Data {
+            if remote {
+                guard let service else { throw MapRenderError(.unavailable, "sprite \(path): no HTTP client") }
+                let d = try service.document(path)
+                guard d.count <= limit else { throw MapRenderError(.inputMalformed, "sprite \(path): larger than \(limit >> 20) MiB") }
+                return d
+            }
             let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
             guard size <= limit, let d = FileManager.default.contents(atPath: path) else {
                 throw MapRenderError(.inputUnreadable, size > limit ? "sprite \(path): larger than \(limit >> 20) MiB"
@@ -86,10 +94,47 @@ enum BasemapStyleStage {
             }
             return d
         }
-        let png = try PNGCodec.decode(data: try read(name + ".png", limit: 64 << 20), name: name + ".png")
-        let s = try Sprite.parse(index: try read(name + ".json", limit: 8 << 20), sheet: (png.width, png.height, png.pixels), name: name)
-        lock.lock(); sprites[name] = s; lock.unlock()
-        return s
+        var firstError: Error?
+        for name in names {
+            do {
+                let index = try read(name + ".json", limit: 8 << 20)
+                let png = try PNGCodec.decode(data: try read(name + ".png", limit: 64 << 20), name: name + ".png")
+                let s = try Sprite.parse(index: index, sheet: (png.width, png.height, png.pixels), name: name)
+                lock.lock(); sprites[names[0]] = s; lock.unlock()
+                return s
+            } catch let e as MapRenderError where remote && name != base && e.kind == .inputUnreadable {
+                firstError = firstError ?? e   // no @2x on the server: the plain sheets
+            }
+        }
+        throw firstError ?? MapRenderError(.inputUnreadable, "sprite \(base): not read")
+    }
+
+    /// Forgets the sprites read (tests: the next map reads them as a new process would).
+    static func forgetSprites() {
+        lock.lock(); sprites = [:]; lock.unlock()
+    }
+
+    /// The style's sprites as one, each image under the name the style uses for it (`id:name`
+    /// for an array's sprites but `default`), when a layer drawn at `zoom` uses images; a sprite
+    /// that cannot be had is a warning naming the style and the sprite, and its images are left out.
+    static func sprite(of style: MapLibreStyle, zoom: Double, scale: Double, service: TileService,
+                       warnings: inout [String]) -> Sprite? {
+        guard !style.sprites.isEmpty, style.usesImages(atZoom: zoom) else { return nil }
+        var merged = Sprite()
+        var any = false
+        for src in style.sprites {
+            do {
+                let one = try loadSprite(src.location, scale: scale, service: src.isRemote ? service : nil)
+                for (name, image) in one.icons { merged.icons[src.imageName(name)] = image }
+                any = true
+            } catch let e as MapRenderError {
+                let which = style.sprites.count > 1 || src.id != "default" ? "sprite \"\(src.id)\"" : "sprite"
+                warnings.append("basemap style \(style.file): \(which): \(e.message); its icons and patterns are not drawn")
+            } catch {
+                warnings.append("basemap style \(style.file): sprite \"\(src.id)\": \(error); its icons and patterns are not drawn")
+            }
+        }
+        return any ? merged : nil
     }
 
     private static let lock = NSLock()
@@ -189,9 +234,11 @@ enum BasemapStyleStage {
             case .geojson:
                 do {
                     if let p = source.geojsonPath {
-                        sources[source.id] = .shapes(try BasemapCache.shapes(path: p))
+                        let (shapes, points) = try BasemapCache.features(path: p)
+                        sources[source.id] = .shapes(shapes, points: points)
                     } else if let d = source.geojsonData {
-                        sources[source.id] = .shapes(try ShapeReader.read(data: d, name: "\(style.file): sources.\(source.id).data"))
+                        let (shapes, points) = try ShapeReader.readFeatures(data: d, name: "\(style.file): sources.\(source.id).data")
+                        sources[source.id] = .shapes(shapes, points: points)
                     }
                 } catch let e as MapRenderError {
                     throw MapRenderError(e.kind, "\(name): \(e.message)")
@@ -207,12 +254,7 @@ enum BasemapStyleStage {
                 for a in t.attributions where !attributions.contains(a) { attributions.append(a) }
             }
         }
-        var sprite: Sprite?
-        if let base = style.sprite {
-            do { sprite = try loadSprite(base, scale: r.scale) } catch let e as MapRenderError {
-                warnings.append("basemap style: \(e.message); its icons and patterns are not drawn")
-            }
-        }
+        let sprite = Self.sprite(of: style, zoom: v.zoom, scale: r.scale, service: service, warnings: &warnings)
         let (layers, background) = StyledBasemap.layers(style: style, sources: sources, zoom: v.zoom, sprite: sprite)
         return Output(layers: layers, background: background, warnings: warnings, summary: summary, attributions: attributions)
     }

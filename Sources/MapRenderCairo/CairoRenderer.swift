@@ -150,7 +150,7 @@ public final class CairoRenderer {
                     cairo_push_group(cr)
                 }
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth, haloBlur: l.haloBlur,
-                          x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, on: cr)
+                          x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, justify: l.justify, on: cr)
                 if l.opacity < 1 {
                     cairo_pop_group_to_source(cr)
                     cairo_paint_with_alpha(cr, l.opacity)
@@ -320,6 +320,11 @@ public final class CairoRenderer {
             }
             cairo_new_path(cr)
         }
+        if b.kind == .line, let p = b.paint.pattern {
+            if b.strokeWidth > 0 && b.stroke.a > 0 { strokePatterned(b, p, cr, rasters: rasters) }
+            cairo_new_path(cr)
+            return
+        }
         b.coords.withUnsafeBufferPointer { c in
             for path in 0..<b.pathCount { addPath(path, c) }
         }
@@ -367,7 +372,7 @@ public final class CairoRenderer {
         let roundEnds = b.paint.cap == .round && b.paint.join == .round
         let manyVertices = roundEnds && b.coords.count > 2 * 4096
         let manyPaths = b.pathCount >= Self.pathsStrokedApart
-        guard b.kind == .line, b.fillsPathsApart, manyVertices || manyPaths, b.paint.dash.isEmpty,
+        guard b.kind == .line, b.fillsPathsApart, manyVertices || manyPaths, b.paint.dash.isEmpty, b.paint.pattern == nil,
               b.strokeWidth > 0, b.stroke.a > 0 else { return false }
         let piece = 512
         let translucent = b.stroke.a < 1
@@ -410,6 +415,55 @@ public final class CairoRenderer {
         }
         cairo_new_path(cr)
         return true
+    }
+
+    /// `line-pattern`: each segment stroked with the image repeated along it, as MapLibre's
+    /// line-pattern shader lays it: its x from the distance along the line since the line's
+    /// start, its middle row on the line, 1:1 in CSS px (over its pixel ratio); a line wider than
+    /// the image stretches it across. Each segment reaches half the width into its neighbours at
+    /// inner vertices so joins have no gaps; a translucent line is painted as one group.
+    private func strokePatterned(_ b: ShapeBatch, _ p: SpriteImage, _ cr: OpaquePointer, rasters: RasterPainter) {
+        let w = b.strokeWidth, imageH = p.height, imageW = p.width
+        guard imageW > 0, imageH > 0 else { return }
+        let across = w > imageH ? imageH / w : 1   // pattern px per CSS px across the line
+        let translucent = b.stroke.a < 1
+        if translucent { cairo_push_group(cr) }
+        let surface = rasters.surface(for: p.image)
+        let pattern = cairo_pattern_create_for_surface(surface)!
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_set_line_width(cr, w)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        let r = p.pixelRatio
+        b.coords.withUnsafeBufferPointer { c in
+            for ring in 0..<(b.ringStart.count - 1) {
+                let start = b.ringStart[ring], end = b.ringStart[ring + 1]
+                var along = 0.0
+                for k in start..<max(start, end - 1) {
+                    let x0 = c[2 * k], y0 = c[2 * k + 1], x1 = c[2 * k + 2], y1 = c[2 * k + 3]
+                    let len = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+                    guard len > 0, len.isFinite else { continue }
+                    let cs = (x1 - x0) / len, sn = (y1 - y0) / len
+                    // User space -> pattern pixels: along the segment from `along`, across from the middle row.
+                    var m = cairo_matrix_t(xx: r * cs, yx: -r * sn * across, xy: r * sn, yy: r * cs * across,
+                                           x0: r * (along - (cs * x0 + sn * y0)),
+                                           y0: r * (imageH / 2 - across * (-sn * x0 + cs * y0)))
+                    cairo_pattern_set_matrix(pattern, &m)
+                    let before = k > start ? min(w / 2, len) : 0, after = k < end - 2 ? min(w / 2, len) : 0
+                    cairo_new_path(cr)
+                    cairo_move_to(cr, x0 - cs * before, y0 - sn * before)
+                    cairo_line_to(cr, x1 + cs * after, y1 + sn * after)
+                    cairo_set_source(cr, pattern)
+                    cairo_stroke(cr)
+                    along += len
+                }
+            }
+        }
+        if translucent {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, b.stroke.a)
+        }
     }
 
     /// Paths in a data line batch from which each is stroked on its own (`strokesInPieces`).

@@ -105,7 +105,8 @@ public final class PangoText: TextMeasuring {
     }
 
     /// A layout of `text` in `font`; the caller unrefs it.
-    private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil, centered: Bool = false) -> OpaquePointer {
+    private func makeLayout(_ text: String, font: FontSpec, maxWidth: Double? = nil, centered: Bool = false,
+                            justify: Double = 0.5) -> OpaquePointer {
         check(family: font.family)
         let layout = pango_layout_new(context)!
         let desc = pango_font_description_new()!
@@ -123,11 +124,26 @@ public final class PangoText: TextMeasuring {
             pango_attr_list_unref(attrs)
         }
         if let w = maxWidth {
+            // Between words (a word wider than the width overflows on a line of its own, as
+            // MapLibre's); inside a word only when the text is that one word (it cannot be kept
+            // whole otherwise). Pango's WORD_CHAR would also break a long word after others on a line.
             pango_layout_set_width(layout, Int32(w * Double(PANGO_SCALE)))
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            if centered { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
+            if !text.contains(where: \.isWhitespace), pango_layout_is_wrapped(layout) == 0 || Self.overflows(layout, w) {
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            }
+            if centered {
+                pango_layout_set_alignment(layout, justify < 0.25 ? PANGO_ALIGN_LEFT : justify > 0.75 ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_CENTER)
+            }
         }
         return layout
+    }
+
+    /// Whether a line of `layout` is wider than `width` px (a word that does not fit).
+    private static func overflows(_ layout: OpaquePointer, _ width: Double) -> Bool {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE) > width + 0.01
     }
 
     public func measure(_ text: String, font: FontSpec, maxWidth: Double?) -> TextSize {
@@ -384,11 +400,12 @@ public final class PangoText: TextMeasuring {
     }
 
     /// Draws `text` with the top-left of its logical box at (x, y), halo first; wrapped at
-    /// `maxWidth`, its lines centred on each other when `centered`.
+    /// `maxWidth`, its lines aligned on each other when `centered` (centred, or by `justify`: 0
+    /// left, 1 right).
     func draw(_ text: String, font: FontSpec, color: RGBA, halo: RGBA?, haloWidth: Double, haloBlur: Double = 0,
-              x: Double, y: Double, maxWidth: Double? = nil, centered: Bool = false, on cr: OpaquePointer) {
+              x: Double, y: Double, maxWidth: Double? = nil, centered: Bool = false, justify: Double = 0.5, on cr: OpaquePointer) {
         pango_cairo_update_context(cr, context)
-        let layout = makeLayout(text, font: font, maxWidth: maxWidth, centered: centered)
+        let layout = makeLayout(text, font: font, maxWidth: maxWidth, centered: centered, justify: justify)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)

@@ -16,6 +16,12 @@ final class RasterPainter {
         guard r.width > 0, r.height > 0, img.width > 0, img.height > 0 else { return }
         let surface = self.surface(for: img)
         withSavedState(cr) {
+            if mark.angle != 0, mark.angle.isFinite {
+                // An icon along a line: the rect turned about its centre.
+                cairo_translate(cr, r.x + r.width / 2, r.y + r.height / 2)
+                cairo_rotate(cr, mark.angle)
+                cairo_translate(cr, -(r.x + r.width / 2), -(r.y + r.height / 2))
+            }
             cairo_rectangle(cr, r.x, r.y, r.width, r.height)
             cairo_clip(cr)
             cairo_translate(cr, r.x, r.y)

@@ -22,10 +22,10 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stderr.split(separator: "\n").filter { $0.contains("not drawn") }
         #expect(lines.count == 1)
-        #expect(lines.first?.contains("fill-extrusion layers (1 layer: x); fill-pattern (no local sprite) (1 layer: w)") == true, "\(r.stderr)")
+        #expect(lines.first?.contains("fill-extrusion layers (1 layer: x); fill-pattern (no sprite) (1 layer: w)") == true, "\(r.stderr)")
         let j = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary))) as! [String: Any]
         let b = j["basemapStyle"] as! [String: Any]
-        #expect(b["unsupported"] as? [String] == ["fill-extrusion layers (1 layer: x)", "fill-pattern (no local sprite) (1 layer: w)"])
+        #expect(b["unsupported"] as? [String] == ["fill-extrusion layers (1 layer: x)", "fill-pattern (no sprite) (1 layer: w)"])
         #expect(b["tileZoom"] as? Int == 2)
         #expect(FileManager.default.fileExists(atPath: out))
     }

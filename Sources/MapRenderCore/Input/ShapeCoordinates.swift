@@ -88,62 +88,80 @@ struct ShapeCoordinates {
     /// An array of positions, flattened to lon, lat, lon, lat, ...
     private mutating func readLine(_ s: inout JSONScanner) throws -> [Double] {
         var coords: [Double] = []
-        try eachElement(&s) { me, s in
-            // Most positions are `[lon, lat]`: read straight, the checks below only when not.
-            if let (lon, lat) = try Self.plainPosition(&s) {
-                if me.strict {
-                    coords.append(lon); coords.append(lat)
-                    return
-                }
-                switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: me.wrapLongitude) {
-                case .point(let la, let lo): coords.append(lo); coords.append(la)
-                case .skip(let reason): if me.problem == nil { me.problem = reason }
-                }
-                return
-            }
-            s.skipWhitespace()
-            let start = s.pos
-            guard s.peek() == UInt8(ascii: "[") else {
-                try s.skipValue()
-                try me.note(.malformedGeometry, &s, at: start)
-                return
-            }
-            try s.enterArray()
-            var first = true
-            var n = 0
-            var lon = 0.0, lat = 0.0
-            while try s.nextElement(&first) {
-                guard s.peekKind() == .number else {
-                    if me.strict { throw s.error(expected: "a number in a position") }
-                    try s.skipValue()
-                    if me.problem == nil { me.problem = .notANumber }
-                    n += 1
-                    continue
-                }
-                let d = try s.readNumber()
-                guard d.isFinite else {
-                    try me.note(.nonFinite, &s, at: start)
-                    n += 1
-                    continue
-                }
-                if n == 0 { lon = d } else if n == 1 { lat = d }
-                n += 1
-            }
-            guard n >= 2 else {
-                if me.strict { throw s.error("position needs longitude and latitude", at: start) }
-                if me.problem == nil { me.problem = .malformedGeometry }
-                return
-            }
-            if me.strict {
+        try eachElement(&s) { me, s in try me.readPosition(&s, into: &coords) }
+        return coords
+    }
+
+    /// A Point's position or a MultiPoint's positions, flattened to lon, lat, ...; nil for a
+    /// type that is not a point (a basemap style's GeoJSON source labels and circles them).
+    mutating func readPoints(_ type: GeoJSONType, _ s: inout JSONScanner) throws -> [Double]? {
+        switch type {
+        case .point:
+            var coords: [Double] = []
+            try readPosition(&s, into: &coords)
+            return coords
+        case .multiPoint:
+            return try readLine(&s)
+        default:
+            return nil
+        }
+    }
+
+    /// One position appended to `coords` (lon, lat), or noted as the problem and passed over.
+    private mutating func readPosition(_ s: inout JSONScanner, into coords: inout [Double]) throws {
+        // Most positions are `[lon, lat]`: read straight, the checks below only when not.
+        if let (lon, lat) = try Self.plainPosition(&s) {
+            if strict {
                 coords.append(lon); coords.append(lat)
                 return
             }
-            switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: me.wrapLongitude) {
+            switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: wrapLongitude) {
             case .point(let la, let lo): coords.append(lo); coords.append(la)
-            case .skip(let reason): if me.problem == nil { me.problem = reason }
+            case .skip(let reason): if problem == nil { problem = reason }
             }
+            return
         }
-        return coords
+        s.skipWhitespace()
+        let start = s.pos
+        guard s.peek() == UInt8(ascii: "[") else {
+            try s.skipValue()
+            try note(.malformedGeometry, &s, at: start)
+            return
+        }
+        try s.enterArray()
+        var first = true
+        var n = 0
+        var lon = 0.0, lat = 0.0
+        while try s.nextElement(&first) {
+            guard s.peekKind() == .number else {
+                if strict { throw s.error(expected: "a number in a position") }
+                try s.skipValue()
+                if problem == nil { problem = .notANumber }
+                n += 1
+                continue
+            }
+            let d = try s.readNumber()
+            guard d.isFinite else {
+                try note(.nonFinite, &s, at: start)
+                n += 1
+                continue
+            }
+            if n == 0 { lon = d } else if n == 1 { lat = d }
+            n += 1
+        }
+        guard n >= 2 else {
+            if strict { throw s.error("position needs longitude and latitude", at: start) }
+            if problem == nil { problem = .malformedGeometry }
+            return
+        }
+        if strict {
+            coords.append(lon); coords.append(lat)
+            return
+        }
+        switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: wrapLongitude) {
+        case .point(let la, let lo): coords.append(lo); coords.append(la)
+        case .skip(let reason): if problem == nil { problem = reason }
+        }
     }
 
     /// `[lon, lat]` of two finite numbers, consumed; nil (nothing consumed) for anything else,

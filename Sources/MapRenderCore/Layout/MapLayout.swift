@@ -207,8 +207,27 @@ public enum MapLayout {
         let frame = Rect(x: 0, y: 0, width: v.width, height: v.height)
         for (slot, c) in candidates {
             if let along = c.along, let l = c.label {
-                // Along a line: each repetition on its own, every glyph on the image and free.
-                for p in along where allowOverlap || p.boxes.allSatisfy({ frame.contains($0) && index.canPlace($0) }) {
+                // Along a line: each repetition on its own, every glyph on the image and free (and
+                // its icon, when the layer has one: both, or the one that is optional).
+                let style = slots[slot].symbols.symbol
+                for (k, p) in along.enumerated() {
+                    var showText = allowOverlap || p.boxes.allSatisfy({ frame.contains($0) && index.canPlace($0) })
+                    if let icon = c.alongIcons?[k] {
+                        var showIcon = style.iconAllowOverlap || allowOverlap || index.canPlace(icon.box)
+                        if !(showText && showIcon) {
+                            if showIcon && style.textOptional { showText = false }
+                            else if showText && style.iconOptional { showIcon = false }
+                            else { showText = false; showIcon = false }
+                        }
+                        if showIcon {
+                            index.insert(icon.box)
+                            var mark = RasterMark(image: icon.image.image, rect: icon.rect)
+                            mark.opacity = icon.opacity
+                            mark.angle = icon.angle
+                            icons[slot].append(.raster(mark))
+                        }
+                    }
+                    guard showText else { continue }
                     for b in p.boxes { index.insert(b) }
                     var mark = PathLabelMark(text: l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth,
                                              glyphs: p.glyphs, boxes: p.boxes)
@@ -222,7 +241,7 @@ public enum MapLayout {
             // an icon may reach past the edge, as MapLibre's.
             let style = slots[slot].symbols.symbol
             let textFits = c.label.map { frame.contains($0.box) && (allowOverlap || index.canPlace($0.box)) } ?? false
-            let iconFits = c.icon.map { style.iconAllowOverlap || allowOverlap || index.canPlace($0.rect) } ?? false
+            let iconFits = c.icon.map { style.iconAllowOverlap || allowOverlap || index.canPlace($0.box) } ?? false
             // Both, or the one that is optional left out (`text-optional`, `icon-optional`).
             var showText = c.label != nil && textFits, showIcon = c.icon != nil && iconFits
             if c.label != nil && c.icon != nil {
@@ -233,9 +252,10 @@ public enum MapLayout {
                 }
             }
             if showIcon, let i = c.icon {
-                index.insert(i.rect)
+                index.insert(i.box)
                 var mark = RasterMark(image: i.image.image, rect: i.rect)
                 mark.opacity = i.opacity
+                mark.angle = i.angle
                 icons[slot].append(.raster(mark))
             }
             if showText, let l = c.label {

@@ -265,7 +265,7 @@ struct LayerPaint {
     let zoom: Double
     let filter: BoundExpression?
     let fillColor, fillOpacity, outlineWidth, lineColor, lineWidth, lineOpacity, lineBlur: BoundExpression
-    let outlineColor, fillPattern: BoundExpression?
+    let outlineColor, fillPattern, linePattern: BoundExpression?
     /// Simplestyle columns (`fill`, `fill-opacity`, `stroke`, `stroke-width`, `stroke-opacity`), when
     /// the layer reads them and the table has them.
     let simple: [Int?]
@@ -282,6 +282,7 @@ struct LayerPaint {
         fillOpacity = layer.fillOpacity.bind(to: properties)
         outlineColor = layer.fillOutlineColor?.bind(to: properties)
         fillPattern = layer.sprite == nil ? nil : layer.fillPattern?.bind(to: properties)
+        linePattern = layer.sprite == nil ? nil : layer.linePattern?.bind(to: properties)
         outlineWidth = layer.fillOutlineWidth.bind(to: properties)
         lineColor = layer.lineColor.bind(to: properties)
         lineWidth = layer.lineWidth.bind(to: properties)
@@ -290,7 +291,7 @@ struct LayerPaint {
         let keys = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity"]
         simple = layer.simplestyle ? keys.map { properties.columnIndex($0) } : keys.map { _ in nil }
         let featureConstant = simple.allSatisfy { $0 == nil }
-            && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth, layer.fillPattern,
+            && [layer.filter, layer.fillColor, layer.fillOpacity, layer.fillOutlineColor, layer.fillOutlineWidth, layer.fillPattern, layer.linePattern,
                 layer.lineColor, layer.lineWidth, layer.lineOpacity, layer.lineBlur].allSatisfy { $0?.isFeatureConstant ?? true }
         if featureConstant { constant = .some(resolve(row: nil)) }
     }
@@ -356,6 +357,15 @@ struct LayerPaint {
             let dash = layer.lineDasharray.map { $0.map { $0 * width } } ?? []
             var p = ShapePaint(fill: .clear, stroke: stroke, strokeWidth: width, dash: dash, cap: layer.lineCap, join: layer.lineJoin)
             p.blur = number(lineBlur, 0, 0...100)
+            if let linePattern {
+                // line-pattern: the image along the line in place of the colour and dashes (a name
+                // the sprite lacks: no line, as MapLibre), the line's opacity its alpha.
+                guard let image = linePattern.evaluate(row: row, zoom: zoom).stringValue.flatMap({ layer.sprite?.icons[$0] }) else { return nil }
+                p.pattern = image
+                p.stroke = RGBA(0, 0, 0, min(max(number(lineOpacity, 1, 0...1), 0), 1))
+                p.dash = []
+                p.blur = 0
+            }
             return p
         case .background:
             return nil

@@ -4,10 +4,11 @@ import Foundation
 /// fill and line layer becomes a `MapLayer.shapes` over its source layer's polygons or lines, so
 /// it goes through ShapeLayout and the one scene like every basemap and data layer.
 public enum StyledBasemap {
-    /// The decoded data of one source: vector tiles by source layer, or GeoJSON shapes.
+    /// The decoded data of one source: vector tiles by source layer, or GeoJSON shapes and
+    /// points (the points' rows are rows of the shapes' property table).
     public enum SourceData: Sendable {
         case vector([String: VectorLayerData])
-        case shapes(ShapeSet)
+        case shapes(ShapeSet, points: PointFeatures)
         case raster([RasterMark])
     }
 
@@ -31,13 +32,15 @@ public enum StyledBasemap {
                 case .vector(let byLayer):
                     guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
                     polygons = d.polygons; lines = d.lines
-                case .shapes(let set):
+                case .shapes(let set, _):
                     polygons = set; lines = set
                 case .raster:
                     continue
                 }
                 if l.type == "line" {
                     guard !lines.isEmpty else { continue }
+                    var l = l
+                    if l.style.linePattern != nil { l.style.sprite = sprite }
                     out += offsetLayers(l, lines: lines, zoom: zoom)
                     continue
                 }
@@ -62,9 +65,19 @@ public enum StyledBasemap {
                     }
                 }
             case "circle":
-                guard let circle = l.circle, let s = l.source, case .vector(let byLayer)? = sources[s],
-                      let name = l.sourceLayer, let d = byLayer[name], d.pointCount > 0 else { continue }
-                let (shapes, layer) = circles(circle, style: l.style, data: d, zoom: zoom)
+                guard let circle = l.circle, let s = l.source else { continue }
+                let points: PointFeatures, properties: PropertyTable
+                switch sources[s] {
+                case .vector(let byLayer)?:
+                    guard let name = l.sourceLayer, let d = byLayer[name] else { continue }
+                    points = PointFeatures(coords: d.pointCoords, rows: d.pointRows); properties = d.properties
+                case .shapes(let set, let p)?:
+                    points = p; properties = set.properties
+                default:
+                    continue
+                }
+                guard points.count > 0 else { continue }
+                let (shapes, layer) = circles(circle, style: l.style, points: points, properties: properties, zoom: zoom)
                 if !shapes.isEmpty { out.append(.shapes(layer, shapes)) }
             case "symbol":
                 guard var symbol = l.symbol, let s = l.source, let data = sources[s] else { continue }
@@ -79,6 +92,7 @@ public enum StyledBasemap {
                         var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
                                                      properties: d.properties)
                         symbols.lines = d.lines
+                        symbols.sprite = sprite
                         out.append(.symbols(symbols))
                         continue
                     }
@@ -90,13 +104,20 @@ public enum StyledBasemap {
                     symbols.polygons = d.polygons
                     symbols.sprite = sprite
                     out.append(.symbols(symbols))
-                case .shapes(let set):
-                    // A GeoJSON source: its polygons named at their poles.
-                    guard !symbol.placementLine, set.kinds.contains(.polygon) else { continue }
-                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: [], rows: [],
-                                                 properties: set.properties)
-                    symbols.polygons = set
+                case .shapes(let set, let points):
+                    // A GeoJSON source: along its lines and polygons' outlines, or at its points
+                    // and its polygons' poles.
+                    var symbols = BasemapSymbols(layer: l.style, symbol: symbol, order: out.count, coords: points.coords,
+                                                 rows: points.rows, properties: set.properties)
                     symbols.sprite = sprite
+                    if symbol.placementLine {
+                        guard !set.isEmpty else { continue }
+                        symbols.coords = []; symbols.rows = []
+                        symbols.lines = set
+                    } else {
+                        guard points.count > 0 || set.kinds.contains(.polygon) else { continue }
+                        symbols.polygons = set
+                    }
                     out.append(.symbols(symbols))
                 case .raster:
                     continue
@@ -199,19 +220,20 @@ extension StyledBasemap {
     /// A circle layer's points as 32-gons of their radius (plus half the stroke, which MapLibre
     /// draws outside the circle) at `zoom`, and the fill layer that paints them: colour, opacity,
     /// stroke as the outline.
-    static func circles(_ c: CircleStyle, style: StyleLayer, data d: VectorLayerData, zoom: Double) -> (ShapeSet, StyleLayer) {
+    static func circles(_ c: CircleStyle, style: StyleLayer, points: PointFeatures, properties: PropertyTable,
+                        zoom: Double) -> (ShapeSet, StyleLayer) {
         var shapes = ShapeSet()
-        let filter = style.filter?.bind(to: d.properties)
-        let radius = c.radius.bind(to: d.properties), stroke = c.strokeWidth.bind(to: d.properties)
+        let filter = style.filter?.bind(to: properties)
+        let radius = c.radius.bind(to: properties), stroke = c.strokeWidth.bind(to: properties)
         let worldSize = Viewport.tileSize * Foundation.pow(2, zoom)
         let sides = 32
-        for i in 0..<d.pointCount {
-            let row = Int(d.pointRows[i])
+        for i in 0..<points.count {
+            let row = Int(points.rows[i])
             if let filter, !filter.evaluate(row: row, zoom: zoom).truthy { continue }
             let r = min(max(radius.evaluate(row: row, zoom: zoom).numberValue ?? 5, 0), 500)
                 + min(max(stroke.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 100) / 2
             guard r > 0 else { continue }
-            let x = WebMercator.x(lon: d.pointCoords[2 * i]), y = WebMercator.y(lat: d.pointCoords[2 * i + 1])
+            let x = WebMercator.x(lon: points.coords[2 * i]), y = WebMercator.y(lat: points.coords[2 * i + 1])
             var ring: [Double] = []
             ring.reserveCapacity(2 * (sides + 1))
             for k in 0...sides {
@@ -221,7 +243,7 @@ extension StyledBasemap {
             }
             shapes.add(kind: .polygon, rings: [ring], feature: row, row: row)
         }
-        shapes.properties = d.properties
+        shapes.properties = properties
         var layer = StyleLayer(id: style.id, type: .fill, source: .basemap)
         layer.fromBasemapStyle = true
         layer.fillsShapesApart = true
@@ -260,6 +282,29 @@ struct SymbolIcon {
     var image: SpriteImage
     var rect: Rect
     var opacity: Double
+    /// Turned about the rect's centre (radians): an icon along a line.
+    var angle = 0.0
+    /// What it holds in the collision index: the rect, or the bounds of the turned rect.
+    var box: Rect {
+        guard angle != 0 else { return rect }
+        let c = cos(angle), s = sin(angle)
+        let ex = (abs(c) * rect.width + abs(s) * rect.height) / 2, ey = (abs(s) * rect.width + abs(c) * rect.height) / 2
+        return Rect(x: rect.x + rect.width / 2 - ex, y: rect.y + rect.height / 2 - ey, width: 2 * ex, height: 2 * ey)
+    }
+}
+
+/// Signed-distance-field icons painted for one symbol layer of one map, each (image, paint) once.
+final class PaintedIcons {
+    private struct Key: Hashable { var name: String; var ratio: Double; var paint: SDFPaint }
+    private var made: [Key: SpriteImage] = [:]
+
+    func image(_ image: SpriteImage, _ paint: SDFPaint) -> SpriteImage {
+        let key = Key(name: image.name, ratio: image.pixelRatio, paint: paint)
+        if let m = made[key] { return m }
+        let m = image.sdfPainted(paint)
+        if made.count < 256 { made[key] = m }   // paints by feature beyond that are not kept
+        return m
+    }
 }
 
 /// One basemap label to place.
@@ -270,6 +315,8 @@ struct SymbolCandidate {
     var icon: SymbolIcon?
     /// A line's label: each repetition along it, placed or not on its own; nil for a point label.
     var along: [LineLabelPlacement.Placement]?
+    /// A line's icons, one per repetition of `along` (text and icon on one anchor), when the layer has both.
+    var alongIcons: [SymbolIcon]?
     var sortKey: Double
     var layerOrder: Int
     var index: Int
@@ -284,8 +331,12 @@ struct BoundSymbol {
     let field: BoundExpression?
     let size, color, halo, haloWidth, haloBlur, opacity, letterSpacing: BoundExpression
     let sortKey, iconImage: BoundExpression?
+    let anchor: BoundExpression
     let iconSize, iconOpacity: BoundExpression
+    let iconColor, iconHalo, iconHaloWidth, iconHaloBlur: BoundExpression
     let sprite: Sprite?
+    /// Signed-distance-field icons painted so far, by image and paint (most features share one).
+    let painted = PaintedIcons()
 
     /// nil when the layer has neither `text-field` nor an icon.
     init?(_ b: BasemapSymbols, zoom: Double, textScale: Double) {
@@ -296,11 +347,14 @@ struct BoundSymbol {
         field = b.symbol.field?.bind(to: p)
         iconImage = b.sprite == nil ? nil : b.symbol.iconImage?.bind(to: p)
         iconSize = b.symbol.iconSize.bind(to: p); iconOpacity = b.symbol.iconOpacity.bind(to: p)
+        iconColor = b.symbol.iconColor.bind(to: p); iconHalo = b.symbol.iconHaloColor.bind(to: p)
+        iconHaloWidth = b.symbol.iconHaloWidth.bind(to: p); iconHaloBlur = b.symbol.iconHaloBlur.bind(to: p)
         sprite = b.sprite
         size = b.symbol.size.bind(to: p); color = b.symbol.color.bind(to: p)
         halo = b.symbol.haloColor.bind(to: p); haloWidth = b.symbol.haloWidth.bind(to: p)
         haloBlur = b.symbol.haloBlur.bind(to: p); letterSpacing = b.symbol.letterSpacing.bind(to: p)
         opacity = b.symbol.opacity.bind(to: p); sortKey = b.symbol.sortKey?.bind(to: p)
+        anchor = b.symbol.anchor.bind(to: p)
     }
 
     /// Whether the layer's filter takes the row.
@@ -345,13 +399,21 @@ struct BoundSymbol {
 
     /// The row's icon with its anchor on (px, py): the sprite image `icon-image` names, at
     /// `icon-size` (0 to 10) times its size, `icon-anchor` and `icon-offset` (px times the size)
-    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded).
+    /// as MapLibre; nil without one (or when the sprite lacks it, or it is wholly faded). A
+    /// signed-distance-field image is painted with `icon-color` and its halo.
     func icon(row: Int, x px: Double, y py: Double) -> SymbolIcon? {
         guard let iconImage, let sprite, let name = iconImage.evaluate(row: row, zoom: zoom).stringValue, !name.isEmpty,
-              let image = sprite.icons[name] else { return nil }
+              var image = sprite.icons[name] else { return nil }
         let k = min(max(iconSize.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 10)
         let opacity = min(max(iconOpacity.evaluate(row: row, zoom: zoom).numberValue ?? 1, 0), 1)
         guard k > 0, opacity > 0 else { return nil }
+        if image.sdf {
+            let paint = SDFPaint(color: iconColor.evaluate(row: row, zoom: zoom).colorValue ?? RGBA(0, 0, 0, 1),
+                                 halo: iconHalo.evaluate(row: row, zoom: zoom).colorValue ?? .clear,
+                                 haloWidth: min(max(iconHaloWidth.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 6 * k),
+                                 haloBlur: min(max(iconHaloBlur.evaluate(row: row, zoom: zoom).numberValue ?? 0, 0), 6 * k), size: k)
+            image = painted.image(image, paint)
+        }
         let w = image.width * k, h = image.height * k
         var x = px - w / 2, y = py - h / 2
         let a = symbol.iconAnchor
@@ -388,13 +450,15 @@ extension BasemapSymbols {
 
     /// The label of `row` anchored at (px, py) in CSS px (`text-anchor`, `text-offset`), measured,
     /// and its icon, not yet placed; nil when far off the image or neither is shown.
+    /// - Parameter level: a level label on a line's point (`text-rotation-alignment: viewport`):
+    ///   centred there, without `text-anchor` and `text-offset`.
     func pointCandidate(_ bound: BoundSymbol, row: Int, text: String?, x px: Double, y py: Double, index i: Int,
-                        viewport v: Viewport, measurer: TextMeasuring) -> SymbolCandidate? {
+                        viewport v: Viewport, measurer: TextMeasuring, level: Bool = false) -> SymbolCandidate? {
         let font = bound.font(row: row)
         let em = font.size
         // Outside the image by more than a label's reach: not a candidate.
         guard px > -em * 20, px < v.width + em * 20, py > -em * 4, py < v.height + em * 4 else { return nil }
-        let icon = bound.icon(row: row, x: px, y: py)
+        var icon = bound.icon(row: row, x: px, y: py)
         guard let text else {
             return icon.map { SymbolCandidate(label: nil, icon: $0, sortKey: bound.sortKey(row: row), layerOrder: order, index: i) }
         }
@@ -402,14 +466,44 @@ extension BasemapSymbols {
         let m = measurer.measure(text, font: font, maxWidth: wrap)
         // text-anchor: the side of the box on the point; text-offset in ems.
         var x = px - m.width / 2, y = py - m.height / 2
-        let a = symbol.anchor
+        let a = level ? "center" : bound.anchor.evaluate(row: row, zoom: bound.zoom).stringValue ?? "center"
         if a.hasPrefix("top") { y = py } else if a.hasPrefix("bottom") { y = py - m.height }
         if a.hasSuffix("left") { x = px } else if a.hasSuffix("right") { x = px - m.width }
-        x += symbol.offset.x * em; y += symbol.offset.y * em
+        // text-offset in ems (not for a level label along a line), then text-translate in px.
+        if !level { x += symbol.offset.x * em; y += symbol.offset.y * em }
+        x += symbol.translate.x * bound.textScale; y += symbol.translate.y * bound.textScale
         var label = bound.label(row: row, text: text, font: font, box: Rect(x: x, y: y, width: m.width, height: m.height))
         label?.maxWidth = wrap
+        // text-justify (auto: the side the anchor puts on the point).
+        let j = symbol.justify == "auto" ? (a.hasSuffix("left") ? "left" : a.hasSuffix("right") ? "right" : "center") : symbol.justify
+        label?.justify = j == "left" ? 0 : j == "right" ? 1 : 0.5
         guard label != nil || icon != nil else { return nil }
+        if var i = icon, symbol.iconTextFit != "none" {
+            i.rect = Self.fit(i.rect, around: Rect(x: x, y: y, width: m.width, height: m.height), symbol)
+            icon = i
+        }
         return SymbolCandidate(label: label, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order, index: i)
+    }
+}
+
+extension BasemapSymbols {
+    /// `icon-text-fit`: the icon's box over the text's `box`, grown by the padding, in the
+    /// directions the style fits (`width`, `height`, `both`); in the other, the icon keeps its
+    /// size, centred on the text (MapLibre's `fitIconToText`).
+    static func fit(_ icon: Rect, around box: Rect, _ s: SymbolStyle) -> Rect {
+        let p = s.iconTextFitPadding
+        var r = icon
+        if s.iconTextFit == "width" || s.iconTextFit == "both" {
+            r.x = box.x - p.left; r.width = box.width + p.left + p.right
+        } else {
+            r.x = box.x + (box.width - icon.width) / 2
+        }
+        if s.iconTextFit == "height" || s.iconTextFit == "both" {
+            r.y = box.y - p.top; r.height = box.height + p.top + p.bottom
+        } else {
+            r.y = box.y + (box.height - icon.height) / 2
+        }
+        return r
     }
 }
 
@@ -417,7 +511,10 @@ extension BasemapSymbols {
     /// Labels along the visible lines, each with every repetition that fits and bends little
     /// enough (`LineLabelPlacement`), not yet placed. `line-center`: one, at the line's middle.
     func lineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
+        if symbol.field == nil { return lineIconCandidates(bound, viewport: v) }
+        if symbol.lineLevel { return levelLineCandidates(bound, viewport: v, measurer: measurer) }
         var out: [SymbolCandidate] = []
+        let tx = symbol.translate.x * bound.textScale, ty = symbol.translate.y * bound.textScale
         for s in 0..<lines.shapeCount {
             guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row) else { continue }
             let text = LabelText.truncated(whole)
@@ -429,8 +526,31 @@ extension BasemapSymbols {
             options.spacing = symbol.spacing * bound.textScale
             options.maxAngle = symbol.maxAngle
             var along: [LineLabelPlacement.Placement] = []
+            var icons: [SymbolIcon] = []
+            let probe = bound.icon(row: row, x: 0, y: 0)
             for ring in rings {
-                for piece in ShapeLabelCandidate.path(ring).visiblePieces(width: v.width, height: v.height, margin: 0) {
+                let wholePath = ShapeLabelCandidate.path(ring)
+                for piece in wholePath.visiblePieces(width: v.width, height: v.height, margin: 0) {
+                    if let probe {
+                        // Text and icon on one anchor, spaced as MapLibre's getAnchors (the
+                        // longer of the two, as for icons alone), the icon turned with the line.
+                        let length = max(run.width, probe.rect.width)
+                        var spacing = options.spacing
+                        if spacing - length < spacing / 4 { spacing = length + spacing / 4 }
+                        let own = piece.x.first == wholePath.x.first && piece.y.first == wholePath.y.first
+                        let offset = own ? (length / 2 + 2 * font.size).truncatingRemainder(dividingBy: spacing) : spacing / 2
+                        let ds = symbol.placementLineCenter ? [piece.length / 2]
+                            : Self.anchors(on: piece, offset: offset, spacing: spacing, length: length, middle: own && piece.length == wholePath.length)
+                        for d in ds {
+                            guard let p = LineLabelPlacement.place(run, at: d, on: piece, options: options) else { continue }
+                            let at = piece.point(at: d), k = min(at.segment, piece.count - 2)
+                            guard var icon = bound.icon(row: row, x: at.x, y: at.y) else { continue }
+                            let angle = atan2(piece.y[k + 1] - piece.y[k], piece.x[k + 1] - piece.x[k])
+                            icon.angle = angle.isFinite ? angle : 0
+                            along.append(p); icons.append(icon)
+                        }
+                        continue
+                    }
                     if symbol.placementLineCenter {
                         if let p = LineLabelPlacement.place(run, at: piece.length / 2, on: piece, options: options) { along.append(p) }
                     } else {
@@ -439,7 +559,110 @@ extension BasemapSymbols {
                 }
             }
             guard !along.isEmpty else { continue }
-            out.append(SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s))
+            if tx != 0 || ty != 0 {
+                // text-translate: every glyph and its box moved.
+                for k in along.indices {
+                    for g in along[k].glyphs.indices { along[k].glyphs[g].x += tx; along[k].glyphs[g].y += ty }
+                    for b in along[k].boxes.indices { along[k].boxes[b].x += tx; along[k].boxes[b].y += ty }
+                }
+            }
+            var c = SymbolCandidate(label: label, along: along, sortKey: bound.sortKey(row: row), layerOrder: order, index: s)
+            if probe != nil { c.alongIcons = icons }
+            out.append(c)
+        }
+        return out
+    }
+}
+
+extension BasemapSymbols {
+    /// Icons alone along the visible lines (`symbol-placement: line`, `icon-image` without
+    /// text), each turned with its segment, spaced as MapLibre's `getAnchors` spaces them. Its
+    /// lengths there are in shaping units scaled by the layer's largest text box (`text-size` at
+    /// zoom 18 over the 24-px glyph grid: 2/3 for the default 16): from a line's own start, the
+    /// first icon at (half the icon + 48) times that (modulo the spacing), from where the line
+    /// enters the image at half the spacing, then every `symbol-spacing` (raised to the scaled
+    /// icon length and a quarter when shorter), each with half that length of line either side; a
+    /// line of its own that holds none gets one at its middle.
+    func lineIconCandidates(_ bound: BoundSymbol, viewport v: Viewport) -> [SymbolCandidate] {
+        var out: [SymbolCandidate] = []
+        for s in 0..<lines.shapeCount {
+            guard let row = lines.propertyRow(of: s), bound.passes(row: row),
+                  let probe = bound.icon(row: row, x: 0, y: 0),
+                  let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
+            let box = min(max(bound.size.evaluate(row: row, zoom: 18).numberValue ?? 16, 1), 100) / 24 * bound.textScale
+            let length = probe.rect.width * box
+            var spacing = symbol.spacing * bound.textScale
+            if spacing - length < spacing / 4 { spacing = length + spacing / 4 }
+            for ring in rings {
+                let whole = ShapeLabelCandidate.path(ring)
+                for piece in whole.visiblePieces(width: v.width, height: v.height, margin: probe.rect.width) {
+                    guard piece.count >= 2, piece.length > 0 else { continue }
+                    let own = piece.x[0] == whole.x[0] && piece.y[0] == whole.y[0]
+                    let offset = own ? ((probe.rect.width / 2 + 48) * box).truncatingRemainder(dividingBy: spacing) : spacing / 2
+                    for d in Self.anchors(on: piece, offset: offset, spacing: spacing, length: length,
+                                          middle: own && piece.length == whole.length) {
+                        let p = piece.point(at: d)
+                        let k = min(p.segment, piece.count - 2)
+                        var angle = atan2(piece.y[k + 1] - piece.y[k], piece.x[k + 1] - piece.x[k])
+                        if !angle.isFinite { angle = 0 }
+                        guard var icon = bound.icon(row: row, x: p.x, y: p.y) else { continue }
+                        icon.angle = angle
+                        out.append(SymbolCandidate(label: nil, icon: icon, sortKey: bound.sortKey(row: row), layerOrder: order,
+                                                   index: s))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension BasemapSymbols {
+    /// MapLibre's `resample`: distances along `piece` from `offset`, every `spacing`, each with
+    /// half of `length` of line either side; none, and `middle` (the whole line is in view): its middle.
+    static func anchors(on piece: LineLabelPlacement.Path, offset: Double, spacing: Double, length: Double, middle: Bool) -> [Double] {
+        var out: [Double] = []
+        var d = offset
+        while d <= piece.length, out.count < 10_000 {
+            if d - length / 2 >= 0 && d + length / 2 <= piece.length { out.append(d) }
+            d += spacing
+        }
+        if out.isEmpty && middle { out = [piece.length / 2] }
+        return out
+    }
+
+    /// `text-rotation-alignment: viewport` along lines: the text level, centred on points along
+    /// the line spaced as MapLibre's `getAnchors` spaces them (as icons along lines: from a line's
+    /// own start the first at half the text plus two ems, from where it enters the image at half
+    /// the spacing, then every `symbol-spacing`; `line-center`: the middle), each a point label
+    /// placed on its own.
+    func levelLineCandidates(_ bound: BoundSymbol, viewport v: Viewport, measurer: TextMeasuring) -> [SymbolCandidate] {
+        var out: [SymbolCandidate] = []
+        for s in 0..<lines.shapeCount {
+            guard let row = lines.propertyRow(of: s), let whole = bound.text(row: row),
+                  let rings = ShapeLabelCandidate.pixelRings(of: s, in: lines, viewport: v) else { continue }
+            let text = LabelText.truncated(whole)
+            let font = bound.font(row: row)
+            let width = measurer.glyphRun(text, font: font).width
+            var spacing = symbol.spacing * bound.textScale
+            if spacing - width < spacing / 4 { spacing = width + spacing / 4 }
+            for ring in rings {
+                let whole = ShapeLabelCandidate.path(ring)
+                for piece in whole.visiblePieces(width: v.width, height: v.height, margin: 0) {
+                    guard piece.count >= 2, width <= piece.length else { continue }
+                    let own = piece.x[0] == whole.x[0] && piece.y[0] == whole.y[0]
+                    let offset = own ? (width / 2 + 2 * font.size).truncatingRemainder(dividingBy: spacing) : spacing / 2
+                    let anchors = symbol.placementLineCenter ? [piece.length / 2]
+                        : Self.anchors(on: piece, offset: offset, spacing: spacing, length: width, middle: own && piece.length == whole.length)
+                    for d in anchors {
+                        let p = piece.point(at: d)
+                        if let c = pointCandidate(bound, row: row, text: text, x: p.x, y: p.y, index: s, viewport: v,
+                                                  measurer: measurer, level: true) {
+                            out.append(c)
+                        }
+                    }
+                }
+            }
         }
         return out
     }

@@ -51,8 +51,19 @@ public struct MapLibreStyle: Sendable {
 
     public var name: String?
     public var file: String
-    /// The style's local `sprite`: the path of its sheets without `.json`/`.png` (and `@2x`).
-    public var sprite: String?
+    /// One sprite of the style: `"sprite": "URL"` is the one with id `default`; `"sprite":
+    /// [{"id": ..., "url": ...}]` names several, whose images are `id:name` (but `default`'s).
+    public struct SpriteSource: Sendable, Equatable {
+        public var id: String
+        /// The sheets' path or http(s) URL, without `.json`/`.png` (and `@2x`).
+        public var location: String
+        public var isRemote: Bool { location.lowercased().hasPrefix("http://") || location.lowercased().hasPrefix("https://") }
+        /// What an image of this sprite is called in `icon-image` and the patterns.
+        public func imageName(_ name: String) -> String { id == "default" ? name : "\(id):\(name)" }
+    }
+
+    /// The style's sprites (local files and http(s) URLs, fetched through the tile layer).
+    public var sprites: [SpriteSource] = []
     public var sources: [Source] = []
     public var layers: [Layer] = []
     /// Property (or layer type) → ids of the layers that use it, for what is not drawn.
@@ -67,6 +78,14 @@ public struct MapLibreStyle: Sendable {
             let ids = unsupported[k]!
             let shown = ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? ", ..." : "")
             return "\(k) (\(ids.count) layer\(ids.count == 1 ? "" : "s"): \(shown))"
+        }
+    }
+
+    /// Whether a layer shown at `zoom` draws sprite images (`icon-image`, `fill-pattern`,
+    /// `line-pattern`): the sprites are read only then.
+    public func usesImages(atZoom zoom: Double) -> Bool {
+        layers.contains { l in
+            l.style.shows(atZoom: zoom) && (l.symbol?.iconImage != nil || l.style.fillPattern != nil || l.style.linePattern != nil)
         }
     }
 
@@ -116,7 +135,7 @@ struct MapLibreStyleReader {
         "background": ["background-color", "visibility"],
         "fill": ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-pattern", "visibility"],
         "line": ["line-color", "line-width", "line-opacity", "line-dasharray", "line-cap", "line-join",
-                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "visibility"],
+                 "line-miter-limit", "line-round-limit", "line-offset", "line-gap-width", "line-blur", "line-pattern", "visibility"],
         "symbol": SymbolStyle.drawn.union(["visibility"]),
         "circle": ["circle-color", "circle-radius", "circle-opacity", "circle-stroke-color", "circle-stroke-width", "visibility"],
     ]
@@ -132,16 +151,20 @@ struct MapLibreStyleReader {
             for id in m.keys.sorted() { out.sources.append(try source(id, m[id]!)) }
         }
         if let sp = o["sprite"] {
-            // A local sprite (a path or file:// URL) is drawn from; one on a server is not fetched.
+            // A path, a file:// or an http(s) URL; or an array of them with ids.
             if let str = sp as? String {
-                let lower = str.lowercased()
-                if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mapbox://") {
-                    note("sprite (not a local file: \(str))", "(style)")
-                } else {
-                    out.sprite = resolve(lower.hasPrefix("file://") ? String(str.dropFirst(7)) : str)
+                if let loc = spriteLocation(str, "sprite") { out.sprites = [.init(id: "default", location: loc)] }
+            } else if let list = sp as? [Any] {
+                guard list.count <= 64 else { throw fail("sprite", "more than 64 sprites") }
+                for (i, item) in list.enumerated() {
+                    guard let e = item as? [String: Any], let id = e["id"] as? String, !id.isEmpty, let url = e["url"] as? String else {
+                        throw fail("sprite[\(i)]", "expected {\"id\": \"...\", \"url\": \"...\"}")
+                    }
+                    guard !out.sprites.contains(where: { $0.id == id }) else { throw fail("sprite[\(i)].id", "another sprite has the id \"\(id)\"") }
+                    if let loc = spriteLocation(url, "sprite[\(i)]") { out.sprites.append(.init(id: id, location: loc)) }
                 }
             } else {
-                note("sprite (an array of sprites)", "(style)")
+                throw fail("sprite", "expected a URL or an array of {\"id\", \"url\"}")
             }
         }
         guard let ls = o["layers"] as? [Any] else { throw fail("layers", "expected an array of layers") }
@@ -152,6 +175,14 @@ struct MapLibreStyleReader {
             out.layers.append(l)
         }
         return out
+    }
+
+    /// A sprite's URL → its path or http(s) URL; nil (noted) for a `mapbox://` one.
+    mutating func spriteLocation(_ url: String, _ path: String) -> String? {
+        let lower = url.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return url }
+        if lower.hasPrefix("mapbox://") { note("sprite (a mapbox:// URL: \(url))", "(style)"); return nil }
+        return resolve(lower.hasPrefix("file://") ? String(url.dropFirst(7)) : url)
     }
 
     func resolve(_ path: String) -> String { Self.resolve(path, in: directory) }
@@ -215,6 +246,18 @@ struct MapLibreStyleReader {
                 throw fail(p, "a \(t) source needs \"url\" or \"tiles\"")
             }
             if o["maxzoom"] == nil && kind == .vector { s.maxzoom = 30 }  // the file's own zooms rule
+            if let v = o["scheme"] {
+                guard let scheme = v as? String, scheme == "xyz" || scheme == "tms" else {
+                    throw fail("\(p).scheme", "expected \"xyz\" or \"tms\", got \(StyleReader.show(v))")
+                }
+                if scheme == "tms", let t = s.tiles {
+                    // A TileJSON document's own scheme rules its tiles; the source's applies to its own.
+                    guard let flipped = TileJSON.flippedRows(t) else {
+                        throw fail("\(p).scheme", "\"tms\" is read for URL templates with {y}, not for \(t)")
+                    }
+                    s.tiles = flipped
+                }
+            }
         case .geojson:
             if let d = o["data"] as? String {
                 s.geojsonPath = resolve(d.lowercased().hasPrefix("file://") ? String(d.dropFirst(7)) : d)
@@ -289,7 +332,7 @@ struct MapLibreStyleReader {
                 out.style.fillOutlineColor = e
             }
             if paint["fill-pattern"] != nil {
-                if self.out.sprite == nil { note("fill-pattern (no local sprite)", id) }
+                if self.out.sprites.isEmpty { note("fill-pattern (no sprite)", id) }
                 else if let e = expr(paint, "fill-pattern", .string, "paint") { out.style.fillPattern = e }
             }
         case "line":
@@ -297,6 +340,10 @@ struct MapLibreStyleReader {
             if let e = expr(paint, "line-width", .number, "paint") { out.style.lineWidth = e }
             if let e = expr(paint, "line-opacity", .number, "paint") { out.style.lineOpacity = e }
             if let e = expr(paint, "line-blur", .number, "paint") { out.style.lineBlur = e }
+            if paint["line-pattern"] != nil {
+                if self.out.sprites.isEmpty { note("line-pattern (no sprite)", id) }
+                else if let e = expr(paint, "line-pattern", .string, "paint") { out.style.linePattern = e }
+            }
             for key in ["line-offset", "line-gap-width"] {
                 guard let e = expr(paint, key, .number, "paint") else { continue }
                 if key == "line-offset" { out.lineOffset = e } else { out.lineGapWidth = e }
@@ -325,8 +372,8 @@ struct MapLibreStyleReader {
         case "symbol":
             var notes: [String] = []
             out.symbol = SymbolStyle.read(layout: layout, paint: paint, file: file, path: p, notes: &notes)
-            if layout["icon-image"] != nil && self.out.sprite == nil {
-                notes.append("icon-image (no local sprite)")
+            if layout["icon-image"] != nil && self.out.sprites.isEmpty {
+                notes.append("icon-image (no sprite)")
                 out.symbol?.iconImage = nil
             }
             for n in notes { note(n, id) }

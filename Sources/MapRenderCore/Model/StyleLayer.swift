@@ -66,7 +66,10 @@ public struct StyleLayer: Sendable, Equatable {
     public var lineOpacity = StyleExpression(constant: .number(1))
     /// `fill-pattern` of a basemap style: the name of an image of `sprite`, tiled over the fill.
     public var fillPattern: StyleExpression?
-    /// The images `fillPattern` names (a basemap style's sprite).
+    /// `line-pattern` of a basemap style: the name of an image of `sprite`, repeated along the
+    /// line, its height the line's width.
+    public var linePattern: StyleExpression?
+    /// The images `fillPattern` and `linePattern` name (a basemap style's sprite).
     public var sprite: Sprite?
     /// `line-blur` of a basemap style, px.
     public var lineBlur = StyleExpression(constant: .number(0))

@@ -17,8 +17,16 @@ public struct SymbolStyle: Sendable {
     public var sortKey: StyleExpression?
     /// `text-font`'s first font stack entry mapped to a fontconfig family and weight (`font(_:)`).
     public var font = FontSpec(family: "DejaVu Sans", size: 16, weight: .normal)
-    /// `text-anchor`: which side of the text sits on the point.
-    public var anchor = "center"
+    /// `text-anchor`: which side of the text sits on the point (by zoom and by feature).
+    public var anchor = StyleExpression(constant: .string("center"))
+    /// `text-justify`: `left`, `center`, `right` or `auto` (by the anchor): how the lines of a
+    /// wrapped label sit on each other.
+    public var justify = "center"
+    /// `text-translate`: the text moved by this many px (right, down) after it is placed.
+    public var translate = (x: 0.0, y: 0.0)
+    /// `text-rotation-alignment: viewport` on a line-placed layer: the text level, centred on the
+    /// points along the line where MapLibre would lay it.
+    public var lineLevel = false
     /// `text-offset` in ems.
     public var offset = (x: 0.0, y: 0.0)
     /// `text-transform`.
@@ -45,6 +53,16 @@ public struct SymbolStyle: Sendable {
     public var iconOffset = (x: 0.0, y: 0.0)
     /// `icon-allow-overlap`: the icon is drawn where it collides (and still holds its place).
     public var iconAllowOverlap = false
+    /// `icon-color`, `icon-halo-color`, `icon-halo-width`, `icon-halo-blur`: the paint of a
+    /// signed-distance-field icon (`"sdf": true` in the sprite); other icons keep their pixels.
+    public var iconColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 1)))
+    public var iconHaloColor = StyleExpression(constant: .color(RGBA(0, 0, 0, 0)))
+    public var iconHaloWidth = StyleExpression(constant: .number(0))
+    public var iconHaloBlur = StyleExpression(constant: .number(0))
+    /// `icon-text-fit`: `none`, `width`, `height` or `both`: the icon stretched over its text's
+    /// box in that direction, grown by `icon-text-fit-padding` (top, right, bottom, left, px).
+    public var iconTextFit = "none"
+    public var iconTextFitPadding = (top: 0.0, right: 0.0, bottom: 0.0, left: 0.0)
     /// `text-optional`, `icon-optional`: the symbol is shown without its text (icon) when only
     /// its icon (text) fits.
     public var textOptional = false
@@ -55,10 +73,12 @@ public struct SymbolStyle: Sendable {
     /// Layout and paint keys drawn.
     static let drawn: Set<String> = ["text-field", "text-size", "text-font", "text-color", "text-halo-color", "text-halo-width",
                                      "text-opacity", "text-halo-blur", "text-letter-spacing", "text-anchor", "text-offset", "text-transform", "symbol-sort-key",
+                                     "text-justify", "text-translate", "text-translate-anchor",
                                      "symbol-placement", "text-max-width", "symbol-spacing", "text-max-angle",
                                      "text-rotation-alignment", "text-pitch-alignment", "text-keep-upright",
                                      "icon-image", "icon-size", "icon-opacity", "icon-anchor", "icon-offset", "icon-allow-overlap",
-                                     "text-optional", "icon-optional"]
+                                     "text-optional", "icon-optional", "icon-color", "icon-halo-color", "icon-halo-width",
+                                     "icon-halo-blur", "icon-text-fit", "icon-text-fit-padding"]
 
     /// `"{name} ({ele})"` → `["concat", ["get", "name"], " (", ["get", "ele"], ")"]`.
     static func tokens(_ s: String) -> Any {
@@ -116,6 +136,21 @@ public struct SymbolStyle: Sendable {
             catch { notes.append("icon-image (an expression not read)") }
         }
         if let e = expr(layout, "icon-size", .number, "layout") { s.iconSize = e }
+        if let e = expr(paint, "icon-color", .color, "paint") { s.iconColor = e }
+        if let e = expr(paint, "icon-halo-color", .color, "paint") { s.iconHaloColor = e }
+        if let e = expr(paint, "icon-halo-width", .number, "paint") { s.iconHaloWidth = e }
+        if let e = expr(paint, "icon-halo-blur", .number, "paint") { s.iconHaloBlur = e }
+        if let f = layout["icon-text-fit"] {
+            if let v = f as? String, ["none", "width", "height", "both"].contains(v) { s.iconTextFit = v }
+            else { notes.append("icon-text-fit (not one of none, width, height, both)") }
+        }
+        if let p = layout["icon-text-fit-padding"] {
+            if let n = MapLibreStyleReader.numbers(p), n.count == 4, n.allSatisfy(\.isFinite) {
+                s.iconTextFitPadding = (n[0], n[1], n[2], n[3])
+            } else {
+                notes.append("icon-text-fit-padding (not 4 constant numbers)")
+            }
+        }
         if let e = expr(paint, "icon-opacity", .number, "paint") { s.iconOpacity = e }
         if let a = layout["icon-anchor"] {
             if let v = a as? String { s.iconAnchor = v } else { notes.append("icon-anchor (not constant)") }
@@ -142,8 +177,14 @@ public struct SymbolStyle: Sendable {
             if let a = f as? [Any], a.count == 2, a[0] as? String == "literal" { raw = a[1] }
             if let names = raw as? [String] { s.font = font(names) } else { notes.append("text-font (not a constant list)") }
         }
-        if let a = layout["text-anchor"] {
-            if let v = a as? String { s.anchor = v } else { notes.append("text-anchor (not constant)") }
+        if let e = expr(layout, "text-anchor", .string, "layout") { s.anchor = e }
+        if let j = layout["text-justify"] {
+            if let v = j as? String, ["left", "center", "right", "auto"].contains(v) { s.justify = v }
+            else { notes.append("text-justify (not one of left, center, right, auto)") }
+        }
+        if let t = paint["text-translate"] {
+            if let n = MapLibreStyleReader.numbers(t), n.count == 2, n.allSatisfy({ abs($0) <= 1000 }) { s.translate = (n[0], n[1]) }
+            else { notes.append("text-translate (not 2 constant numbers)") }
         }
         if let o = layout["text-offset"] {
             if let n = MapLibreStyleReader.numbers(o), n.count == 2 { s.offset = (n[0], n[1]) } else { notes.append("text-offset (not constant)") }
@@ -170,13 +211,10 @@ public struct SymbolStyle: Sendable {
         }
         // Drawn as MapLibre draws them on a flat map with their defaults (text along the line,
         // upright); other values are not.
-        if s.placementLine && s.iconImage != nil {
-            notes.append("icon-image (along lines)")
-            s.iconImage = nil
-        }
         if let v = layout["text-keep-upright"], (v as? NSNumber)?.boolValue != true { notes.append("text-keep-upright: false") }
-        if let v = layout["text-rotation-alignment"], !["auto", "map", "viewport"].contains(v as? String ?? "") || (v as? String == "viewport" && s.placementLine) {
-            notes.append("text-rotation-alignment: \(v)")
+        if let v = layout["text-rotation-alignment"] {
+            if !["auto", "map", "viewport"].contains(v as? String ?? "") { notes.append("text-rotation-alignment: \(v)") }
+            s.lineLevel = s.placementLine && v as? String == "viewport"
         }
         return s
     }

@@ -32,10 +32,18 @@ public struct TileJSON: Sendable, Equatable {
         guard let list = o["tiles"] as? [Any], let first = list.first as? String, !first.isEmpty else {
             throw fail("\"tiles\" must be an array of tile URL templates")
         }
-        if let scheme = o["scheme"] as? String, scheme != "xyz" {
-            throw fail("\"scheme\": \"\(scheme)\" is not read (only \"xyz\")")
-        }
         var t = TileJSON(tiles: try spec(first, location: location, fail: fail))
+        if let v = o["scheme"] {
+            guard let scheme = v as? String, scheme == "xyz" || scheme == "tms" else {
+                throw fail("\"scheme\" must be \"xyz\" or \"tms\", got \(StyleReader.show(v))")
+            }
+            if scheme == "tms" {
+                guard let flipped = flippedRows(t.tiles) else {
+                    throw fail("\"scheme\": \"tms\" is read for URL templates with {y}, not for \(t.tiles)")
+                }
+                t.tiles = flipped
+            }
+        }
         func zoom(_ k: String) throws -> Int? {
             guard let v = o[k] else { return nil }
             guard let n = v as? NSNumber, n.doubleValue.isFinite, n.doubleValue >= 0, n.doubleValue <= 30 else {
@@ -56,6 +64,15 @@ public struct TileJSON: Sendable, Equatable {
         }
         t.attribution = o["attribution"] as? String
         return t
+    }
+
+    /// `scheme: "tms"` (rows counted from the south): a URL template's `{y}` made `{-y}`, which
+    /// the tile layer fills with 2^z - 1 - y; nil for what is not a URL template with `{y}` (a
+    /// folder, a file).
+    public static func flippedRows(_ spec: String) -> String? {
+        let lower = spec.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), spec.contains("{y}") else { return nil }
+        return spec.replacingOccurrences(of: "{y}", with: "{-y}")
     }
 
     /// A template of the document → what the tile layer opens: an absolute URL as it is, a path

@@ -101,6 +101,9 @@ public struct RasterMark: Sendable {
     public var rect: Rect
     /// Painted with this alpha (a basemap style's `icon-opacity`).
     public var opacity = 1.0
+    /// Turned by this many radians (clockwise on the image) about the rect's centre: an icon laid
+    /// along a line (`symbol-placement: line`). Tiles are never turned.
+    public var angle = 0.0
     public init(image: RasterImage, rect: Rect) { self.image = image; self.rect = rect }
 }
 
@@ -335,6 +338,9 @@ public struct LabelMark: Sendable, Equatable {
     public var maxWidth: Double?
     /// The halo fades out over this many px about its edge (a basemap style's `text-halo-blur`).
     public var haloBlur = 0.0
+    /// How the lines of a wrapped label (`maxWidth`) sit on each other: 0 left, 0.5 centred
+    /// (the default), 1 right (a basemap style's `text-justify`).
+    public var justify = 0.5
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {

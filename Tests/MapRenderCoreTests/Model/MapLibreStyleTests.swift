@@ -116,7 +116,7 @@ import Testing
         #expect(s.layers[1].style.minzoom == 2 && s.layers[1].style.maxzoom == 9)
         #expect(!s.layers[2].style.visible && s.layers[2].style.lineDasharray == [2, 1])
         // No sprite: a pattern is not drawn; a gap width by feature is.
-        #expect(s.unsupportedLines == ["fill-pattern (no local sprite) (1 layer: w)", "fill-translate (1 layer: w)",
+        #expect(s.unsupportedLines == ["fill-pattern (no sprite) (1 layer: w)", "fill-translate (1 layer: w)",
                                        "heatmap layers (1 layer: h)"])
         #expect(s.layers[2].lineGapWidth?.isFeatureConstant == false)
         #expect(s.sourceLayers(of: "a") == ["water"])

@@ -30,13 +30,27 @@ import Testing
         #expect((0..<4).filter { pacific.covers(TileID(z: 2, x: $0, y: 2)) } == [0, 3])
     }
 
+    /// `"scheme": "tms"`: the template's `{y}` becomes `{-y}` (2^z - 1 - y), in a TileJSON
+    /// document and on a style's source.
+    @Test func tmsFlipsRows() throws {
+        let t = try tileJSON(#"{"tiles": ["https://t.example/{z}/{x}/{y}.pbf"], "scheme": "tms"}"#, at: "t.json")
+        #expect(t.tiles == "https://t.example/{z}/{x}/{-y}.pbf")
+        let style = #"{"version": 8, "sources": {"v": {"type": "vector", "scheme": "tms", "tiles": ["https://t.example/{z}/{x}/{y}.pbf"]}}, "layers": []}"#
+        let s = try MapLibreStyle.parse(data: Data(style.utf8), file: "s.json", directory: "")
+        #expect(s.source("v")?.tiles == "https://t.example/{z}/{x}/{-y}.pbf")
+        let local = #"{"version": 8, "sources": {"v": {"type": "vector", "scheme": "tms", "tiles": ["tiles/{z}/{x}/{y}.pbf"]}}, "layers": []}"#
+        #expect(throws: MapRenderError.self) { try MapLibreStyle.parse(data: Data(local.utf8), file: "s.json", directory: "") }
+    }
+
     @Test func badDocumentsNameTheProblem() {
         func message(_ json: String) -> String {
             do { _ = try tileJSON(json, at: "t.json"); return "no error" } catch let e as MapRenderError { return e.message } catch { return "\(error)" }
         }
         #expect(message("[]") == "TileJSON t.json: not a JSON object")
         #expect(message(#"{"tiles": []}"#) == #"TileJSON t.json: "tiles" must be an array of tile URL templates"#)
-        #expect(message(#"{"tiles": ["a/{z}/{x}/{y}"], "scheme": "tms"}"#).contains(#""scheme": "tms" is not read"#))
+        // TMS rows over a local folder are not read; over a URL template they are (`tmsFlipsRows`).
+        #expect(message(#"{"tiles": ["a/{z}/{x}/{y}"], "scheme": "tms"}"#).contains(#""scheme": "tms" is read for URL templates with {y}"#))
+        #expect(message(#"{"tiles": ["https://t/{z}/{x}/{y}"], "scheme": "zxy"}"#).contains(#""scheme" must be "xyz" or "tms""#))
         #expect(message(#"{"tiles": ["a/{z}/{x}/{y}"], "minzoom": 5, "maxzoom": 2}"#).contains("above"))
         #expect(message(#"{"tiles": ["a/{z}/{x}/{y}"], "bounds": [1, 2]}"#).contains("[west, south, east, north]"))
     }

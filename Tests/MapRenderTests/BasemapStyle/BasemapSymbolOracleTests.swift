@@ -197,7 +197,7 @@ import TestSupport
         #expect(icons.count >= 40, "\(icons.count) icons")
         // 1.5 times the 14-px dot and 12-px square.
         #expect(icons.allSatisfy { [21, 18].contains($0.rect.width) }, "\(Set(icons.map(\.rect.width)))")
-        #expect(try MapLibreStyle.load(path: bare).unsupported.keys.sorted() == ["fill-pattern (no local sprite)", "icon-image (no local sprite)"])
+        #expect(try MapLibreStyle.load(path: bare).unsupported.keys.sorted() == ["fill-pattern (no sprite)", "icon-image (no sprite)"])
     }
 
     /// Icons and labels share one collision index: with text under each city's icon (the

@@ -4,7 +4,7 @@
 usage: pymgl_oracle.py STYLE.json OUT.png WIDTH HEIGHT LON LAT ZOOM MBTILES [--symbols GLYPHS_DIR]
 
 Every vector source of the style is pointed at MBTILES (mbtiles://: pymgl's MapLibre Native reads
-local MBTiles, not pmtiles://); a sprite is kept when it is a local file:// one; symbol layers are left out unless --symbols (glyphs differ by
+local MBTiles, not pmtiles://); a sprite is kept when it is a local file:// one (of an array, the local ones); symbol layers are left out unless --symbols (glyphs differ by
 design, and the style's glyph and sprite servers are not reachable offline); with --symbols the
 glyphs come from GLYPHS_DIR/{fontstack}/{range}.pbf (make_glyphs.py writes them from the pinned
 DejaVu Sans). Run with EGL_PLATFORM=surfaceless
@@ -22,8 +22,12 @@ for s in style.get("sources", {}).values():
     if s.get("type") == "vector":
         s.pop("tiles", None)
         s["url"] = "mbtiles://" + os.path.abspath(mbtiles)
-if not str(style.get("sprite", "")).startswith("file://"):
-    style.pop("sprite", None)  # a local sprite (file://) is drawn, a server's is not reachable
+# A local sprite (file://) is drawn, a server's is not reachable; of an array of sprites, the local ones.
+sprite = style.get("sprite")
+if isinstance(sprite, list):
+    style["sprite"] = [s for s in sprite if str(s.get("url", "")).startswith("file://")]
+elif not str(sprite or "").startswith("file://"):
+    style.pop("sprite", None)
 if symbols:
     style["glyphs"] = "file://" + os.path.abspath(glyphs) + "/{fontstack}/{range}.pbf"
 else:

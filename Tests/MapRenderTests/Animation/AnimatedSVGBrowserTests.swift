@@ -180,28 +180,40 @@ import TestSupport
         html += "</body></html>\n"
         let page = dir.appendingPathComponent("page.html")
         try html.write(to: page, atomically: true, encoding: .utf8)
-        let shot = dir.appendingPathComponent("shot.png").path
-        try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                               "--force-device-scale-factor=1", "--user-data-dir=\(dir.path)/profile",
-                               // The whole page composited before the shot: under load (a shared
-                               // machine at load 15) a shot once came with its lower rows still white.
-                               "--run-all-compositor-stages-before-draw",
-                               "--window-size=\(checked.count * w),\(h)", "--screenshot=\(shot)", page.absoluteString])
-        let screenshot = try PNGCodec.decode(path: shot)
-        #expect(screenshot.width == checked.count * w && screenshot.height == h)
-        var out: [(Int, Double)] = []
-        for (n, k) in checked.enumerated() {
-            let expected = try PNGCodec.decode(data: try #require(frames[k]))
-            let actual = Self.crop(screenshot, x: n * w, width: w, height: h)
-            let diff = try ImageDiff.compare(expected, actual, makeDiffImage: true)
-            if diff.differentFraction > bound, let image = diff.diffImage {
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(k)")
-                try? PNGCodec.encode(image).write(to: file.appendingPathExtension("diff.png"))
-                try? PNGCodec.encode(actual).write(to: file.appendingPathExtension("chromium.png"))
-                try? frames[k]!.write(to: file.appendingPathExtension("frame.png"))
+        // Up to three shots, the best kept: under load Chromium has left a rectangle of the page
+        // undrawn (white) in a shot now and then (its lower rows at load 15; a corner tile at load
+        // 3 in a CI run: 2.7 % of one frame), whatever the flags. A wrong SVG differs in every shot.
+        var best: [(k: Int, fraction: Double, diff: ImageDiff.Result, actual: RGBAImage)] = []
+        for attempt in 0..<3 {
+            let shot = dir.appendingPathComponent("shot-\(attempt).png").path
+            try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                   "--force-device-scale-factor=1", "--user-data-dir=\(dir.path)/profile",
+                                   // The whole page composited before the shot.
+                                   "--run-all-compositor-stages-before-draw",
+                                   "--window-size=\(checked.count * w),\(h)", "--screenshot=\(shot)", page.absoluteString])
+            let screenshot = try PNGCodec.decode(path: shot)
+            #expect(screenshot.width == checked.count * w && screenshot.height == h)
+            var results: [(k: Int, fraction: Double, diff: ImageDiff.Result, actual: RGBAImage)] = []
+            for (n, k) in checked.enumerated() {
+                let expected = try PNGCodec.decode(data: try #require(frames[k]))
+                let actual = Self.crop(screenshot, x: n * w, width: w, height: h)
+                let diff = try ImageDiff.compare(expected, actual, makeDiffImage: true)
+                results.append((k, diff.differentFraction, diff, actual))
             }
-            out.append((k, diff.differentFraction))
-            print("\(name): frame \(k): \(String(format: "%.3f", diff.differentFraction * 100)) % of the pixels differ from the PNG frame in Chromium")
+            if best.isEmpty || results.map(\.fraction).max()! < best.map(\.fraction).max()! { best = results }
+            if results.allSatisfy({ $0.fraction <= bound }) { break }
+            print("\(name): shot \(attempt + 1) of 3 over the bound (worst \(String(format: "%.3f", results.map(\.fraction).max()! * 100)) %); shooting again")
+        }
+        var out: [(Int, Double)] = []
+        for r in best {
+            if r.fraction > bound, let image = r.diff.diffImage {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(r.k)")
+                try? PNGCodec.encode(image).write(to: file.appendingPathExtension("diff.png"))
+                try? PNGCodec.encode(r.actual).write(to: file.appendingPathExtension("chromium.png"))
+                try? frames[r.k]!.write(to: file.appendingPathExtension("frame.png"))
+            }
+            out.append((r.k, r.fraction))
+            print("\(name): frame \(r.k): \(String(format: "%.3f", r.fraction * 100)) % of the pixels differ from the PNG frame in Chromium")
         }
         return out
     }

@@ -67,11 +67,7 @@ import TestSupport
     @Test func overlappingBubblesStackAsEachFramesScene() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = AnimationTestData.request(.keyframes(try AnimationTestData.placesKeyframes(in: dir)), output: .animatedSVG(svgPath))
-        r.base.width = 640
-        r.base.height = 400
-        r.framesPerTransition = 24
-        r.clusterTransition = 0.25
+        let r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
         try AnimationRenderer.render(r)
         let frames = try AnimationRenderer.scenes(r)
         let discs = Self.discs(try String(contentsOfFile: svgPath, encoding: .utf8), frames: frames.count)
@@ -127,11 +123,7 @@ extension AnimatedSVGBubbleStackingTests {
     @Test func stackingInChromiumMatchesThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = AnimationTestData.request(.keyframes(try AnimationTestData.placesKeyframes(in: dir)), output: .animatedSVG(svgPath))
-        r.base.width = 640
-        r.base.height = 400
-        r.framesPerTransition = 24
-        r.clusterTransition = 0.25
+        var r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
         r.base.style.cluster.textColor = RGBA(0, 0, 0, 0)
         for (k, fraction) in try AnimatedSVGBrowserTests.browserAgainstFrames(r, svgPath: svgPath, checked: [2, 5, 6, 7, 8, 11], dir: dir,
                                                                                 bound: 0.00015, name: "browser-stacking-frame") {
@@ -145,14 +137,9 @@ extension AnimatedSVGBubbleStackingTests {
     /// scenes, scaled markers' outlines) is the same bytes at 1 and 3 threads, and on a second run.
     @Test func animatedSVGIsByteIdenticalForAnyNumberOfJobs() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        let paths = try AnimationTestData.placesKeyframes(in: dir)
         func svg(jobs: Int, name: String) throws -> Data {
             let path = dir.appendingPathComponent(name).path
-            var r = AnimationTestData.request(.keyframes(paths), output: .animatedSVG(path))
-            r.base.width = 640
-            r.base.height = 400
-            r.framesPerTransition = 24
-            r.clusterTransition = 0.25
+            var r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: path)
             r.trail = 0.5
             r.jobs = jobs
             try AnimationRenderer.render(r)

@@ -21,11 +21,7 @@ import TestSupport
     @Test func bubbleTextsAreTheScenes() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = AnimationTestData.request(.keyframes(try AnimationTestData.placesKeyframes(in: dir)), output: .animatedSVG(svgPath))
-        r.base.width = 640
-        r.base.height = 400
-        r.framesPerTransition = 24
-        r.clusterTransition = 0.25
+        let r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
         let scenes = try AnimationRenderer.scenes(r)
         try AnimationRenderer.render(r)
         let svg = try String(contentsOfFile: svgPath, encoding: .utf8)

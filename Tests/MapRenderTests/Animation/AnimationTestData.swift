@@ -111,6 +111,18 @@ enum AnimationTestData {
         return r
     }
 
+    /// The shared populated places moving between their keyframes (`placesKeyframes`, written into
+    /// `dir`) as an animated SVG at `svgPath`: 640x400, 24 frames a transition, bubbles merging
+    /// and splitting over a quarter of each (the animated-SVG scene tests' map).
+    static func placesSVGRequest(in dir: URL, svgPath: String) throws -> AnimationRequest {
+        var r = request(.keyframes(try placesKeyframes(in: dir)), output: .animatedSVG(svgPath))
+        r.base.width = 640
+        r.base.height = 400
+        r.framesPerTransition = 24
+        r.clusterTransition = 0.25
+        return r
+    }
+
     /// Width and height from a PNG's IHDR.
     static func pngSize(_ data: Data) -> (Int, Int) {
         let b = [UInt8](data.prefix(24))

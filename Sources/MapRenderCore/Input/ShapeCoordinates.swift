@@ -111,14 +111,7 @@ struct ShapeCoordinates {
     private mutating func readPosition(_ s: inout JSONScanner, into coords: inout [Double]) throws {
         // Most positions are `[lon, lat]`: read straight, the checks below only when not.
         if let (lon, lat) = try Self.plainPosition(&s) {
-            if strict {
-                coords.append(lon); coords.append(lat)
-                return
-            }
-            switch CoordinateCheck.check(lat: lat, lon: lon, wrapLongitude: wrapLongitude) {
-            case .point(let la, let lo): coords.append(lo); coords.append(la)
-            case .skip(let reason): if problem == nil { problem = reason }
-            }
+            append(lon: lon, lat: lat, to: &coords)
             return
         }
         s.skipWhitespace()
@@ -154,6 +147,12 @@ struct ShapeCoordinates {
             if problem == nil { problem = .malformedGeometry }
             return
         }
+        append(lon: lon, lat: lat, to: &coords)
+    }
+
+    /// A read position appended (checked and wrapped unless strict), or noted as the problem.
+    @inline(__always)
+    private mutating func append(lon: Double, lat: Double, to coords: inout [Double]) {
         if strict {
             coords.append(lon); coords.append(lat)
             return

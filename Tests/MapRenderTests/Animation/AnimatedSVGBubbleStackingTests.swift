@@ -67,7 +67,7 @@ import TestSupport
     @Test func overlappingBubblesStackAsEachFramesScene() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        let r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
+        let r = try AnimationTestData.placesRequest(in: dir, output: .animatedSVG(svgPath))
         try AnimationRenderer.render(r)
         let frames = try AnimationRenderer.scenes(r)
         let discs = Self.discs(try String(contentsOfFile: svgPath, encoding: .utf8), frames: frames.count)
@@ -123,7 +123,7 @@ extension AnimatedSVGBubbleStackingTests {
     @Test func stackingInChromiumMatchesThePNGFrames() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        var r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
+        var r = try AnimationTestData.placesRequest(in: dir, output: .animatedSVG(svgPath))
         r.base.style.cluster.textColor = RGBA(0, 0, 0, 0)
         for (k, fraction) in try AnimatedSVGBrowserTests.browserAgainstFrames(r, svgPath: svgPath, checked: [2, 5, 6, 7, 8, 11], dir: dir,
                                                                                 bound: 0.00015, name: "browser-stacking-frame") {
@@ -139,7 +139,7 @@ extension AnimatedSVGBubbleStackingTests {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         func svg(jobs: Int, name: String) throws -> Data {
             let path = dir.appendingPathComponent(name).path
-            var r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: path)
+            var r = try AnimationTestData.placesRequest(in: dir, output: .animatedSVG(path))
             r.trail = 0.5
             r.jobs = jobs
             try AnimationRenderer.render(r)

@@ -21,7 +21,7 @@ import TestSupport
     @Test func bubbleTextsAreTheScenes() throws {
         let dir = try AnimationTestData.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
         let svgPath = dir.appendingPathComponent("anim.svg").path
-        let r = try AnimationTestData.placesSVGRequest(in: dir, svgPath: svgPath)
+        let r = try AnimationTestData.placesRequest(in: dir, output: .animatedSVG(svgPath))
         let scenes = try AnimationRenderer.scenes(r)
         try AnimationRenderer.render(r)
         let svg = try String(contentsOfFile: svgPath, encoding: .utf8)

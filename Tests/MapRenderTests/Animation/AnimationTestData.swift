@@ -112,10 +112,10 @@ enum AnimationTestData {
     }
 
     /// The shared populated places moving between their keyframes (`placesKeyframes`, written into
-    /// `dir`) as an animated SVG at `svgPath`: 640x400, 24 frames a transition, bubbles merging
-    /// and splitting over a quarter of each (the animated-SVG scene tests' map).
-    static func placesSVGRequest(in dir: URL, svgPath: String) throws -> AnimationRequest {
-        var r = request(.keyframes(try placesKeyframes(in: dir)), output: .animatedSVG(svgPath))
+    /// `dir`): 640x400, 24 frames a transition, bubbles merging and splitting over a quarter of
+    /// each (the map of the transition and animated-SVG scene tests).
+    static func placesRequest(in dir: URL, output: AnimationRequest.Output = .inMemory(format: .png)) throws -> AnimationRequest {
+        var r = request(.keyframes(try placesKeyframes(in: dir)), output: output)
         r.base.width = 640
         r.base.height = 400
         r.framesPerTransition = 24

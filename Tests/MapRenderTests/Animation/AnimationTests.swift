@@ -285,11 +285,7 @@ import MapRenderCairo
     /// (it was shown at the bubble's centre), so this checks where it takes it from.
     @Test func aPointChangingBubbleSetsOffFromWhereItWasShown() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir)))
-        r.base.width = 640
-        r.base.height = 400
-        r.framesPerTransition = 24
-        r.clusterTransition = 0.25
+        let r = try Data_.placesRequest(in: dir)
         let plans = try AnimationRenderer.plans(r)
         var fromSettled = 0, fromTravelling = 0
         for k in 1..<plans.count {

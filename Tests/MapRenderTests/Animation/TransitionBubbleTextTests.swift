@@ -88,11 +88,7 @@ import TestSupport
     /// The Natural Earth places A → B (`AnimationTestData.changed`).
     @Test func midTransitionBubblesShowTheirNumber() throws {
         let dir = try Data_.tempDir(); defer { try? FileManager.default.removeItem(at: dir) }
-        var r = Data_.request(.keyframes(try Data_.placesKeyframes(in: dir)))
-        r.base.width = 640
-        r.base.height = 400
-        r.framesPerTransition = 24
-        r.clusterTransition = 0.25
+        let r = try Data_.placesRequest(in: dir)
         let c = try Self.check(r, middle: 3)
         #expect(c.transitional > 50 && c.shown + c.tooSmall == c.transitional)
         #expect(c.interpolated > 0 && c.smaller > 0 && c.middleShowing > 0)

@@ -16,13 +16,6 @@ let byteSinkWrite: cairo_write_func_t = { closure, bytes, length in
     return CAIRO_STATUS_SUCCESS
 }
 
-/// The same sink for libpng's writer (`mr_png_write_argb32`).
-let pngSinkWrite: mr_png_write_fn = { closure, bytes, length in
-    guard let closure, let bytes else { return 1 }
-    Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: length)
-    return 0
-}
-
 func cairoCheck(_ status: cairo_status_t, _ what: String) throws {
     guard status == CAIRO_STATUS_SUCCESS else {
         let msg = String(cString: cairo_status_to_string(status))

@@ -66,8 +66,10 @@ public final class CairoRenderer {
                 sink.data = try Self.encode(pixels, width: devW, height: devH, stride: stride, format: format,
                                             quality: quality ?? OutputFormat.defaultQuality)
             default:
-                guard mr_png_write_argb32(pixels, Int32(devW), Int32(devH), stride, ImageCodec.pngLevel, pngSinkWrite, closure) == 0 else {
-                    throw MapRenderError(.internal, "libpng: encoding the PNG failed")
+                do {
+                    sink.data = try ImageCodec.encodePNG(argb32: pixels, width: devW, height: devH, stride: Int(stride))
+                } catch {
+                    throw MapRenderError(.internal, "encoding the PNG failed: \(error)")
                 }
             }
         } else {

@@ -59,15 +59,29 @@ void mr_image_free(void *p);
 /// Receives encoded bytes; returns 0 on success.
 typedef int (*mr_png_write_fn)(void *closure, const unsigned char *data, size_t length);
 
-/// Encodes a Cairo ARGB32 image (premultiplied, native-endian 32-bit pixels) as PNG through libpng:
-/// RGB when every pixel is opaque, else RGBA (un-premultiplied); the SUB filter only, zlib `level`.
-/// Returns 0 on success, non-zero on a libpng or write error.
-int mr_png_write_argb32(const unsigned char *data, int width, int height, int stride,
-                        int level, mr_png_write_fn write, void *closure);
+/// PNG in bands that threads deflate at once (see png_encode.c): `mr_png_band_rows` gives the
+/// rows of a band (from the image's size alone), `mr_png_encode_band_argb32` (Cairo's ARGB32,
+/// premultiplied, native-endian) or `mr_png_encode_band_rgba` (straight RGBA, rows packed; a fully
+/// transparent pixel's colour written as 0) encodes band `band` into `out`, and `mr_png_assemble`
+/// writes the file from all of them in order. RGB when `opaque` (every pixel opaque), else RGBA
+/// un-premultiplied; the SUB filter, zlib `level`. Each returns 0 on success.
+struct mr_png_band {
+    unsigned char *bytes;   // the band's deflate stream (malloc'd: mr_png_band_free)
+    size_t length;
+    unsigned long adler;    // Adler-32 of its filtered rows
+    size_t raw_length;      // bytes of its filtered rows
+};
+int mr_png_band_rows(int width, int opaque);
+int mr_png_encode_band_argb32(const unsigned char *data, int width, int height, int stride, int opaque, int level,
+                              int band, int rows_per_band, struct mr_png_band *out);
+int mr_png_encode_band_rgba(const unsigned char *rgba, int width, int height, int opaque, int level, int band,
+                            int rows_per_band, struct mr_png_band *out);
+int mr_png_assemble(int width, int height, int opaque, int level, const struct mr_png_band *bands, int count,
+                    mr_png_write_fn write, void *closure);
+void mr_png_band_free(struct mr_png_band *band);
 
-/// Encodes straight RGBA (rows packed) as PNG the same way: RGB when every pixel is opaque, else
-/// RGBA, with the colour of a fully transparent pixel written as 0 (as the ARGB32 writer does).
-int mr_png_write_rgba(const unsigned char *rgba, int width, int height, int level, mr_png_write_fn write, void *closure);
+/// 1 when every pixel of straight RGBA (rows packed) is opaque.
+int mr_rgba_is_opaque(const unsigned char *rgba, int width, int height);
 
 /// 1 when every pixel of a Cairo ARGB32 image is opaque (written without an alpha channel).
 int mr_argb32_is_opaque(const unsigned char *data, int width, int height, int stride);

@@ -1,11 +1,12 @@
 import CImageCodec
 import Foundation
+import Synchronization
 
 /// maprender's one image codec, over the C module `CImageCodec` (libpng, libjpeg-turbo, libwebp,
 /// zlib): one header check (`probe`), one size policy (`Limits`, applied from the header before
 /// any decoder allocates), one decoder to straight RGBA (raster tiles, `compare`, the tests'
 /// `PNGCodec`), and PNG encoding of straight RGBA. The map itself is encoded from Cairo's surface
-/// by the same module (`mr_png_write_argb32`, `mr_jpeg_write_argb32`, `mr_webp_write_argb32`).
+/// by the same module (`encodePNG(argb32:...)`, `mr_jpeg_write_argb32`, `mr_webp_write_argb32`).
 ///
 /// ```swift
 /// let h = try ImageCodec.probe(bytes)                     // .png, 256 x 256, no pixel decoded
@@ -111,20 +112,61 @@ public enum ImageCodec {
     /// transparent pixel's colour is written as 0. The SUB filter at zlib `level`, as the map's
     /// own PNG writer.
     public static func encodePNG(rgba: [UInt8], width: Int, height: Int, level: Int32 = pngLevel) throws -> Data {
-        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
-              rgba.count == width * height * 4 else {
+        guard width > 0, height > 0, width <= 1 << 24, height <= 1 << 24, rgba.count == width * height * 4 else {
             throw Failure.malformed("\(rgba.count) bytes for a \(width)x\(height) RGBA image")
         }
-        let sink = PNGSink()
-        let rc = withExtendedLifetime(sink) {
-            rgba.withUnsafeBufferPointer { p in
-                mr_png_write_rgba(p.baseAddress, Int32(width), Int32(height), level, pngSinkAppend,
-                                  Unmanaged.passUnretained(sink).toOpaque())
+        return try rgba.withUnsafeBufferPointer { p in
+            let base = p.baseAddress!
+            let opaque = mr_rgba_is_opaque(base, Int32(width), Int32(height)) != 0
+            return try encodePNG(width: width, height: height, opaque: opaque, level: level) { band, rows, out in
+                mr_png_encode_band_rgba(base, Int32(width), Int32(height), opaque ? 1 : 0, level, band, rows, out)
             }
         }
-        guard rc == 0 else { throw Failure.malformed("libpng could not encode the image") }
+    }
+
+    /// Cairo's ARGB32 image (premultiplied, native-endian 32-bit pixels, rows `stride` bytes apart)
+    /// as PNG: RGB when every pixel is opaque, else RGBA un-premultiplied. The map's PNG writer.
+    public static func encodePNG(argb32 pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
+                                 level: Int32 = pngLevel) throws -> Data {
+        guard width > 0, height > 0, width <= 1 << 24, height <= 1 << 24, stride >= width * 4 else {
+            throw Failure.malformed("a \(width)x\(height) image with rows \(stride) bytes apart")
+        }
+        let opaque = mr_argb32_is_opaque(pixels, Int32(width), Int32(height), Int32(stride)) != 0
+        return try encodePNG(width: width, height: height, opaque: opaque, level: level) { band, rows, out in
+            mr_png_encode_band_argb32(pixels, Int32(width), Int32(height), Int32(stride), opaque ? 1 : 0, level, band, rows, out)
+        }
+    }
+
+    /// The bands of png_encode.c deflated on the threads as they come free (in order on this one
+    /// under `Work.serial`), then written in order. Their count comes from the image's size alone,
+    /// so the bytes are the same at any thread count.
+    private static func encodePNG(width: Int, height: Int, opaque: Bool, level: Int32,
+                                  band encode: (Int32, Int32, UnsafeMutablePointer<mr_png_band>) -> Int32) throws -> Data {
+        let rows = pngBandRows(width: width, opaque: opaque)
+        let count = (height + rows - 1) / rows
+        let bands = UnsafeMutableBufferPointer<mr_png_band>.allocate(capacity: count)
+        bands.initialize(repeating: mr_png_band())
+        defer {
+            for k in 0..<count { mr_png_band_free(&bands[k]) }
+            bands.deallocate()
+        }
+        let failed = Atomic<Int>(0)
+        Work.perform(iterations: count) { k in
+            if encode(Int32(k), Int32(rows), bands.baseAddress! + k) != 0 { failed.add(1, ordering: .relaxed) }
+        }
+        guard failed.load(ordering: .relaxed) == 0 else { throw Failure.malformed("zlib could not compress the image") }
+        let sink = PNGSink()
+        sink.data.reserveCapacity(bands.reduce(64) { $0 + $1.length + 12 })
+        let rc = withExtendedLifetime(sink) {
+            mr_png_assemble(Int32(width), Int32(height), opaque ? 1 : 0, level, bands.baseAddress, Int32(count), pngSinkAppend,
+                            Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard rc == 0 else { throw Failure.malformed("the PNG could not be written") }
         return sink.data
     }
+
+    /// Rows in each band of a PNG `width` pixels wide (the last band may have fewer).
+    static func pngBandRows(width: Int, opaque: Bool) -> Int { Int(mr_png_band_rows(Int32(width), opaque ? 1 : 0)) }
 
     private final class PNGSink { var data = Data() }
 

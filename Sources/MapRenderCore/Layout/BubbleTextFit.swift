@@ -25,13 +25,15 @@ public enum BubbleTextFit {
     /// How bubble `b` shows its text with the batch's `font`:
     /// - an aggregate (the style's `text-field`) is fitted by `fit(_:radius:...)`;
     /// - a bubble of an animation frame smaller than at rest (growing in or shrinking away,
-    ///   `inTransition`) shows its text set smaller as it shrinks, down to the floor, where it
-    ///   fits as it is, else none: the bubble's size is the animation's, so it does not grow, and
-    ///   a number spilling over its rim would read as the count of whatever lies beside it. With
-    ///   the default style that is a disc under about 5 px radius (its 3 px outline leaves no
-    ///   room for one digit at the floor's 8.4 px): the first or last frames of growing in or
-    ///   shrinking away. (An animation shows such a bubble's count running between its ends,
-    ///   `ClusterContinuity`: a growing bubble's number is small while the bubble is.)
+    ///   `inTransition`) shows its text set smaller as it shrinks, down to the floor; smaller
+    ///   still, the disc is drawn at the least radius that holds its number at the floor (never
+    ///   beyond its size at rest), so a bubble in transition always shows its number (issue 47)
+    ///   and a number never spills over its rim, where it would read as the count of whatever
+    ///   lies beside it. With the default style that is about 5 px (its 3 px outline and one
+    ///   digit at the floor's 8.4 px): a bubble appears at that size in its first frame of
+    ///   growing in, and goes from it in its last of shrinking away. (An animation shows such a
+    ///   bubble's count running between its ends, `ClusterContinuity`: a growing bubble's number
+    ///   is small while the bubble is.)
     /// - any other count is shown at the style's size (counts are at most five characters).
     public static func fit(_ b: MarkPlan.Bubble, style: Style.Cluster, font: FontSpec, measurer: TextMeasuring) -> Fit {
         guard b.showsText, !b.text.isEmpty else { return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0)) }
@@ -44,7 +46,8 @@ public enum BubbleTextFit {
             f = Fit(radius: b.radius, textSize: nil, size: measurer.measure(b.text, font: font))
         }
         f.text = b.text
-        if transition && (f.radius > b.radius || f.size.width > innerDiameter(radius: b.radius, strokeWidth: style.strokeWidth)) {
+        if transition && f.radius > style.step(for: b.count).radius {
+            // Only a number wider than its bubble at rest: left out rather than grown past it.
             return Fit(text: "", radius: b.radius, textSize: nil, size: TextSize(width: 0, height: 0))
         }
         return f

@@ -243,7 +243,7 @@ public final class CairoRenderer {
             let bcr = cairo_create(surface)!
             let rasters = RasterPainter()
             // Thin lines into the band's rows, in the whole image's coordinates.
-            let thin = directThinLines ? ThinLineRaster(pixels: base, width: w, stride: stride, rows: top..<bottom, matrix: matrix) : nil
+            let thin = directThinLines ? ThinLineRaster(pixels: base, width: w, stride: stride, height: h, rows: top..<bottom, matrix: matrix) : nil
             var m = matrix
             m.y0 -= Double(top)
             cairo_set_matrix(bcr, &m)

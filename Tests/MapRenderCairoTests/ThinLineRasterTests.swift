@@ -148,7 +148,7 @@ import Testing
         var pixels = [UInt8](repeating: 0, count: 4 * 100 * 100)
         try pixels.withUnsafeMutableBufferPointer { p in
             let m = cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: 0, y0: 0)
-            let raster = try #require(ThinLineRaster(pixels: p.baseAddress!, width: 100, stride: 400, rows: 0..<100, matrix: m))
+            let raster = try #require(ThinLineRaster(pixels: p.baseAddress!, width: 100, stride: 400, height: 100, rows: 0..<100, matrix: m))
             let zigzag = [(10.0, 10.0), (40.0, 12.0), (10.0, 14.0)]
             let arc = (0...60).map { j in (Double(j), 20 * sin(Double(j) / 60 * .pi)) }
             #expect(raster.applies(line(zigzag, width: 1, color: ink, join: .round)))
@@ -166,7 +166,7 @@ import Testing
             var polygon = line(arc, width: 1, color: ink)
             polygon.kind = .polygon
             #expect(!raster.applies(polygon))
-            #expect(ThinLineRaster(pixels: p.baseAddress!, width: 100, stride: 400, rows: 0..<100,
+            #expect(ThinLineRaster(pixels: p.baseAddress!, width: 100, stride: 400, height: 100, rows: 0..<100,
                                    matrix: cairo_matrix_t(xx: 1, yx: 0.5, xy: 0, yy: 1, x0: 0, y0: 0)) == nil, "a skew")
         }
     }

@@ -74,7 +74,8 @@ final class ThinLineRaster {
     /// being the whole image's; nil unless it is a uniform scale and translation.
     init?(pixels: UnsafeMutablePointer<UInt8>, width: Int, stride: Int, height: Int, rows: Range<Int>, matrix m: cairo_matrix_t) {
         guard m.xy == 0, m.yx == 0, m.xx == m.yy, m.xx > 0, m.xx.isFinite, m.x0.isFinite, m.y0.isFinite,
-              width > 0, !rows.isEmpty, width * rows.count <= Int(Int32.max) else { return nil }
+              width > 0, !rows.isEmpty, width * rows.count <= Int(Int32.max),
+              stride == 4 * width else { return nil }   // (ARGB32's: a coverage index is a pixel's)
         self.pixels = pixels; self.width = width; self.stride = stride; self.height = height; self.rows = rows
         scale = m.xx; dx = m.x0; dy = m.y0
     }
@@ -279,35 +280,32 @@ final class ThinLineRaster {
         }
     }
 
-    /// pixman's MUL_UN8: a * b / 255, rounded.
-    @inline(__always)
-    private static func mul(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        let t = a * b + 128
-        return ((t >> 8) + t) >> 8
-    }
-
     /// The touched pixels composited with `color` through their coverage (OVER, premultiplied,
-    /// as pixman composites a solid source through an a8 mask), then their coverage reset.
+    /// as pixman composites a solid source through an a8 mask: each product a * b / 255 rounded
+    /// as its MUL_UN8, two channels a multiplication), then their coverage reset.
     private func composite(_ color: RGBA) {
         // As Cairo takes a colour: premultiplied, to 16 bits, then to 8 for pixman.
-        func channel(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 1) * 65535 + 0.5) >> 8 }
+        func channel(_ v: Double) -> UInt64 { UInt64(min(max(v, 0), 1) * 65535 + 0.5) >> 8 }
         let a = min(max(color.a, 0), 1)
-        let sa = channel(a), sr = channel(color.r * a), sg = channel(color.g * a), sb = channel(color.b * a)
-        let w = width, top = rows.lowerBound, stride = stride, pixels = pixels
+        let src = channel(a) << 24 | channel(color.r * a) << 16 | channel(color.g * a) << 8 | channel(color.b * a)
+        let srcAG = (src >> 8) & 0xff00ff, srcRB = src & 0xff00ff
+        /// Each of the two 8-bit channels in `x` (0x00aa00bb) times `m`, over 255, rounded.
+        @inline(__always) func mul2(_ x: UInt64, _ m: UInt64) -> UInt64 {
+            let t = x * m + 0x800080
+            return ((t + ((t >> 8) & 0xff00ff)) >> 8) & 0xff00ff
+        }
+        // Coverage index i is pixel i of the rows (stride == 4 width).
+        let first = UnsafeMutableRawPointer(pixels + rows.lowerBound * stride).assumingMemoryBound(to: UInt32.self)
         coverage.withUnsafeMutableBufferPointer { cov in
             for i32 in touched {
                 let i = Int(i32)
-                let m = UInt32(cov[i])
+                let m = UInt64(cov[i])
                 cov[i] = 0
-                let y = i / w + top, x = i % w
-                let p = UnsafeMutableRawPointer(pixels + y * stride + 4 * x).assumingMemoryBound(to: UInt32.self)
-                let d = p.pointee
-                let ma = Self.mul(sa, m), inv = 255 - ma
-                let oa = ma + Self.mul(d >> 24, inv)
-                let orr = Self.mul(sr, m) + Self.mul((d >> 16) & 0xff, inv)
-                let og = Self.mul(sg, m) + Self.mul((d >> 8) & 0xff, inv)
-                let ob = Self.mul(sb, m) + Self.mul(d & 0xff, inv)
-                p.pointee = min(oa, 255) << 24 | min(orr, 255) << 16 | min(og, 255) << 8 | min(ob, 255)
+                let d = UInt64(first[i])
+                let sAG = mul2(srcAG, m), sRB = mul2(srcRB, m)
+                let inv = 255 - (sAG >> 16)
+                let ag = sAG + mul2((d >> 8) & 0xff00ff, inv), rb = sRB + mul2(d & 0xff00ff, inv)
+                first[i] = UInt32(truncatingIfNeeded: ag << 8 | rb)
             }
         }
         touched.removeAll(keepingCapacity: true)

@@ -215,7 +215,9 @@ final class ThinLineRaster {
         // The rows whose centres lie within reach (centre y + 0.5 in the open interval): beyond
         // it, `across` is 0.
         let top = max(box.y0, min(ay, by) - reach), bottom = min(box.y1, max(ay, by) + reach)
-        guard top < bottom else { return }
+        // (A segment left or right of the clip, as a world copy beyond a letterboxed world,
+        // has no row to visit.)
+        guard top < bottom, min(ax, bx) - reach < box.x1, max(ax, bx) + reach > box.x0 else { return }
         let rowLo = max(rows.lowerBound, Int(box.y0.rounded(.down)), Int((top - 0.5).rounded(.up)))
         let rowHi = min(rows.upperBound, Int(box.y1.rounded(.up)), Int((bottom - 0.5).rounded(.down)) + 1)
         guard rowLo < rowHi else { return }

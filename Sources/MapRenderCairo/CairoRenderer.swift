@@ -14,6 +14,9 @@ public final class CairoRenderer {
     /// Threads one render may composite markers on; nil: the cores (one thread: a server that
     /// runs a render per core already).
     private let threads: Int?
+    /// Thin solid lines of raster output drawn into the pixels by `ThinLineRaster`; false: every
+    /// line through `cairo_stroke` (tests compare the two).
+    var directThinLines = true
 
     /// - Parameters:
     ///   - text: the Pango engine that measured the scene's labels (same fonts, same sizes).
@@ -116,6 +119,7 @@ public final class CairoRenderer {
             cairo_paint(cr)
         }
         let rasters = RasterPainter()
+        let thin = raster && directThinLines ? ThinLineRaster(root: cr) : nil
         // A run of line and fill batches with many paths is drawn in bands of rows on the cores.
         var banded = -1   // items before this index were drawn in bands
         for (at, item) in scene.items.enumerated() {
@@ -130,7 +134,7 @@ public final class CairoRenderer {
             }
             switch item {
             case .shapes(let b):
-                drawShapes(b, cr, rasters: rasters, inside: scene.world)
+                drawShapes(b, cr, rasters: rasters, inside: scene.world, thin: thin)
             case .markers(let m):
                 if raster {
                     let stamps = try MarkerStamps(symbols: m.symbols, scale: s, text: text)
@@ -240,10 +244,12 @@ public final class CairoRenderer {
                                                               Int32(w), Int32(bottom - top), Int32(stride))!
             let bcr = cairo_create(surface)!
             let rasters = RasterPainter()
+            // Thin lines into the band's rows, in the whole image's coordinates.
+            let thin = directThinLines ? ThinLineRaster(pixels: base, width: w, stride: stride, height: h, rows: top..<bottom, matrix: matrix) : nil
             var m = matrix
             m.y0 -= Double(top)
             cairo_set_matrix(bcr, &m)
-            for b in batches { drawShapes(b, bcr, rasters: rasters, inside: world) }
+            for b in batches { drawShapes(b, bcr, rasters: rasters, inside: world, thin: thin) }
             cairo_destroy(bcr)
             cairo_surface_flush(surface)
             cairo_surface_destroy(surface)
@@ -266,8 +272,11 @@ public final class CairoRenderer {
         }
     }
 
-    /// A batch clipped to `world` (the world's extent on a letterboxed map), or unclipped.
-    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer, rasters: RasterPainter, inside world: Rect?) {
+    /// A batch clipped to `world` (the world's extent on a letterboxed map), or unclipped; thin
+    /// lines by `thin` when given (raster output).
+    private func drawShapes(_ b: ShapeBatch, _ cr: OpaquePointer, rasters: RasterPainter, inside world: Rect?,
+                            thin: ThinLineRaster?) {
+        if let thin, thin.draw(b, on: cr, clip: world) { return }
         guard let world else { return drawShapes(b, cr, rasters: rasters) }
         withSavedState(cr) {
             cairo_rectangle(cr, world.x, world.y, world.width, world.height)

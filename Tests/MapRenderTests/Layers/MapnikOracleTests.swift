@@ -201,4 +201,42 @@ import Testing
             }
         #expect(d <= 0.02)
     }
+
+    /// Flows as the bench draws them (translucent great-circle arcs, width by count, butt caps
+    /// and miter joins, the thin lines `ThinLineRaster` draws into the pixels): 400 arcs between
+    /// Europe and Asia in three widths, cycling so that each arc is a batch of its own (a batch
+    /// is one union; Mapnik blends each feature on its own). Mapnik draws the vertices maprender
+    /// draws (`GreatCircle.arc`).
+    @Test func translucentFlows() throws {
+        if let why = Self.unavailable { print("skipped: \(why)"); return }
+        var rng = SeededRandom(seed: 400)
+        let hubs = (0..<8).map { _ in (Double.random(in: 25...55, using: &rng), Double.random(in: 0...100, using: &rng)) }
+        var csv = "lat,lon,dest_lat,dest_lon,count\n"
+        var features: [String] = []
+        for k in 0..<400 {
+            let h = hubs[Int.random(in: 0..<hubs.count, using: &rng)]
+            let d = (Double.random(in: 5...65, using: &rng), Double.random(in: -10...130, using: &rng))
+            let count = 1 + 33 * (k % 3) + Int.random(in: 0..<33, using: &rng)
+            csv += "\(h.0),\(h.1),\(d.0),\(d.1),\(count)\n"
+            guard let arc = GreatCircle.arc(lat1: h.0, lon1: h.1, lat2: d.0, lon2: d.1) else { continue }
+            let coords = (0..<(arc.count / 2)).map { "[\(arc[2 * $0]),\(arc[2 * $0 + 1])]" }.joined(separator: ",")
+            features.append(#"{"type":"Feature","properties":{"count":\#(count)},"geometry":{"type":"LineString","coordinates":[\#(coords)]}}"#)
+        }
+        let rows = try write("flows.csv", csv)
+        let lines = try write("flows.geojson", #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        let line: (Double) -> [String: Any] = { w in
+            ["stroke": "#c2185b", "stroke-opacity": 0.35, "stroke-width": w, "stroke-linecap": "butt", "stroke-linejoin": "miter"]
+        }
+        let d = try difference("flows", data: rows, mapnikData: lines, styleJSON: """
+            {"layers": [{"id": "flows", "type": "line", "paint": {"line-color": "#c2185b", "line-opacity": 0.35,
+              "line-width": ["step", ["get", "count"], 0.75, 34, 1.5, 67, 2.5]}}]}
+            """, rules: [["filter": "[count] < 34", "line": line(0.75)],
+                         ["filter": "[count] >= 34 and [count] < 67", "line": line(1.5)],
+                         ["filter": "[count] >= 67", "line": line(2.5)]],
+            project: true, lat: 38, lon: 60, zoom: 2.3, width: 700, height: 420) { r in
+                r.pointArcs = PointArcs(latField: "dest_lat", lonField: "dest_lon")
+                r.lineOnly = true
+            }
+        #expect(d <= 0.02)
+    }
 }

@@ -200,7 +200,7 @@ public enum AtomicFile {
         let dir = url.deletingLastPathComponent().path
         let prefixes = ["." + url.lastPathComponent + temporaryMarker, "." + url.lastPathComponent + ".tmp-"]
         var stale: [String] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+        for name in entries(of: dir, startingWith: "." + url.lastPathComponent) {
             guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
@@ -213,6 +213,30 @@ public enum AtomicFile {
             stale.append(full)
         }
         return stale.sorted()
+    }
+
+    /// The names in folder `dir` that start with `prefix`, read with readdir: only those become
+    /// Strings. (Every write looks for its stale temporaries: FileManager's listing made a String
+    /// of every entry, 18.7 M instructions a map in a folder of 9,000 files, and a batch writing
+    /// N maps into one folder did that N times over a folder growing to N files.)
+    static func entries(of dir: String, startingWith prefix: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        let want = Array(prefix.utf8)
+        var found: [String] = []
+        while let e = readdir(d) {
+            let matches = withUnsafeBytes(of: &e.pointee.d_name) { raw -> Bool in
+                guard raw.count > want.count else { return false }
+                for k in 0..<want.count where raw[k] != want[k] { return false }
+                return true
+            }
+            guard matches else { continue }
+            let name = withUnsafeBytes(of: &e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            found.append(name)
+        }
+        return found
     }
 
     private static func removeStaleTemporaries(for target: String) {

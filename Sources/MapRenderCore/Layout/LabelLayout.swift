@@ -23,7 +23,7 @@ enum LabelLayout {
     /// Whether a label of the full type that `placeByMoving` moves may take the smaller type to
     /// make room (after every side in its own type): more places named, but the largest names of
     /// a crowded region then read in the smaller type.
-    static let movedMayShrink = false
+    static let movedMayShrink = true
     /// Cell side (px) of the grid that finds the movable labels under a box.
     static let movableCell = 32.0
     /// A label position covering at most this many small markers is taken without looking further.

@@ -45,10 +45,10 @@ import MapRenderCairo
     /// placed names (`placeByMoving`: up to three pushed per box, three levels deep, with
     /// backtracking), where a moved name of the full type may take the smaller one
     /// (`movedMayShrink`; without it 41, and Shanghai, Beijing, Seoul... keep the full type).
-    /// Xi'an, Hanoi, Taipei, Wuzhong, Qingdao, Ahmedabad and Dalian are not named: each of their
-    /// eight sides is taken by a name ranked higher (Guangzhou, Shenzhen, Dongguan, Wuhan,
-    /// Beijing, Tianjin, Seoul, Karachi, Mumbai...: `unnamedPlacesYieldOnlyToHigherRanks`), and
-    /// no moves in the search free one. At this scale 300 km is about 8 px, and the 12 px names
+    /// Hanoi, Taipei, Wuzhong, Qingdao, Hyderabad, Hefei and Dalian are not named: each of their
+    /// eight sides is taken by a name ranked higher (Guangzhou, Shenzhen, Wuhan, Beijing, Tianjin,
+    /// Seoul, Mumbai...: `unnamedPlacesYieldOnlyToHigherRanks`), and no moves within the search's
+    /// budget free one. At this scale 300 km is about 8 px, and the 12 px names
     /// of the east of China fill it. The floor guards against losing more.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()

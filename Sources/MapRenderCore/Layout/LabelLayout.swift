@@ -19,7 +19,7 @@ enum LabelLayout {
     /// and how many boxes one search may try.
     static let maxBlockers = 3
     static let moveDepth = 3
-    static let moveBudget = 4000
+    static let moveBudget = 250
     /// Whether a label of the full type that `placeByMoving` moves may take the smaller type to
     /// make room (after every side in its own type): more places named, but the largest names of
     /// a crowded region then read in the smaller type.
@@ -308,6 +308,8 @@ enum LabelLayout {
         var movable = Self.movableLabels
         var droppedSoFar: [(index: Int, smallerType: Bool, position: Int)] = []
         var records: [(item: Int, candidate: Int)] = []
+        // Per dropped candidate, its text's size in the smaller type (`moveFor`).
+        var droppedSizes: [Int: TextSize] = [:]
         while next < order.count || nextShape < shapeOrder.count {
             if nextShape < shapeOrder.count
                 && (next == order.count || candidates.labels[order[next]].priority < shapes[shapeOrder[nextShape]].priority) {
@@ -339,7 +341,14 @@ enum LabelLayout {
         /// ones left may be theirs. Then j takes the box made for it if still free, else any
         /// side; false when it is not placed (the moves stay: each moved label is still placed).
         func moveFor(_ j: Int, smallerType: Bool, position: Int) -> Bool {
-            guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType) else {
+            let higher = droppedSoFar.prefix { $0.position < position }.map { d -> LabelPlacer.Label in
+                var l = candidates.labels[d.index]
+                l.size = droppedSizes[d.index] ?? placer.measured(candidates.texts(d.index).last ?? "", font: placer.font(smallerType: true))
+                droppedSizes[d.index] = l.size
+                return l
+            }
+            guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType,
+                                               dropped: higher) else {
                 return false
             }
             for moved in m.moved {
@@ -489,6 +498,8 @@ enum LabelLayout {
         let image: Rect
         /// On a dense dot map, the points' labels placed (in order), for `placeByMoving`.
         var movable: [(box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)] = []
+        /// Per movable label of the full type, its size in the smaller type once measured (`settle`).
+        var smallSizes: [Int: TextSize] = [:]
         /// Per cell of `LabelLayout.movableCell` px, the movable labels whose padded box meets it.
         var movableGrid: [[Int]]
         let movableColumns: Int
@@ -595,7 +606,8 @@ enum LabelLayout {
         /// with backtracking (`settle`), at most `moveBudget` boxes tried. The moved labels stay
         /// placed, so no label is dropped for a lower-ranked one. Nil (and nothing changed) when
         /// no such placement is found. Dense dot maps only.
-        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool)
+        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool,
+                                    dropped: [LabelPlacer.Label] = [])
             -> (taken: Taken, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
             guard soft != nil, !c.allowOverlap else { return nil }
             let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
@@ -607,9 +619,21 @@ enum LabelLayout {
                     for side in LabelSide.allCases {
                         let b = box(side, for: label, disc: nil)
                         guard push(b, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
+                        let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side,
+                                                        font: movable[$0.index].font, size: movable[$0.index].label.size) }
+                        for m in moves.moves { setMovable(m.index, box: m.box, side: m.side, font: m.font) }
+                        // Moves that leave a label dropped so far (ranked higher) a side taken only
+                        // by lower-ranked ones (this one included) are not made.
+                        if yieldsToLower(dropped, own: b, ownPriority: label.priority) {
+                            for o in before.reversed() {
+                                setMovable(o.index, box: o.box, side: o.side, font: o.font)
+                                movable[o.index].label.size = o.size
+                            }
+                            undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
+                            continue
+                        }
                         var out: [(index: Int, mark: LabelMark, side: LabelSide)] = []
                         for m in moves.moves {
-                            setMovable(m.index, box: m.box, side: m.side, font: m.font)
                             out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
                         }
                         // The label's own box is left out of the index: labels dropped so far
@@ -620,6 +644,23 @@ enum LabelLayout {
                 }
             }
             return nil
+        }
+
+        /// Whether some label of `dropped` (measured) has a side clear of fixed marks whose placed
+        /// labels in the way (the label at `own`, of `ownPriority`, counting) all rank below it,
+        /// at least one of them: it would yield to lower ranks.
+        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownPriority: Double) -> Bool {
+            let ownPadded = LabelLayout.padded(own, by: padding)
+            return dropped.contains { l in
+                LabelSide.allCases.contains { side in
+                    let b = box(side, for: l, disc: nil)
+                    guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+                    let pb = LabelLayout.padded(b, by: padding)
+                    var priorities = movableHitting(pb, except: []).map { movable[$0].label.priority }
+                    if ownPadded.intersects(pb) { priorities.append(ownPriority) }
+                    return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
+                }
+            }
         }
 
         /// The box `placeByMoving` made room for, and the label to put there.
@@ -679,7 +720,8 @@ enum LabelLayout {
             let smaller = font(smallerType: true)
             if LabelLayout.movedMayShrink && l.font.size > smaller.size {
                 var small = l.label
-                small.size = measured(l.text, font: smaller)
+                small.size = smallSizes[q] ?? measured(l.text, font: smaller)
+                smallSizes[q] = small.size
                 groups.append(LabelSide.allCases.map { (box($0, for: small, disc: nil), $0, smaller) })
             }
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)

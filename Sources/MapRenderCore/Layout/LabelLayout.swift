@@ -11,9 +11,21 @@ enum LabelLayout {
     static let fullSizeLabels = 40
     /// The smaller type's size, as a share of the style's.
     static let smallerType = 5.0 / 6
-    /// On a dense dot map, how many of the first labels in priority order may move one placed
-    /// label to another side to find room (`PlainPlacer.placeByMoving`): the names that matter.
+    /// On a dense dot map, how many of the first labels in priority order that find no side may
+    /// move placed labels to other sides to find room (`PlainPlacer.placeByMoving`): the names
+    /// that matter.
     static let movableLabels = 120
+    /// `placeByMoving`: how many placed labels one box may push away, how many levels of pushes,
+    /// and how many boxes one search may try.
+    static let maxBlockers = 3
+    static let moveDepth = 3
+    static let moveBudget = 250
+    /// Whether a label of the full type that `placeByMoving` moves may take the smaller type to
+    /// make room (after every side in its own type): more places named, but the largest names of
+    /// a crowded region then read in the smaller type.
+    static let movedMayShrink = true
+    /// Cell side (px) of the grid that finds the movable labels under a box.
+    static let movableCell = 32.0
     /// A label position covering at most this many small markers is taken without looking further.
     static let fewMarkers = 4
     /// On a dense dot map, what a label box across a coastline costs, in small markers covered.
@@ -291,10 +303,13 @@ enum LabelLayout {
         }
         var next = 0, nextShape = 0
         // Moving labels (`placeByMoving`): how many more candidates may try it, the labels
-        // dropped meanwhile (tried again after a move), and per movable label its item and candidate.
+        // dropped meanwhile (tried again after a move; each with its place in `order`), and per
+        // movable label its item and candidate.
         var movable = Self.movableLabels
-        var droppedSoFar: [(index: Int, smallerType: Bool)] = []
+        var droppedSoFar: [(index: Int, smallerType: Bool, position: Int)] = []
         var records: [(item: Int, candidate: Int)] = []
+        // Per dropped candidate, its text's size in the smaller type (`moveFor`).
+        var droppedSizes: [Int: TextSize] = [:]
         while next < order.count || nextShape < shapeOrder.count {
             if nextShape < shapeOrder.count
                 && (next == order.count || candidates.labels[order[next]].priority < shapes[shapeOrder[nextShape]].priority) {
@@ -309,36 +324,55 @@ enum LabelLayout {
             let isBubble = j < candidates.bubbleLabels
             let smaller = !isBubble && items.count >= Self.fullSizeLabels
             if tryPlace(j, smallerType: smaller) { continue }
-            // A name among the first in priority that finds no side: on a dense dot map, one placed
-            // label may move to another free side to make room for it. Then the labels dropped
-            // so far (all ranked at least as high) are tried again: the room the moved one left
-            // may be theirs.
+            // A name among the first in priority that finds no side: on a dense dot map, placed
+            // labels may move to other sides to make room for it (`PlainPlacer.placeByMoving`).
             if movable > 0, !isBubble, placer.soft != nil,
                c.hints.side(point: candidates.owners[j], representative: candidates.representative(j)) == nil {
                 movable -= 1
-                if let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smaller) {
-                    for moved in m.moved {
-                        let (item, k) = records[moved.index]
-                        var mark = moved.mark
-                        mark.opacity = candidates.alphas[k]; mark.owner = candidates.owners[k]
-                        items[item] = .label(mark)
-                        sides.set(moved.side, point: candidates.owners[k], representative: candidates.representative(k))
-                    }
-                    append(j, m.mark, m.side)
-                    let again = droppedSoFar
-                    droppedSoFar = []
-                    dropped -= again.count
-                    for d in again where !tryPlace(d.index, smallerType: d.smallerType) {
-                        dropped += 1
-                        droppedSoFar.append(d)
-                    }
-                    continue
-                }
+                if moveFor(j, smallerType: smaller, position: next - 1) { continue }
             }
             dropped += 1
-            if movable > 0 { droppedSoFar.append((j, smaller)) }
+            if movable > 0 { droppedSoFar.append((j, smaller, next - 1)) }
         }
         return Output(items: items, dropped: dropped, sides: sides)
+
+        /// Candidate j placed by moving placed labels (`placeByMoving`). The moves made, the
+        /// labels dropped so far that rank above it are tried again first: the room the moved
+        /// ones left may be theirs. Then j takes the box made for it if still free, else any
+        /// side; false when it is not placed (the moves stay: each moved label is still placed).
+        func moveFor(_ j: Int, smallerType: Bool, position: Int) -> Bool {
+            let higher = droppedSoFar.prefix { $0.position < position }.map { d -> LabelPlacer.Label in
+                var l = candidates.labels[d.index]
+                l.size = droppedSizes[d.index] ?? placer.measured(candidates.texts(d.index).last ?? "", font: placer.font(smallerType: true))
+                droppedSizes[d.index] = l.size
+                return l
+            }
+            guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType,
+                                               dropped: higher) else {
+                return false
+            }
+            for moved in m.moved {
+                let (item, k) = records[moved.index]
+                var mark = moved.mark
+                mark.opacity = candidates.alphas[k]; mark.owner = candidates.owners[k]
+                items[item] = .label(mark)
+                sides.set(moved.side, point: candidates.owners[k], representative: candidates.representative(k))
+            }
+            var k = 0
+            while k < droppedSoFar.count && droppedSoFar[k].position < position {
+                if tryPlace(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType) {
+                    droppedSoFar.remove(at: k)
+                    dropped -= 1
+                } else {
+                    k += 1
+                }
+            }
+            if let mark = placer.take(m.taken) {
+                append(j, mark, m.taken.side)
+                return true
+            }
+            return tryPlace(j, smallerType: smallerType)
+        }
 
         /// Candidate j at its first free side, appended; false when it finds none.
         func tryPlace(_ j: Int, smallerType: Bool) -> Bool {
@@ -464,6 +498,11 @@ enum LabelLayout {
         let image: Rect
         /// On a dense dot map, the points' labels placed (in order), for `placeByMoving`.
         var movable: [(box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)] = []
+        /// Per movable label of the full type, its size in the smaller type once measured (`settle`).
+        var smallSizes: [Int: TextSize] = [:]
+        /// Per cell of `LabelLayout.movableCell` px, the movable labels whose padded box meets it.
+        var movableGrid: [[Int]]
+        let movableColumns: Int
 
         init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?,
              discs: BubbleDiscs = BubbleDiscs(x: [], y: [], r: [])) {
@@ -484,6 +523,9 @@ enum LabelLayout {
             padding = c.style.textPadding / 2
             image = Rect(x: 0, y: 0, width: v.width, height: v.height)
             placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: nil)
+            movableColumns = soft == nil ? 1 : max(1, Int((v.width / LabelLayout.movableCell).rounded(.up)))
+            let movableRows = soft == nil ? 1 : max(1, Int((v.height / LabelLayout.movableCell).rounded(.up)))
+            movableGrid = Array(repeating: [], count: movableColumns * movableRows)
         }
 
         /// Inside the image, and no bubble, pin or decoration under the box (small markers may be:
@@ -550,7 +592,7 @@ enum LabelLayout {
                     placedLabels.insert(LabelLayout.padded(b, by: padding))
                     // Movable later: a point's label on a dense dot map, unless it keeps a side
                     // given to it (an animation frame's: it must not change side mid-transition).
-                    if soft != nil && disc == nil && hint == nil { movable.append((b, label, text, labelFont, side)) }
+                    if soft != nil && disc == nil && hint == nil { addMovable((b, label, text, labelFont, side)) }
                     return (mark(text, font: labelFont, box: b), side)
                 }
             }
@@ -558,53 +600,98 @@ enum LabelLayout {
         }
 
         /// A point's label that `place` found no side for, placed by moving placed point labels
-        /// to other sides: a side of its own whose only obstacles are at most two placed labels,
-        /// each of which then takes another side (`relocate`), pushing in turn at most two more.
-        /// The moved labels stay placed, so no label is dropped for a lower-ranked one. Nil (and
-        /// nothing changed) when no such sides exist. Dense dot maps only.
-        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool)
-            -> (mark: LabelMark, side: LabelSide, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
+        /// to other sides: a joint placement of it and the labels around it. A side of its own
+        /// whose only obstacles are at most `maxBlockers` placed labels, each of which then takes
+        /// another side, free or itself cleared the same way, `moveDepth` levels deep: a search
+        /// with backtracking (`settle`), at most `moveBudget` boxes tried. The moved labels stay
+        /// placed, so no label is dropped for a lower-ranked one. Nil (and nothing changed) when
+        /// no such placement is found. Dense dot maps only.
+        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool,
+                                    dropped: [LabelPlacer.Label] = [])
+            -> (taken: Taken, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
             guard soft != nil, !c.allowOverlap else { return nil }
             let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
             var label = label
+            var moves = Moves(budget: LabelLayout.moveBudget)
             for labelFont in fonts {
                 for text in texts {
                     label.size = measured(text, font: labelFont)
                     for side in LabelSide.allCases {
                         let b = box(side, for: label, disc: nil)
-                        var moves = Moves()
-                        guard push(b, depth: 2, moves: &moves) else { continue }
+                        guard push(b, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
+                        let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side,
+                                                        font: movable[$0.index].font, size: movable[$0.index].label.size) }
+                        for m in moves.moves { setMovable(m.index, box: m.box, side: m.side, font: m.font) }
+                        // Moves that leave a label dropped so far (ranked higher) a side taken only
+                        // by lower-ranked ones (this one included) are not made.
+                        if yieldsToLower(dropped, own: b, ownPriority: label.priority) {
+                            for o in before.reversed() {
+                                setMovable(o.index, box: o.box, side: o.side, font: o.font)
+                                movable[o.index].label.size = o.size
+                            }
+                            undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
+                            continue
+                        }
                         var out: [(index: Int, mark: LabelMark, side: LabelSide)] = []
                         for m in moves.moves {
-                            movable[m.index].box = m.box; movable[m.index].side = m.side
                             out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
                         }
-                        movable.append((b, label, text, labelFont, side))
-                        return (mark(text, font: labelFont, box: b), side, out)
+                        // The label's own box is left out of the index: labels dropped so far
+                        // (ranked higher) may take the room the moves left first (`take`).
+                        placedLabels.remove(LabelLayout.padded(b, by: padding))
+                        return ((b, label, text, labelFont, side), out)
                     }
                 }
             }
             return nil
         }
 
+        /// Whether some label of `dropped` (measured) has a side clear of fixed marks whose placed
+        /// labels in the way (the label at `own`, of `ownPriority`, counting) all rank below it,
+        /// at least one of them: it would yield to lower ranks.
+        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownPriority: Double) -> Bool {
+            let ownPadded = LabelLayout.padded(own, by: padding)
+            return dropped.contains { l in
+                LabelSide.allCases.contains { side in
+                    let b = box(side, for: l, disc: nil)
+                    guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+                    let pb = LabelLayout.padded(b, by: padding)
+                    var priorities = movableHitting(pb, except: []).map { movable[$0].label.priority }
+                    if ownPadded.intersects(pb) { priorities.append(ownPriority) }
+                    return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
+                }
+            }
+        }
+
+        /// The box `placeByMoving` made room for, and the label to put there.
+        typealias Taken = (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)
+
+        /// Places a label at the box `placeByMoving` made room for, when it is still free; its mark.
+        mutating func take(_ t: Taken) -> LabelMark? {
+            guard free(t.box) else { return nil }
+            placedLabels.insert(LabelLayout.padded(t.box, by: padding))
+            addMovable(t)
+            return mark(t.text, font: t.font, box: t.box)
+        }
+
         /// What one `placeByMoving` has done so far: the index's changes (undone in reverse when a
-        /// branch fails), the labels being moved, and where they go.
+        /// branch fails), the labels being moved, where they go, and how many more boxes it may try.
         struct Moves {
             var log: [(inserted: Bool, box: Rect)] = []
             var moving = Set<Int>()
-            var moves: [(index: Int, box: Rect, side: LabelSide)] = []
+            var moves: [(index: Int, box: Rect, side: LabelSide, font: FontSpec)] = []
+            var budget: Int
         }
 
-        /// Takes box `b` (unpadded) for a label: free but for at most two movable labels (not
-        /// already moving), which are moved away (`relocate`, `depth` − 1 levels further). On
-        /// success `b` is in the index; on failure `moves` is as it was.
+        /// Takes box `b` (unpadded) for a label: free but for at most `maxBlockers` movable labels
+        /// (not already moving), which are moved away (`settle`, `depth` − 1 levels further). On
+        /// success `b` is in the index; on failure `moves` is as it was (but for the budget).
         private mutating func push(_ b: Rect, depth: Int, moves: inout Moves) -> Bool {
-            guard depth > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+            guard depth > 0, moves.budget > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+            moves.budget -= 1
             let pb = LabelLayout.padded(b, by: padding)
-            let blockers = movable.indices.filter {
-                !moves.moving.contains($0) && LabelLayout.padded(movable[$0].box, by: padding).intersects(pb)
-            }
-            guard (1...2).contains(blockers.count) else { return false }
+            let blockers = movableHitting(pb, except: moves.moving)
+            guard (1...LabelLayout.maxBlockers).contains(blockers.count) else { return false }
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
             for q in blockers {
                 let old = LabelLayout.padded(movable[q].box, by: padding)
@@ -613,37 +700,104 @@ enum LabelLayout {
             }
             if placedLabels.canPlace(pb) {
                 placedLabels.insert(pb); moves.log.append((true, pb))
-                if blockers.allSatisfy({ relocate($0, depth: depth - 1, moves: &moves) }) { return true }
+                if settle(blockers[...], depth: depth - 1, moves: &moves) { return true }
             }
-            // Undo this branch.
+            undo(to: mark, moves: &moves)
+            return false
+        }
+
+        /// Finds a new side for each of `pending` (placed labels already out of the index), one
+        /// after the other with backtracking: each tries its other sides that are free, then (with
+        /// `depth` left) those it can `push` into, in its own type; then, a label of the full type,
+        /// the same in the smaller one (as a top-ranked name that finds no side takes it). When a
+        /// later one finds none, the earlier ones try their next. On failure `moves` is as it was.
+        private mutating func settle(_ pending: ArraySlice<Int>, depth: Int, moves: inout Moves) -> Bool {
+            guard let q = pending.first else { return true }
+            let rest = pending.dropFirst()
+            let l = movable[q]
+            // Its other boxes in its type; then (a label in the full type) all in the smaller one.
+            var groups = [LabelSide.allCases.filter { $0 != l.side }.map { (box($0, for: l.label, disc: nil), $0, l.font) }]
+            let smaller = font(smallerType: true)
+            if LabelLayout.movedMayShrink && l.font.size > smaller.size {
+                var small = l.label
+                small.size = smallSizes[q] ?? measured(l.text, font: smaller)
+                smallSizes[q] = small.size
+                groups.append(LabelSide.allCases.map { (box($0, for: small, disc: nil), $0, smaller) })
+            }
+            let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
+            for others in groups {
+                // Free sides, cheapest first (small markers beyond the few a label may cover, a
+                // coast crossed: as `side(for:)` weighs them), ties in the usual order.
+                let free = others.filter { fits($0.0, disc: nil) }.map { o in
+                    (box: o.0, side: o.1, font: o.2,
+                     cost: max(0, cost(o.0) - LabelLayout.fewMarkers) + ((land?.crossesCoast(o.0) ?? false) ? LabelLayout.coastCost : 0))
+                }
+                for f in free.indices.sorted(by: { (free[$0].cost, $0) < (free[$1].cost, $1) }) {
+                    guard moves.budget > 0 else { break }
+                    moves.budget -= 1
+                    let pa = LabelLayout.padded(free[f].box, by: padding)
+                    guard placedLabels.canPlace(pa) else { continue }
+                    placedLabels.insert(pa); moves.log.append((true, pa))
+                    moves.moves.append((q, free[f].box, free[f].side, free[f].font))
+                    if settle(rest, depth: depth, moves: &moves) { return true }
+                    undo(to: mark, moves: &moves)
+                }
+                // Then sides it can clear by pushing others.
+                for (a, side, f) in others where depth > 0 && moves.budget > 0 {
+                    guard push(a, depth: depth, moves: &moves) else { continue }
+                    moves.moves.append((q, a, side, f))
+                    if settle(rest, depth: depth, moves: &moves) { return true }
+                    undo(to: mark, moves: &moves)
+                }
+            }
+            return false
+        }
+
+        /// Undoes a branch of the search: back to the index, moving set and moves at `mark`.
+        private mutating func undo(to mark: (log: Int, moving: Set<Int>, moves: Int), moves: inout Moves) {
             for e in moves.log[mark.log...].reversed() {
                 if e.inserted { placedLabels.remove(e.box) } else { placedLabels.insert(e.box) }
             }
             moves.log.removeSubrange(mark.log...)
             moves.moving = mark.moving
             moves.moves.removeSubrange(mark.moves...)
-            return false
         }
 
-        /// Moves placed label `q` (already out of the index) to another side: the best free one,
-        /// else (with `depth` left) one it can `push` into.
-        private mutating func relocate(_ q: Int, depth: Int, moves: inout Moves) -> Bool {
-            let l = movable[q]
-            let others = LabelSide.allCases.filter { $0 != l.side }
-            if let (a, side) = self.side(for: l.label, order: others, hint: nil) {
-                let pa = LabelLayout.padded(a, by: padding)
-                placedLabels.insert(pa); moves.log.append((true, pa))
-                moves.moves.append((q, a, side))
-                return true
+        /// The movable labels whose padded box meets `pb`, not in `except`, in the order placed:
+        /// read from a grid of `movableCell` px cells.
+        func movableHitting(_ pb: Rect, except: Set<Int>) -> [Int] {
+            var found: [Int] = []
+            for cell in movableCells(pb) {
+                for q in movableGrid[cell] where !except.contains(q) && !found.contains(q)
+                    && LabelLayout.padded(movable[q].box, by: padding).intersects(pb) { found.append(q) }
             }
-            for side in others {
-                let a = box(side, for: l.label, disc: nil)
-                if push(a, depth: depth, moves: &moves) {
-                    moves.moves.append((q, a, side))
-                    return true
-                }
+            return found.sorted()
+        }
+
+        /// The grid cells a box covers (clamped to the image).
+        func movableCells(_ r: Rect) -> [Int] {
+            let cell = LabelLayout.movableCell, columns = movableColumns, rows = movableGrid.count / movableColumns
+            func range(_ lo: Double, _ hi: Double, _ n: Int) -> ClosedRange<Int> {
+                let a = Int(min(max(lo / cell, 0), Double(n - 1))), b = Int(min(max(hi / cell, 0), Double(n - 1)))
+                return a...max(a, b)
             }
-            return false
+            var out: [Int] = []
+            for row in range(r.y, r.maxY, rows) { for col in range(r.x, r.maxX, columns) { out.append(row * columns + col) } }
+            return out
+        }
+
+        /// Records a movable label and files it in the grid.
+        mutating func addMovable(_ m: (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)) {
+            movable.append(m)
+            for cell in movableCells(LabelLayout.padded(m.box, by: padding)) { movableGrid[cell].append(movable.count - 1) }
+        }
+
+        /// Moves movable label `q` to `box` at `side`, in the grid too.
+        mutating func setMovable(_ q: Int, box: Rect, side: LabelSide, font: FontSpec) {
+            for cell in movableCells(LabelLayout.padded(movable[q].box, by: padding)) { movableGrid[cell].removeAll { $0 == q } }
+            movable[q].box = box; movable[q].side = side
+            if font != movable[q].font { movable[q].font = font; movable[q].label.size = TextSize(width: box.width, height: box.height) }
+            for cell in movableCells(LabelLayout.padded(box, by: padding)) { movableGrid[cell].append(q) }
         }
 
         /// The halo reaches beyond the text: reserve it so halos do not overlap either. Dense dot

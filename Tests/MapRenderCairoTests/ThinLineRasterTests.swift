@@ -23,6 +23,16 @@ import Testing
         }
     }
 
+    /// The fast path drew `scene` (its bytes differ from Cairo's) and close to Cairo's strokes:
+    /// at most 1% of pixels beyond the threshold, 5% of inked ones, ink within 3%.
+    static func expectCloseToCairo(_ scene: Scene, name: String) throws {
+        let c = try compare(scene, name: name)
+        #expect(!c.identical, "\(name): the fast path drew it")
+        #expect(c.differentFraction <= 0.01, "\(name)")
+        #expect(c.inkedDifferent <= 0.05, "\(name)")
+        #expect(abs(c.inkRatio - 1) <= 0.03, "\(name)")
+    }
+
     static func compare(_ scene: Scene, name: String) throws -> Comparison {
         let fast = CairoRenderer(text: PangoText())
         let slow = CairoRenderer(text: PangoText())
@@ -82,11 +92,7 @@ import Testing
             s.items.append(.shapes(line([(170 + Double(k) * 20, 230), (230 + Double(k) * 14, 140.3)], width: w, color: colour, cap: cap)))
             y += 15
         }
-        let c = try Self.compare(s, name: "straight")
-        #expect(!c.identical, "the fast path drew them")
-        #expect(c.differentFraction <= 0.01)
-        #expect(c.inkedDifferent <= 0.05)
-        #expect(abs(c.inkRatio - 1) <= 0.03)
+        try Self.expectCloseToCairo(s, name: "straight")
     }
 
     /// Very short segments (a circle of 400 vertices 0.16 px apart, a spiral), sharp turns with
@@ -115,11 +121,7 @@ import Testing
         s.items.append(.shapes(line([(5, -30), (315, 270)], width: 2, color: berry, cap: .butt)))
         s.items.append(.shapes(line([(319.6, -5), (319.6, 245)], width: 2, color: ink, cap: .butt)))
         s.items.append(.shapes(line([(-5, 239.5), (330, 239.5)], width: 3, color: berry)))
-        let c = try Self.compare(s, name: "turns")
-        #expect(!c.identical)
-        #expect(c.differentFraction <= 0.01)
-        #expect(c.inkedDifferent <= 0.05)
-        #expect(abs(c.inkRatio - 1) <= 0.03)
+        try Self.expectCloseToCairo(s, name: "turns")
     }
 
     /// A letterboxed scene at scale 2: lines clipped to the world's extent (fractional edges),
@@ -135,11 +137,7 @@ import Testing
             }, width: 0.5 + Double(k) * 0.1, color: berry, cap: .butt, join: .miter)))
         }
         s.items.append(.shapes(line([(100, -10), (100.25, 170)], width: 1.5, color: ink)))
-        let c = try Self.compare(s, name: "world-clip")
-        #expect(!c.identical)
-        #expect(c.differentFraction <= 0.01)
-        #expect(c.inkedDifferent <= 0.05)
-        #expect(abs(c.inkRatio - 1) <= 0.03)
+        try Self.expectCloseToCairo(s, name: "world-clip")
     }
 
     /// What the fast path leaves to Cairo: sharp miter or bevel turns, dashes, blur, patterns,

@@ -214,22 +214,8 @@ public final class CairoRenderer {
     private func drawInBands(_ items: ArraySlice<SceneItem>, world: Rect?, _ cr: OpaquePointer) -> Bool {
         let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let count = min(threads ?? cores, 8)
-        let target = cairo_get_target(cr)!
-        guard count > 1, cairo_get_group_target(cr) == target,
-              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
-              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
-              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER else { return false }
-        var ox = 0.0, oy = 0.0
-        cairo_surface_get_device_offset(target, &ox, &oy)
-        let w = Int(cairo_image_surface_get_width(target)), h = Int(cairo_image_surface_get_height(target))
-        let stride = Int(cairo_image_surface_get_stride(target))
-        // Unclipped: the clip's extents, in device space, are the image's.
-        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
-        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
-        cairo_user_to_device(cr, &x0, &y0)
-        cairo_user_to_device(cr, &x1, &y1)
-        guard ox == 0, oy == 0, x0 == 0, y0 == 0, x1 == Double(w), y1 == Double(h), h >= 2 * count,
-              let base = cairo_image_surface_get_data(target) else { return false }
+        guard count > 1, let image = PlainImage(cr), image.height >= 2 * count else { return false }
+        let (target, base, w, h, stride) = (image.target, image.pixels, image.width, image.height, image.stride)
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_surface_flush(target)

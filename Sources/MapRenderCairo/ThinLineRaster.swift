@@ -50,26 +50,14 @@ final class ThinLineRaster {
     /// Indices into `coverage` of the pixels the batch touched.
     private var touched: [Int32] = []
 
-    /// For the whole image: nil unless `cr` draws with OVER, unclipped and ungrouped, on an
-    /// ARGB32 image without device offset, under a uniform scale and translation.
+    /// For the whole image: nil unless `cr` draws on a `PlainImage` under a uniform scale and
+    /// translation.
     convenience init?(root cr: OpaquePointer) {
-        let target = cairo_get_target(cr)!
-        guard cairo_get_group_target(cr) == target,
-              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
-              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
-              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER else { return nil }
-        var ox = 0.0, oy = 0.0
-        cairo_surface_get_device_offset(target, &ox, &oy)
-        let w = Int(cairo_image_surface_get_width(target)), h = Int(cairo_image_surface_get_height(target))
-        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
-        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
-        cairo_user_to_device(cr, &x0, &y0)
-        cairo_user_to_device(cr, &x1, &y1)
+        guard let image = PlainImage(cr) else { return nil }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
-        guard ox == 0, oy == 0, x0 == 0, y0 == 0, x1 == Double(w), y1 == Double(h),
-              let base = cairo_image_surface_get_data(target) else { return nil }
-        self.init(pixels: base, width: w, stride: Int(cairo_image_surface_get_stride(target)), height: h, rows: 0..<h, matrix: m)
+        self.init(pixels: image.pixels, width: image.width, stride: image.stride, height: image.height,
+                  rows: 0..<image.height, matrix: m)
     }
 
     /// For `rows` of an image at `pixels` (a band of `CairoRenderer.drawInBands`), `matrix`
@@ -313,5 +301,35 @@ final class ThinLineRaster {
             }
         }
         touched.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The image under `cr` when the renderer may write its pixels itself (`ThinLineRaster`,
+/// `CairoRenderer.drawInBands`): an ARGB32 image surface drawn with OVER, outside any group,
+/// without device offset, and unclipped (the clip's extents, in device space, are the image's).
+struct PlainImage {
+    let target: OpaquePointer
+    let pixels: UnsafeMutablePointer<UInt8>
+    let width: Int, height: Int, stride: Int
+
+    init?(_ cr: OpaquePointer) {
+        guard let target = cairo_get_target(cr), cairo_get_group_target(cr) == target,
+              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32,
+              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER else { return nil }
+        var ox = 0.0, oy = 0.0
+        cairo_surface_get_device_offset(target, &ox, &oy)
+        let w = Int(cairo_image_surface_get_width(target)), h = Int(cairo_image_surface_get_height(target))
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        guard ox == 0, oy == 0, x0 == 0, y0 == 0, x1 == Double(w), y1 == Double(h),
+              let base = cairo_image_surface_get_data(target) else { return nil }
+        self.target = target
+        pixels = base
+        width = w
+        height = h
+        stride = Int(cairo_image_surface_get_stride(target))
     }
 }

@@ -271,6 +271,17 @@ import TestSupport
         return (png, try PNGCodec.decode(path: fromSVG.path), try PNGCodec.decode(path: dir.appendingPathComponent("pdf.png").path))
     }
 
+    /// `r`'s SVG through librsvg and its PDF through poppler each differ from its PNG in at most
+    /// `svg` and `pdf` of the pixels; prints the counts under `name`.
+    static func expectSVGAndPDFMatchPNG(_ r: RenderRequest, name: String, svg: Double, pdf: Double) throws {
+        let (png, fromSVG, fromPDF) = try pngSVGAndPDF(of: r)
+        for (label, other, limit) in [("SVG via librsvg", fromSVG, svg), ("PDF via poppler", fromPDF, pdf)] {
+            let d = try ImageDiff.compare(png, other)
+            print("\(name), \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
+            #expect(d.differentFraction <= limit, "\(name): \(label) differs from the PNG in \(d.differentPixels) of \(d.totalPixels) pixels")
+        }
+    }
+
     static func runTool(_ name: String, package: String, _ args: [String]) throws {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -143,12 +143,7 @@ import TestSupport
         r.format = .svg
         let svg = String(decoding: try MapRenderer.render(r).data, as: UTF8.self)
         #expect(!svg.contains("<image"))
-        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
-        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.01), ("PDF via poppler", fromPDF, 0.01)] {
-            let d = try ImageDiff.compare(png, other)
-            print("blurred halo, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
-            #expect(d.differentFraction <= limit, "\(label)")
-        }
+        try CrossFormatTests.expectSVGAndPDFMatchPNG(r, name: "blurred halo", svg: 0.01, pdf: 0.01)
     }
 
     static let sprite = TestPaths.repoFile("Tests/MapRenderTests/BasemapStyle/Fixtures/sprite/sprite")
@@ -246,12 +241,7 @@ import TestSupport
         var r = try BasemapStyleOracleTests.request(style: try Self.spriteStyle(dir, "svg"), lat: 50, lon: 10, zoom: 4, symbols: true)
         r.width = 512; r.height = 384
         r.layout.attribution = ""
-        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
-        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.005), ("PDF via poppler", fromPDF, 0.02)] {
-            let d = try ImageDiff.compare(png, other)
-            print("sprite, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
-            #expect(d.differentFraction <= limit, "\(label)")
-        }
+        try CrossFormatTests.expectSVGAndPDFMatchPNG(r, name: "sprite", svg: 0.005, pdf: 0.02)
     }
 }
 

@@ -134,11 +134,6 @@ import TestSupport
         r.format = .svg
         let svg = String(decoding: try MapRenderer.render(r).data, as: UTF8.self)
         #expect(svg.contains("<path") && svg.contains("glyph"))
-        let (png, fromSVG, fromPDF) = try CrossFormatTests.pngSVGAndPDF(of: r)
-        for (label, other, limit) in [("SVG via librsvg", fromSVG, 0.01), ("PDF via poppler", fromPDF, 0.02)] {
-            let d = try ImageDiff.compare(png, other)
-            print("GeoJSON symbols, \(label): \(d.differentPixels)/\(d.totalPixels) pixels differ")
-            #expect(d.differentFraction <= limit, "\(label)")
-        }
+        try CrossFormatTests.expectSVGAndPDFMatchPNG(r, name: "GeoJSON symbols", svg: 0.01, pdf: 0.02)
     }
 }

@@ -44,7 +44,7 @@ import MapRenderCairo
     /// map names 41: 38 greedily; then a top-ranked name with no free side searches for moves of
     /// placed names (`placeByMoving`: up to three pushed per box, three levels deep, with
     /// backtracking). Letting a moved name of the full type take the smaller one
-    /// (`movedMayShrink`) names 43, but then Beijing, Seoul, Guangzhou, Mumbai and Delhi read in
+    /// (a trial, not kept: `settle`) names 43, but then Beijing, Seoul, Guangzhou, Mumbai and Delhi read in
     /// the smaller type beside a full-size Ho Chi Minh City: the type no longer ranks the places,
     /// so it is off. Hanoi, Taipei, Wuzhong, Qingdao, Shenyang, Hyderabad, Ahmedabad, Bangkok and
     /// Dalian are not named: each of their eight sides is taken by a name ranked higher

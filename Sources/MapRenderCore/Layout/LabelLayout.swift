@@ -20,12 +20,6 @@ enum LabelLayout {
     static let maxBlockers = 3
     static let moveDepth = 3
     static let moveBudget = 250
-    /// Whether a label of the full type that `placeByMoving` moves may take the smaller type to
-    /// make room (after every side in its own type): more places named, but the largest names of
-    /// a crowded region then read in the smaller type. Off: on the 34k world dot map it names 43
-    /// of the 50 largest places instead of 41, but Beijing, Seoul and Mumbai then read smaller
-    /// than Ho Chi Minh City, and type that no longer ranks the places misleads more.
-    static let movedMayShrink = false
     /// Cell side (px) of the grid that finds the movable labels under a box.
     static let movableCell = 32.0
     /// A label position covering at most this many small markers is taken without looking further.
@@ -500,8 +494,6 @@ enum LabelLayout {
         let image: Rect
         /// On a dense dot map, the points' labels placed (in order), for `placeByMoving`.
         var movable: [(box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)] = []
-        /// Per movable label of the full type, its size in the smaller type once measured (`settle`).
-        var smallSizes: [Int: TextSize] = [:]
         /// Per cell of `LabelLayout.movableCell` px, the movable labels whose padded box meets it.
         var movableGrid: [[Int]]
         let movableColumns: Int
@@ -621,16 +613,12 @@ enum LabelLayout {
                     for side in LabelSide.allCases {
                         let b = box(side, for: label, disc: nil)
                         guard push(b, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
-                        let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side,
-                                                        font: movable[$0.index].font, size: movable[$0.index].label.size) }
-                        for m in moves.moves { setMovable(m.index, box: m.box, side: m.side, font: m.font) }
+                        let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
+                        for m in moves.moves { setMovable(m.index, box: m.box, side: m.side) }
                         // Moves that leave a label dropped so far (ranked higher) a side taken only
                         // by lower-ranked ones (this one included) are not made.
                         if yieldsToLower(dropped, own: b, ownPriority: label.priority) {
-                            for o in before.reversed() {
-                                setMovable(o.index, box: o.box, side: o.side, font: o.font)
-                                movable[o.index].label.size = o.size
-                            }
+                            for o in before.reversed() { setMovable(o.index, box: o.box, side: o.side) }
                             undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
                             continue
                         }
@@ -681,7 +669,7 @@ enum LabelLayout {
         struct Moves {
             var log: [(inserted: Bool, box: Rect)] = []
             var moving = Set<Int>()
-            var moves: [(index: Int, box: Rect, side: LabelSide, font: FontSpec)] = []
+            var moves: [(index: Int, box: Rect, side: LabelSide)] = []
             var budget: Int
         }
 
@@ -710,47 +698,41 @@ enum LabelLayout {
 
         /// Finds a new side for each of `pending` (placed labels already out of the index), one
         /// after the other with backtracking: each tries its other sides that are free, then (with
-        /// `depth` left) those it can `push` into, in its own type; then, a label of the full type,
-        /// the same in the smaller one (as a top-ranked name that finds no side takes it). When a
-        /// later one finds none, the earlier ones try their next. On failure `moves` is as it was.
+        /// `depth` left) those it can `push` into, in its own type. When a later one finds none,
+        /// the earlier ones try their next. On failure `moves` is as it was.
+        ///
+        /// A moved label keeps its type. (Letting a moved name of the full type take the smaller
+        /// one named 43 of the 50 largest places on the 34k world dot map instead of 41, but
+        /// Beijing, Seoul and Mumbai then read smaller than Ho Chi Minh City: type that no longer
+        /// ranks the places misleads more.)
         private mutating func settle(_ pending: ArraySlice<Int>, depth: Int, moves: inout Moves) -> Bool {
             guard let q = pending.first else { return true }
             let rest = pending.dropFirst()
             let l = movable[q]
-            // Its other boxes in its type; then (a label in the full type) all in the smaller one.
-            var groups = [LabelSide.allCases.filter { $0 != l.side }.map { (box($0, for: l.label, disc: nil), $0, l.font) }]
-            let smaller = font(smallerType: true)
-            if LabelLayout.movedMayShrink && l.font.size > smaller.size {
-                var small = l.label
-                small.size = smallSizes[q] ?? measured(l.text, font: smaller)
-                smallSizes[q] = small.size
-                groups.append(LabelSide.allCases.map { (box($0, for: small, disc: nil), $0, smaller) })
-            }
+            let others = LabelSide.allCases.filter { $0 != l.side }.map { (box: box($0, for: l.label, disc: nil), side: $0) }
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
-            for others in groups {
-                // Free sides, cheapest first (small markers beyond the few a label may cover, a
-                // coast crossed: as `side(for:)` weighs them), ties in the usual order.
-                let free = others.filter { fits($0.0, disc: nil) }.map { o in
-                    (box: o.0, side: o.1, font: o.2,
-                     cost: max(0, cost(o.0) - LabelLayout.fewMarkers) + ((land?.crossesCoast(o.0) ?? false) ? LabelLayout.coastCost : 0))
-                }
-                for f in free.indices.sorted(by: { (free[$0].cost, $0) < (free[$1].cost, $1) }) {
-                    guard moves.budget > 0 else { break }
-                    moves.budget -= 1
-                    let pa = LabelLayout.padded(free[f].box, by: padding)
-                    guard placedLabels.canPlace(pa) else { continue }
-                    placedLabels.insert(pa); moves.log.append((true, pa))
-                    moves.moves.append((q, free[f].box, free[f].side, free[f].font))
-                    if settle(rest, depth: depth, moves: &moves) { return true }
-                    undo(to: mark, moves: &moves)
-                }
-                // Then sides it can clear by pushing others.
-                for (a, side, f) in others where depth > 0 && moves.budget > 0 {
-                    guard push(a, depth: depth, moves: &moves) else { continue }
-                    moves.moves.append((q, a, side, f))
-                    if settle(rest, depth: depth, moves: &moves) { return true }
-                    undo(to: mark, moves: &moves)
-                }
+            // Free sides, cheapest first (small markers beyond the few a label may cover, a coast
+            // crossed: as `side(for:)` weighs them), ties in the usual order.
+            let free = others.filter { fits($0.box, disc: nil) }.map { o in
+                (box: o.box, side: o.side,
+                 cost: max(0, cost(o.box) - LabelLayout.fewMarkers) + ((land?.crossesCoast(o.box) ?? false) ? LabelLayout.coastCost : 0))
+            }
+            for f in free.indices.sorted(by: { (free[$0].cost, $0) < (free[$1].cost, $1) }) {
+                guard moves.budget > 0 else { break }
+                moves.budget -= 1
+                let pa = LabelLayout.padded(free[f].box, by: padding)
+                guard placedLabels.canPlace(pa) else { continue }
+                placedLabels.insert(pa); moves.log.append((true, pa))
+                moves.moves.append((q, free[f].box, free[f].side))
+                if settle(rest, depth: depth, moves: &moves) { return true }
+                undo(to: mark, moves: &moves)
+            }
+            // Then sides it can clear by pushing others.
+            for (a, side) in others where depth > 0 && moves.budget > 0 {
+                guard push(a, depth: depth, moves: &moves) else { continue }
+                moves.moves.append((q, a, side))
+                if settle(rest, depth: depth, moves: &moves) { return true }
+                undo(to: mark, moves: &moves)
             }
             return false
         }
@@ -795,10 +777,9 @@ enum LabelLayout {
         }
 
         /// Moves movable label `q` to `box` at `side`, in the grid too.
-        mutating func setMovable(_ q: Int, box: Rect, side: LabelSide, font: FontSpec) {
+        mutating func setMovable(_ q: Int, box: Rect, side: LabelSide) {
             for cell in movableCells(LabelLayout.padded(movable[q].box, by: padding)) { movableGrid[cell].removeAll { $0 == q } }
             movable[q].box = box; movable[q].side = side
-            if font != movable[q].font { movable[q].font = font; movable[q].label.size = TextSize(width: box.width, height: box.height) }
             for cell in movableCells(LabelLayout.padded(box, by: padding)) { movableGrid[cell].append(q) }
         }
 

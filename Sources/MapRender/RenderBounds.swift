@@ -6,7 +6,8 @@ import MapRenderCore
 ///
 /// The estimate counts what is known up front:
 /// - the image: Cairo's 4 bytes per pixel, the same again for the PNG encoder's copy and 4 more
-///   for a PDF/SVG recording or the rows libpng filters;
+///   for a PDF/SVG recording or the PNG writer's bands (its filtered rows compressed, at most
+///   about the image's bytes);
 /// - GeoJSON files (inputs and basemaps), read whole: about 3 times their size while parsed;
 /// - CSV files: their rows, estimated from the line length of the first 64 KiB and the file's
 ///   size, at `InputMemoryLimit.bytesPerPoint` each (points given in the request count the same).

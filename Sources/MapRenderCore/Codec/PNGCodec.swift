@@ -54,7 +54,7 @@ public enum PNGCodec {
     /// Encodes `image` as PNG bytes (8 bits per channel; RGB when every pixel is opaque, RGBA otherwise).
     ///
     /// - Throws: `MapRenderError` `.inputMalformed` for a buffer of the wrong length or an empty
-    ///   image, `.output` when libpng cannot encode it.
+    ///   image, `.output` when it cannot be encoded.
     public static func encode(_ image: RGBAImage) throws -> Data {
         guard image.width > 0, image.height > 0 else {
             throw MapRenderError(.inputMalformed, "cannot encode an empty \(image.sizeDescription) image as PNG")

@@ -86,6 +86,29 @@ final class GeoJSONPointSink: GeoJSONSink {
         return LoadedPoints(points: points, shapes: shapes, report: report)
     }
 
+    var invalidUTF8Tally: InvalidUTF8Tally? { invalidUTF8 }
+
+    func makePartSink() -> GeoJSONPointSink? { GeoJSONPointSink(name: report.source, options: options) }
+
+    func absorb(_ part: GeoJSONPointSink, featureOffset: Int) {
+        report.append(part.report, lineOffset: featureOffset)
+        if invalidUTF8.count == 0, let first = part.invalidUTF8.first { invalidUTF8.first = first + featureOffset }
+        invalidUTF8.count += part.invalidUTF8.count
+        pointsWithIDs += part.pointsWithIDs
+        // The ids as `endFeature` keeps them: none until the first, `.missing` before it.
+        if part.hasIDs {
+            if !hasIDs { points.ids = IDColumn(repeating: .missing, count: points.count) }
+            hasIDs = true
+            points.ids.append(contentsOf: part.points.ids)
+        } else if hasIDs {
+            points.ids.append(contentsOf: repeatElement(PropertyValue.missing, count: part.points.count))
+        }
+        points.lon.append(contentsOf: part.points.lon)
+        points.lat.append(contentsOf: part.points.lat)
+        points.properties.append(merging: part.points.properties)
+        shapes.append(contentsOf: part.shapes, featureOffset: featureOffset)
+    }
+
     private func skip(_ reason: SkipReason, _ feature: Int) {
         report.skip(reason, at: feature)
         skips += 1

@@ -54,17 +54,102 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
         guard s.peek() == UInt8(ascii: "[") else { throw s.error(expected: "an array of features") }
         try s.enterArray()
         var first = true
-        while try s.nextElement(&first) {
-            s.readPast()
-            if s.peek() == UInt8(ascii: "{") {
-                try walkFeatureLike(topLevel: false)
-            } else {
-                try s.skipValue()
-                sink.beginFeature(nextIndex)
-                sink.malformedFeature(nextIndex)
-                nextIndex += 1
+        if try walkInTwoParts() { return }
+        while try s.nextElement(&first) { try walkElement() }
+    }
+
+    private mutating func walkElement() throws {
+        s.readPast()
+        if s.peek() == UInt8(ascii: "{") {
+            try walkFeatureLike(topLevel: false)
+        } else {
+            try s.skipValue()
+            sink.beginFeature(nextIndex)
+            sink.malformedFeature(nextIndex)
+            nextIndex += 1
+        }
+    }
+
+    /// Reads the rest of a feature array (the scanner just inside its `[`) in two parts on two
+    /// threads, the later into a part sink that is then absorbed: true when it did. The parts
+    /// meet at the first comma between elements past the middle of the bytes left
+    /// (`splitComma`), so each is a run of whole features.
+    ///
+    /// The result is the one-thread walk's: the later part numbers its features from 0 and is
+    /// absorbed with the earlier part's count as offset; when the earlier part does not stop
+    /// exactly at that comma (malformed JSON the quick scan read otherwise) it has read the whole
+    /// array itself and the later part is dropped; when the later part fails, it is read again
+    /// here, so the error names its feature as a one-thread walk does. Why: a 2.2 MB 1:50m
+    /// countries choropleth spent a quarter of its run reading numbers on one core (issue #44).
+    private mutating func walkInTwoParts() throws -> Bool {
+        let left = s.count - s.pos
+        guard !Work.serial, left >= GeoJSONParts.from, left <= GeoJSONParts.upTo,
+              let comma = Self.splitComma(s.base, from: s.pos, count: s.count),
+              let part = sink.makePartSink() else { return false }
+        var earlier = self
+        var later = GeoJSONWalker(scanner: s.part(from: comma + 1, invalidUTF8: part.invalidUTF8Tally), sink: part)
+        var errors: [(any Error)?] = [nil, nil]
+        errors.withUnsafeMutableBufferPointer { errors in
+            Work.perform(iterations: 2) { k in
+                do {
+                    if k == 0 {
+                        var first = true
+                        while true {
+                            earlier.s.skipWhitespace()
+                            if earlier.s.pos == comma { break }
+                            guard try earlier.s.nextElement(&first) else { break }
+                            try earlier.walkElement()
+                        }
+                    } else {
+                        var first = true
+                        while try later.s.nextElement(&first) { try later.walkElement() }
+                    }
+                } catch {
+                    errors[k] = error
+                }
             }
         }
+        if let error = errors[0] { throw error }
+        self = earlier
+        guard s.pos == comma else { return true }     // it read the whole array
+        if errors[1] == nil {
+            sink.absorb(part, featureOffset: nextIndex)
+            nextIndex += later.nextIndex
+            s.pos = later.s.pos
+            return true
+        }
+        // The later part again on this thread, from the comma.
+        var first = false
+        while try s.nextElement(&first) { try walkElement() }
+        return true
+    }
+
+    /// The offset of the first comma between two elements of the array whose elements start at
+    /// `from` that lies at or past the middle of the bytes left, when one does and an element
+    /// follows it; nil when the array ends before (or the bytes end). A quick scan of strings
+    /// and brackets only: the parts' walks check the JSON.
+    static func splitComma(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
+        let middle = from + (count - from) / 2
+        var depth = 0, i = from
+        while i < count {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                // A string: to its closing quote (a backslash escapes the byte after it).
+                i += 1
+                while i < count && base[i] != UInt8(ascii: "\"") { i += base[i] == UInt8(ascii: "\\") ? 2 : 1 }
+            } else if b == UInt8(ascii: "[") || b == UInt8(ascii: "{") {
+                depth += 1
+            } else if b == UInt8(ascii: "]") || b == UInt8(ascii: "}") {
+                if depth == 0 { return nil }
+                depth -= 1
+            } else if b == UInt8(ascii: ","), depth == 0, i >= middle {
+                var j = i + 1
+                while j < count, base[j] == 0x20 || base[j] == 0x0A || base[j] == 0x0D || base[j] == 0x09 { j += 1 }
+                return j < count && base[j] != UInt8(ascii: "]") ? i : nil
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// An object that is a Feature, a geometry, or (at the top level) a FeatureCollection.
@@ -261,6 +346,15 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
     }
 }
 
+/// When a feature array is read in two parts on two threads (`GeoJSONWalker.walkInTwoParts`).
+enum GeoJSONParts {
+    /// From this many bytes left in the array (tests bind it lower to split small documents).
+    @TaskLocal static var from = 1 << 19
+    /// Up to this many: the later part gives no pages of a mapped file back until it ends, so a
+    /// larger array is read on one thread.
+    static let upTo = 1 << 28
+}
+
 /// The `type` of a GeoJSON object.
 enum GeoJSONType: Equatable {
     case featureCollection, feature
@@ -321,4 +415,19 @@ protocol GeoJSONSink: AnyObject {
     /// the next) and may warn. (Problems the earlier geometry was skipped for stay counted.)
     func duplicateMember(_ key: String, feature: Int)
     func endFeature(_ index: Int)
+    /// A sink for a later part of a feature array read on another thread
+    /// (`GeoJSONWalker.walkInTwoParts`), with its features numbered from 0; nil to read on one
+    /// thread.
+    func makePartSink() -> Self?
+    /// Where a scanner of this sink's bytes counts invalid UTF-8 (nil: nowhere).
+    var invalidUTF8Tally: InvalidUTF8Tally? { get }
+    /// Appends what `part` read after everything this sink has, its feature `k` being feature
+    /// `featureOffset + k` here: afterwards this sink holds what one sink reading both would.
+    func absorb(_ part: Self, featureOffset: Int)
+}
+
+extension GeoJSONSink {
+    func makePartSink() -> Self? { nil }
+    var invalidUTF8Tally: InvalidUTF8Tally? { nil }
+    func absorb(_ part: Self, featureOffset: Int) {}
 }

@@ -60,6 +60,15 @@ struct JSONScanner {
         try body(JSONScanner(base: base, count: count, name: name, invalidUTF8: invalidUTF8, release: release))
     }
 
+    /// A scanner of the same bytes from `offset`, for a later part of them read on another
+    /// thread: it gives no pages back (the earlier part's reader may still need them) and
+    /// counts invalid UTF-8 in `invalidUTF8`.
+    func part(from offset: Int, invalidUTF8: InvalidUTF8Tally?) -> JSONScanner {
+        var p = JSONScanner(base: base, count: count, name: name, invalidUTF8: invalidUTF8)
+        p.pos = offset
+        return p
+    }
+
     /// Called between top-level values (features): the bytes before `pos` are done with.
     /// Hands them to `release` every 8 MiB.
     @inline(__always)

@@ -81,6 +81,22 @@ public struct PropertyTable: Sendable {
         rowCount += other.rowCount
     }
 
+    /// Appends the rows of any table, column by column: its columns merged by name (new ones
+    /// added after this table's, in its order, `.missing` in earlier rows), this table's
+    /// columns it lacks `.missing` in its rows. The table one reader of both would have built.
+    public mutating func append(merging other: PropertyTable) {
+        var filled = [Bool](repeating: false, count: columns.count + other.names.count)
+        for (c, name) in other.names.enumerated() {
+            let target = addColumn(name)
+            columns[target].append(contentsOf: other.columns[c])
+            filled[target] = true
+        }
+        for c in columns.indices where !filled[c] {
+            columns[c].append(contentsOf: repeatElement(PropertyValue.missing, count: other.rowCount))
+        }
+        rowCount += other.rowCount
+    }
+
     /// Removes every row, keeping the columns (and their memory).
     public mutating func removeAllRows() {
         for c in columns.indices { columns[c].removeAll(keepingCapacity: true) }

@@ -111,8 +111,9 @@ public struct ShapeSet: Sendable {
         return c
     }
 
-    /// Appends another set's shapes; its property rows follow this set's, columns merged by name.
-    public mutating func append(contentsOf other: ShapeSet) {
+    /// Appends another set's shapes; its property rows follow this set's, columns merged by name,
+    /// its feature indexes shifted by `featureOffset`.
+    public mutating func append(contentsOf other: ShapeSet, featureOffset: Int = 0) {
         boxes = nil
         let vertexBase = vertexCount, ringBase = ringStart.count - 1
         if row.isEmpty && !isEmpty {
@@ -122,12 +123,9 @@ public struct ShapeSet: Sendable {
         ringStart.append(contentsOf: other.ringStart.dropFirst().map { $0 + vertexBase })
         shapeRingStart.append(contentsOf: other.shapeRingStart.dropFirst().map { $0 + ringBase })
         kinds.append(contentsOf: other.kinds)
-        feature.append(contentsOf: other.feature)
+        feature.append(contentsOf: featureOffset == 0 ? other.feature : other.feature.map { $0 + featureOffset })
         let rowBase = Int32(properties.rowCount)
-        let map = other.properties.names.map { properties.addColumn($0) }
-        for r in 0..<other.properties.rowCount {
-            properties.appendRow(map.enumerated().map { ($0.element, other.properties.value(column: $0.offset, row: r)) })
-        }
+        properties.append(merging: other.properties)
         if other.row.isEmpty {
             for _ in 0..<other.shapeCount { row.append(Int32(properties.rowCount)); properties.appendEmptyRow() }
         } else {

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MapRenderCore
+
+/// A feature array read in two parts on two threads (`GeoJSONWalker.walkInTwoParts`) reads what
+/// one walk reads: the same points, ids, properties, shapes with their feature indexes and
+/// rows, skipped features with their indexes, invalid UTF-8 and duplicate members, and the same
+/// error for a document broken in either part, on generated documents whose strings hold the
+/// brackets, commas, quotes and backslashes the quick scan for the split must step over.
+@Suite struct GeoJSONPartsTests {
+    /// A document of `features` features from a seeded generator, every kind of geometry and
+    /// problem scattered through it; `idsFrom`: features before it have no id.
+    static func document(seed: UInt64, features: Int, idsFrom: Int, array: Bool) -> [UInt8] {
+        var rng = SeededRandom(seed: seed)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        func coord() -> String { "[\(Double(pick(360_000)) / 1000 - 180),\(Double(pick(170_000)) / 1000 - 85)]" }
+        func ring() -> String {
+            let a = coord()
+            return "[" + a + "," + coord() + "," + coord() + "," + a + "]"
+        }
+        var out: [UInt8] = Array((array ? "[\n" : "{\"type\":\"FeatureCollection\",\"features\":[\n").utf8)
+        for i in 0..<features {
+            if i > 0 { out += Array((pick(3) == 0 ? "\n, " : ",\n").utf8) }
+            if pick(150) == 0 {             // not an object: a malformed feature
+                out += Array("42".utf8)
+                continue
+            }
+            let geometry: String
+            switch pick(14) {
+            case 0: geometry = "{\"type\":\"MultiPoint\",\"coordinates\":[\(coord()),\(coord())]}"
+            case 1: geometry = "{\"type\":\"LineString\",\"coordinates\":[\(coord()),\(coord()),\(coord())]}"
+            case 2: geometry = "{\"type\":\"Polygon\",\"coordinates\":[\(ring()),\(ring())]}"
+            case 3: geometry = "{\"type\":\"MultiPolygon\",\"coordinates\":[[\(ring())],[\(ring())]]}"
+            case 4: geometry = "{\"type\":\"GeometryCollection\",\"geometries\":[{\"type\":\"Point\",\"coordinates\":\(coord())},"
+                + "{\"type\":\"LineString\",\"coordinates\":[\(coord()),\(coord())]}]}"
+            case 5: geometry = "null"
+            case 6: geometry = "{\"type\":\"Point\",\"coordinates\":[200,95]}"     // out of range
+            case 7: geometry = "{\"coordinates\":\(coord()),\"type\":\"Point\"}"   // type after coordinates
+            case 8: geometry = "{\"type\":\"Curve\",\"coordinates\":[1,2]}"          // unknown type
+            case 9: geometry = "{\"type\":\"Polygon\",\"coordinates\":[[[1,2],[3,4]]]}"  // too short a ring
+            default: geometry = "{\"type\":\"Point\",\"coordinates\":\(coord())}"
+            }
+            var properties: [String] = ["\"n\":\(pick(1000))"]
+            // Strings with what the split's quick scan must step over.
+            switch pick(8) {
+            case 0: properties.append("\"name\":\"a, b] } { [\\\" \\\\\"")
+            case 1: properties.append("\"name\":\"back\\\\\"")
+            case 2: properties.append("\"name\":\"p\(i)\u{FF}\"")            // (U+00FF: valid)
+            default: properties.append("\"name\":\"p\(i)\"")
+            }
+            if pick(6) == 0 { properties.append("\"nested\":{\"a\":[1,{\"b\":\"],\"}],\"c\":null}") }
+            if i > features / 2 && pick(4) == 0 { properties.append("\"late\":\(pick(10))") }   // a column only the later part has
+            if pick(9) == 0 { properties.shuffle(using: &rng) }
+            var members = ["\"type\":\"Feature\"", "\"properties\":{" + properties.joined(separator: ",") + "}",
+                           "\"geometry\":" + geometry]
+            if i >= idsFrom && pick(2) == 0 { members.append(pick(2) == 0 ? "\"id\":\(i)" : "\"id\":\"f\(i)\"") }
+            if pick(120) == 0 { members.append("\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coord())}") }  // duplicate
+            if pick(5) == 0 { members.shuffle(using: &rng) }
+            var feature = Array(("{" + members.joined(separator: ",") + "}").utf8)
+            if pick(100) == 0, let at = feature.firstIndex(of: UInt8(ascii: "p")) {
+                feature.insert(0xFF, at: at)                         // invalid UTF-8 in a key or value
+            }
+            out += feature
+        }
+        out += Array((array ? "\n]\n" : "\n],\"bbox\":[-180,-85,180,85]}\n").utf8)
+        return out
+    }
+
+    static func read(_ bytes: [UInt8], splitFrom: Int, options: InputOptions) -> Result<LoadedPoints, MapRenderError> {
+        GeoJSONParts.$from.withValue(splitFrom) {
+            Result { try GeoJSONReader.read(bytes: bytes, name: "gen.geojson", options: options) }
+                .mapError { $0 as! MapRenderError }
+        }
+    }
+
+    static func expectSame(_ a: Result<LoadedPoints, MapRenderError>, _ b: Result<LoadedPoints, MapRenderError>,
+                           _ what: String) {
+        switch (a, b) {
+        case (.success(let a), .success(let b)):
+            #expect(a.points.lat == b.points.lat && a.points.lon == b.points.lon, "\(what): coordinates")
+            #expect(a.points.ids == b.points.ids, "\(what): ids")
+            for (x, y) in [(a.points.properties, b.points.properties), (a.shapes.properties, b.shapes.properties)] {
+                #expect(x.names == y.names && x.rowCount == y.rowCount, "\(what): property names")
+                for c in x.columns.indices where c < y.columns.count {
+                    #expect(x.columns[c] == y.columns[c], "\(what): column \(x.names[c])")
+                }
+            }
+            let s = a.shapes, t = b.shapes
+            #expect(s.coords == t.coords && s.ringStart == t.ringStart && s.shapeRingStart == t.shapeRingStart, "\(what): shapes")
+            #expect(s.kinds == t.kinds && s.feature == t.feature && s.row == t.row, "\(what): shapes' features")
+            #expect(a.report == b.report, "\(what): report \(a.report.warnings()) / \(b.report.warnings())")
+            #expect(a.namesOnly == b.namesOnly, "\(what): names only")
+        case (.failure(let a), .failure(let b)):
+            #expect(a.message == b.message, "\(what): errors")
+        default:
+            Issue.record("\(what): one read failed, the other did not: \(a) / \(b)")
+        }
+    }
+
+    static var optionSets: [(String, InputOptions)] {
+        var shapes = InputOptions()
+        shapes.keepShapes = true
+        var names = InputOptions()
+        names.namesOnly = true
+        var some = InputOptions()
+        some.keepShapes = true
+        some.keepProperties = ["late", "n"]
+        some.idField = "n"
+        return [("points", InputOptions()), ("shapes", shapes), ("names only", names), ("kept columns", some)]
+    }
+
+    @Test(arguments: [(UInt64(1), 0, false), (2, 700, false), (3, 1400, true), (4, 1999, true)])
+    func partsReadAsOneWalk(seed: UInt64, idsFrom: Int, array: Bool) throws {
+        let doc = Self.document(seed: seed, features: 1400, idsFrom: idsFrom, array: array)
+        for (name, options) in Self.optionSets {
+            let one = Self.read(doc, splitFrom: .max, options: options)
+            guard case .success(let loaded) = one else { Issue.record("\(name): the one-thread read failed: \(one)"); return }
+            #expect(loaded.report.skippedTotal > 100 && loaded.points.count > 500, "\(name)")
+            if options.keepShapes { #expect(loaded.shapes.shapeCount > 300, "\(name)") }
+            let forks = Work.Forks()
+            let two = Work.$forks.withValue(forks) { Self.read(doc, splitFrom: 1, options: options) }
+            #expect(forks.value >= 1, "\(name): the array was read in two parts")
+            Self.expectSame(one, two, name)
+        }
+        // Invalid UTF-8 is counted in both parts, the first named by its feature.
+        let from = doc.firstIndex(of: UInt8(ascii: "["))! + 1
+        let found = GeoJSONWalker<GeoJSONPointSink>.splitComma(doc, from: from, count: doc.count)
+        #expect(found != nil)
+        let split = found ?? doc.count / 2
+        // (In names: `"name":"p1234"`, a value the reader decodes.)
+        func nameValue(_ r: Range<Int>, last: Bool) -> Int {
+            let starts = r.lazy.filter { doc[$0] == UInt8(ascii: ":") && doc[$0 + 1] == UInt8(ascii: "\"") && doc[$0 + 2] == UInt8(ascii: "p") }
+            return (last ? starts.reversed().first : starts.first).map { $0 + 2 } ?? r.lowerBound
+        }
+        var bad = doc
+        bad.insert(0xFE, at: nameValue(split..<(doc.count - 3), last: false))
+        bad.insert(0xFE, at: nameValue(0..<split, last: true))
+        let one = Self.read(bad, splitFrom: .max, options: InputOptions())
+        #expect(((try? one.get().report.invalidUTF8) ?? 0) - ((try? Self.read(doc, splitFrom: .max, options: InputOptions()).get().report.invalidUTF8) ?? 0) == 2)
+        Self.expectSame(one, Self.read(bad, splitFrom: 1, options: InputOptions()), "invalid UTF-8")
+    }
+
+    /// A document broken in its earlier or its later part fails with the one walk's message,
+    /// the feature and byte it names included.
+    @Test(arguments: [0.2, 0.5, 0.8, 0.99])
+    func brokenDocumentsFailAsOneWalk(at fraction: Double) throws {
+        let doc = Self.document(seed: 9, features: 600, idsFrom: 0, array: false)
+        var at = Int(Double(doc.count) * fraction)
+        while doc[at] != UInt8(ascii: ":") { at += 1 }
+        for breakage in [[UInt8(ascii: "}")], Array("tru".utf8), [UInt8(ascii: ",")]] {
+            var bad = doc
+            bad.replaceSubrange((at + 1)..<(at + 2), with: breakage)
+            let one = Self.read(bad, splitFrom: .max, options: InputOptions())
+            guard case .failure = one else { Issue.record("not broken: \(breakage) at \(at)"); continue }
+            Self.expectSame(one, Self.read(bad, splitFrom: 1, options: InputOptions()), "broken at \(fraction)")
+        }
+        // Cut short in the later part.
+        let cut = Array(doc[..<(doc.count * 3 / 4)])
+        Self.expectSame(Self.read(cut, splitFrom: .max, options: InputOptions()),
+                        Self.read(cut, splitFrom: 1, options: InputOptions()), "cut short")
+    }
+
+    /// The split falls on a comma between two elements, past the middle, never inside a string or
+    /// a nested value; none when the array ends first or a trailing comma ends it.
+    @Test func splitFallsBetweenElements() {
+        func split(_ s: String) -> Int? {
+            let b = Array(s.utf8)
+            return GeoJSONWalker<GeoJSONPointSink>.splitComma(b, from: 1, count: b.count)
+        }
+        #expect(split("[1,2,3,4,5,6]") == 8)
+        #expect(split("[\"a,b,c,d,e\",{\"k\":[1,2,3]},7]") == 26)
+        #expect(split("[\"\\\\\",\"x\\\",\\\"y\",[1,[2,[3]]],4]") == 15)  // not 10, in the string
+        #expect(split("[1,2,3,4] ,5,6,7,8,9") == nil)            // the array ends before its middle
+        #expect(split("[{\"a\":1},{\"a\":2},{\"a\":3},  ]") == 16)
+        #expect(split("[{\"a\":1},{\"a\":2},  ]") == nil) // a trailing comma: the walk says so
+        #expect(split("[1,2,3,\"unclosed") == nil)
+    }
+}

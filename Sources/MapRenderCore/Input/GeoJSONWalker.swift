@@ -1,3 +1,5 @@
+import Foundation
+
 /// The structure of a GeoJSON document (RFC 7946), walked once, with what to keep left to a sink.
 ///
 /// Accepts a FeatureCollection, a single Feature, a bare geometry (GeometryCollection included),
@@ -71,20 +73,23 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
     }
 
     /// Reads the rest of a feature array (the scanner just inside its `[`) in two parts on two
-    /// threads, the later into a part sink that is then absorbed: true when it did. The parts
-    /// meet at the first comma between elements past the middle of the bytes left
-    /// (`splitComma`), so each is a run of whole features.
+    /// threads, the later into a part sink that is then absorbed: true when it did. The later
+    /// part starts after a comma near the middle of the bytes left that looks like one between
+    /// two features (`splitGuess`); the earlier part stops there only if it is one, and so
+    /// checks the guess.
     ///
     /// The result is the one-thread walk's: the later part numbers its features from 0 and is
     /// absorbed with the earlier part's count as offset; when the earlier part does not stop
-    /// exactly at that comma (malformed JSON the quick scan read otherwise) it has read the whole
-    /// array itself and the later part is dropped; when the later part fails, it is read again
-    /// here, so the error names its feature as a one-thread walk does. Why: a 2.2 MB 1:50m
-    /// countries choropleth spent a quarter of its run reading numbers on one core (issue #44).
+    /// at that comma (the guess fell inside a string or a nested value) it has read the whole
+    /// array itself, and the later part's work is dropped; when the later part fails, it is
+    /// read again here, so the error names its feature as a one-thread walk does. Why: a 2.2 MB
+    /// 1:50m countries choropleth spent a quarter of its run reading numbers on one core
+    /// (issue #44). (A guess, not a scan of the earlier half for the exact comma: that scan
+    /// alone cost a seventh of the read on the thread that waits for it.)
     private mutating func walkInTwoParts() throws -> Bool {
         let left = s.count - s.pos
         guard !Work.serial, left >= GeoJSONParts.from, left <= GeoJSONParts.upTo,
-              let comma = Self.splitComma(s.base, from: s.pos, count: s.count),
+              let comma = Self.splitGuess(s.base, start: GeoJSONParts.at ?? s.pos + left / 2, count: s.count),
               let part = sink.makePartSink() else { return false }
         var earlier = self
         var later = GeoJSONWalker(scanner: s.part(from: comma + 1, invalidUTF8: part.invalidUTF8Tally), sink: part)
@@ -116,6 +121,7 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
             sink.absorb(part, featureOffset: nextIndex)
             nextIndex += later.nextIndex
             s.pos = later.s.pos
+            GeoJSONParts.absorbed?.add()
             return true
         }
         // The later part again on this thread, from the comma.
@@ -124,29 +130,18 @@ struct GeoJSONWalker<Sink: GeoJSONSink> {
         return true
     }
 
-    /// The offset of the first comma between two elements of the array whose elements start at
-    /// `from` that lies at or past the middle of the bytes left, when one does and an element
-    /// follows it; nil when the array ends before (or the bytes end). A quick scan of strings
-    /// and brackets only: the parts' walks check the JSON.
-    static func splitComma(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
-        let middle = from + (count - from) / 2
-        var depth = 0, i = from
-        while i < count {
-            let b = base[i]
-            if b == UInt8(ascii: "\"") {
-                // A string: to its closing quote (a backslash escapes the byte after it).
-                i += 1
-                while i < count && base[i] != UInt8(ascii: "\"") { i += base[i] == UInt8(ascii: "\\") ? 2 : 1 }
-            } else if b == UInt8(ascii: "[") || b == UInt8(ascii: "{") {
-                depth += 1
-            } else if b == UInt8(ascii: "]") || b == UInt8(ascii: "}") {
-                if depth == 0 { return nil }
-                depth -= 1
-            } else if b == UInt8(ascii: ","), depth == 0, i >= middle {
-                var j = i + 1
-                while j < count, base[j] == 0x20 || base[j] == 0x0A || base[j] == 0x0D || base[j] == 0x09 { j += 1 }
-                return j < count && base[j] != UInt8(ascii: "]") ? i : nil
-            }
+    /// The first comma from `start` (the middle of the bytes left) that is followed (after
+    /// whitespace) by `{`, as a comma between two features is, within 1 MiB; nil when none.
+    /// Only a guess: it may lie in a string or a nested value, which the earlier part finds out.
+    static func splitGuess(_ base: UnsafePointer<UInt8>, start: Int, count: Int) -> Int? {
+        var i = start
+        let end = min(count, i + (1 << 20))
+        while i < end {
+            guard let found = memchr(base + i, Int32(UInt8(ascii: ",")), end - i) else { return nil }
+            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var j = i + 1
+            while j < count, base[j] == 0x20 || base[j] == 0x0A || base[j] == 0x0D || base[j] == 0x09 { j += 1 }
+            if j < count && base[j] == UInt8(ascii: "{") { return i }
             i += 1
         }
         return nil
@@ -353,6 +348,10 @@ enum GeoJSONParts {
     /// Up to this many: the later part gives no pages of a mapped file back until it ends, so a
     /// larger array is read on one thread.
     static let upTo = 1 << 28
+    /// Counts the arrays read in two parts whose parts met (tests bind it).
+    @TaskLocal static var absorbed: Work.Forks?
+    /// Where the guess of the split starts, instead of the middle (tests bind it).
+    @TaskLocal static var at: Int?
 }
 
 /// The `type` of a GeoJSON object.

@@ -46,10 +46,11 @@ import TestSupport
             switch pick(8) {
             case 0: properties.append("\"name\":\"a, b] } { [\\\" \\\\\"")
             case 1: properties.append("\"name\":\"back\\\\\"")
+            case 2 where i % 7 == 0: properties.append("\"name\":\"a string, {\\\"like\\\":\\\"a feature\\\"}, {\"")
             case 2: properties.append("\"name\":\"p\(i)\u{FF}\"")            // (U+00FF: valid)
             default: properties.append("\"name\":\"p\(i)\"")
             }
-            if pick(6) == 0 { properties.append("\"nested\":{\"a\":[1,{\"b\":\"],\"}],\"c\":null}") }
+            if pick(6) == 0 { properties.append("\"nested\":{\"a\":[1,{\"b\":\"],\"}, {\"d\":[]}],\"c\":null}") }
             if i > features / 2 && pick(4) == 0 { properties.append("\"late\":\(pick(10))") }   // a column only the later part has
             if pick(9) == 0 { properties.shuffle(using: &rng) }
             var members = ["\"type\":\"Feature\"", "\"properties\":{" + properties.joined(separator: ",") + "}",
@@ -118,16 +119,28 @@ import TestSupport
             guard case .success(let loaded) = one else { Issue.record("\(name): the one-thread read failed: \(one)"); return }
             #expect(loaded.report.skippedTotal > 100 && loaded.points.count > 500, "\(name)")
             if options.keepShapes { #expect(loaded.shapes.shapeCount > 300, "\(name)") }
-            let forks = Work.Forks()
-            let two = Work.$forks.withValue(forks) { Self.read(doc, splitFrom: 1, options: options) }
-            #expect(forks.value >= 1, "\(name): the array was read in two parts")
+            let absorbed = Work.Forks()
+            let two = GeoJSONParts.$absorbed.withValue(absorbed) { Self.read(doc, splitFrom: 1, options: options) }
+            #expect(absorbed.value == 1, "\(name): the array was read in two parts that met")
             Self.expectSame(one, two, name)
         }
+        // Split at every guess from the middle on (a comma followed by `{` in a name, in a nested
+        // value, or between features): each reads as one walk, the wrong guesses by the earlier
+        // part alone.
+        var guesses = 0, met = 0, at = doc.count / 2
+        while guesses < 24, let comma = GeoJSONWalker<GeoJSONPointSink>.splitGuess(doc, start: at, count: doc.count) {
+            let absorbed = Work.Forks()
+            let two = GeoJSONParts.$absorbed.withValue(absorbed) {
+                GeoJSONParts.$at.withValue(at) { Self.read(doc, splitFrom: 1, options: InputOptions()) }
+            }
+            Self.expectSame(Self.read(doc, splitFrom: .max, options: InputOptions()), two, "split at \(comma)")
+            met += absorbed.value
+            guesses += 1
+            at = comma + 1
+        }
+        #expect(guesses == 24 && met > 0 && met < guesses, "\(met) of \(guesses) guesses met")
         // Invalid UTF-8 is counted in both parts, the first named by its feature.
-        let from = doc.firstIndex(of: UInt8(ascii: "["))! + 1
-        let found = GeoJSONWalker<GeoJSONPointSink>.splitComma(doc, from: from, count: doc.count)
-        #expect(found != nil)
-        let split = found ?? doc.count / 2
+        let split = GeoJSONWalker<GeoJSONPointSink>.splitGuess(doc, start: doc.count / 2, count: doc.count) ?? doc.count / 2
         // (In names: `"name":"p1234"`, a value the reader decodes.)
         func nameValue(_ r: Range<Int>, last: Bool) -> Int {
             let starts = r.lazy.filter { doc[$0] == UInt8(ascii: ":") && doc[$0 + 1] == UInt8(ascii: "\"") && doc[$0 + 2] == UInt8(ascii: "p") }
@@ -161,19 +174,14 @@ import TestSupport
                         Self.read(cut, splitFrom: 1, options: InputOptions()), "cut short")
     }
 
-    /// The split falls on a comma between two elements, past the middle, never inside a string or
-    /// a nested value; none when the array ends first or a trailing comma ends it.
-    @Test func splitFallsBetweenElements() {
-        func split(_ s: String) -> Int? {
+    /// The guess of the split: the first comma from the middle followed by `{`.
+    @Test func splitGuessIsACommaBeforeAnObject() {
+        func guess(_ s: String) -> Int? {
             let b = Array(s.utf8)
-            return GeoJSONWalker<GeoJSONPointSink>.splitComma(b, from: 1, count: b.count)
+            return GeoJSONWalker<GeoJSONPointSink>.splitGuess(b, start: b.count / 2, count: b.count)
         }
-        #expect(split("[1,2,3,4,5,6]") == 8)
-        #expect(split("[\"a,b,c,d,e\",{\"k\":[1,2,3]},7]") == 26)
-        #expect(split("[\"\\\\\",\"x\\\",\\\"y\",[1,[2,[3]]],4]") == 15)  // not 10, in the string
-        #expect(split("[1,2,3,4] ,5,6,7,8,9") == nil)            // the array ends before its middle
-        #expect(split("[{\"a\":1},{\"a\":2},{\"a\":3},  ]") == 16)
-        #expect(split("[{\"a\":1},{\"a\":2},  ]") == nil) // a trailing comma: the walk says so
-        #expect(split("[1,2,3,\"unclosed") == nil)
+        #expect(guess("[{\"a\":1},{\"a\":2},\n {\"a\":3},{\"a\":4}]") == 26)
+        #expect(guess("[{\"a\":[1,2,3,4,5,6,7,8]},{}]") == 24)
+        #expect(guess("[1,2,3,4,5,6,7,8]") == nil)
     }
 }

@@ -70,4 +70,55 @@ import TestSupport
         }
         #expect(bytes[2] == bytes[1] && bytes[3] == bytes[1])
     }
+
+    /// A choropleth in bands, each band drawing only the paths that reach its rows
+    /// (`CairoRenderer.bandPaths`): 240 star-shaped polygons of 120 vertices with holes (fewer
+    /// paths than `bandedPaths`, more vertices than `bandedVertices`), filled by a step of a
+    /// property and outlined, some across 180° (edges on the cut, not stroked), on a
+    /// letterboxed world, at 1, 2, 3 and 8 threads: one set of bytes, and the outlines are there.
+    @Test func choroplethInBandsIsTheSameBytesAtAnyThreadCount() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("maprender-choroband-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var rng = SeededRandom(seed: 240)
+        var features: [String] = []
+        var vertices = 0
+        for k in 0..<240 {
+            let lon = k % 12 == 0 ? 179.0 : Double.random(in: -175...175, using: &rng), lat = Double.random(in: -65...75, using: &rng)
+            func ring(_ r: Double, _ n: Int) -> String {
+                var pts: [String] = []
+                for j in 0..<n {
+                    let a = Double(j) / Double(n) * 2 * .pi, rr = r * (j % 2 == 0 ? 1 : 0.6)
+                    pts.append("[\(lon + rr * cos(a) / cos(lat * .pi / 180)),\(lat + rr * sin(a))]")
+                }
+                vertices += n + 1
+                return "[" + (pts + [pts[0]]).joined(separator: ",") + "]"
+            }
+            features.append(#"{"type":"Feature","properties":{"rate":\#(k % 100)},"geometry":{"type":"Polygon","coordinates":["# + ring(4, 120) + "," + ring(1, 20) + "]}}")
+        }
+        let path = dir.appendingPathComponent("stars.geojson").path
+        try #"{"type":"FeatureCollection","features":["#.appending(features.joined(separator: ",\n")).appending("]}").write(toFile: path, atomically: true, encoding: .utf8)
+        var r = RenderRequest()
+        r.inputs = [path]
+        r.style = try Style.parse(data: Data(##"{"layers":[{"id":"c","type":"fill","paint":{"fill-color":["step",["get","rate"],"#fee5d9",25,"#fcae91",50,"#fb6a4a",75,"#cb181d"],"fill-outline-color":"#202020","fill-outline-width":0.5}}]}"##.utf8), name: "choropleth.json")
+        r.width = 900; r.height = 700
+        r.view = .center(lat: 0, lon: 180, zoom: 0.4)
+        var bytes: [Int: Data] = [:]
+        for threads in [1, 2, 3, 8] {
+            r.threads = threads
+            let result = try MapRenderer.render(r)
+            var paths = 0, drawn = 0, cut = 0
+            for case .shapes(let b) in result.scene.items { paths += b.pathCount; drawn += b.coords.count / 2; cut += b.unstroked.count }
+            #expect(paths < CairoRenderer.bandedPaths && drawn >= CairoRenderer.bandedVertices, "\(paths) paths, \(drawn) vertices")
+            #expect(cut > 0, "some polygons cut at 180°")
+            bytes[threads] = result.data
+        }
+        #expect(vertices > 30_000)
+        for threads in [2, 3, 8] { #expect(bytes[threads] == bytes[1], "\(threads) threads") }
+        // Dark outlines drawn: the image has many near-black pixels.
+        let image = try PNGCodec.decode(data: try #require(bytes[1]))
+        var dark = 0
+        for k in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[k] < 90 { dark += 1 }
+        #expect(dark > 5_000, "\(dark) outline pixels")
+    }
 }

@@ -200,7 +200,7 @@ public final class CairoRenderer {
         return paths >= Self.bandedPaths ? end : nil
     }
 
-    /// Draws shape batches in horizontal bands of the image's rows, a band a core, each through a
+    /// Draws shape batches in horizontal bands of the image's rows, several bands a core, each through a
     /// Cairo context of its own over its rows of the one image (`cairo_image_surface_create_for_data`
     /// at the band's first row, the transformation moved up by as many whole pixels); false, and
     /// nothing drawn, when the target is not a plain unclipped ARGB32 image drawn with OVER, or one
@@ -211,6 +211,11 @@ public final class CairoRenderer {
     /// strokes and fills over it, in their order, and Cairo computes a pixel's coverage from the
     /// path in device space: a band moved by whole pixels gives the same bits as the whole image
     /// (`ShapeBandTests` compares them at 1, 2, 3 and 8 threads).
+    ///
+    /// Four bands a thread, taken by the threads as they come free: flows between cities lie
+    /// mostly in the northern half of a world map, and with one band a core the top band's
+    /// thread drew six pixels in seven (perf samples) while the other waited. A thin-line batch
+    /// (`ThinLineRaster`) is left out of the bands whose rows it cannot reach, decided once.
     private func drawInBands(_ items: ArraySlice<SceneItem>, world: Rect?, _ cr: OpaquePointer) -> Bool {
         let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let count = min(threads ?? cores, 8)
@@ -219,11 +224,15 @@ public final class CairoRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_surface_flush(target)
-        let rows = (h + count - 1) / count
+        let bands = max(count, min(4 * count, h / 32))
+        let rows = (h + bands - 1) / bands
         let batches = items.compactMap { if case .shapes(let b) = $0 { return b } else { return nil } }
         // Fill patterns draw from a surface cache of one thread: not in bands.
         guard !batches.contains(where: { $0.paint.pattern != nil }) else { return false }
-        DispatchQueue.concurrentPerform(iterations: count) { band in
+        // Per batch, the rows it reaches when drawn as thin lines; nil: by Cairo, in every band.
+        let whole = directThinLines ? ThinLineRaster(pixels: base, width: w, stride: stride, height: h, rows: 0..<h, matrix: matrix) : nil
+        let reached = batches.map { whole?.rowsReached($0) }
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
             let top = band * rows, bottom = min(h, top + rows)
             guard top < bottom else { return }
             let surface = cairo_image_surface_create_for_data(base + top * stride, CAIRO_FORMAT_ARGB32,
@@ -235,7 +244,13 @@ public final class CairoRenderer {
             var m = matrix
             m.y0 -= Double(top)
             cairo_set_matrix(bcr, &m)
-            for b in batches { drawShapes(b, bcr, rasters: rasters, inside: world, thin: thin) }
+            for (k, b) in batches.enumerated() {
+                if let thin, let r = reached[k] {
+                    if r.overlaps(top..<bottom) { _ = thin.draw(b, on: bcr, clip: world, applies: true) }
+                } else {
+                    drawShapes(b, bcr, rasters: rasters, inside: world, thin: thin)
+                }
+            }
             cairo_destroy(bcr)
             cairo_surface_flush(surface)
             cairo_surface_destroy(surface)

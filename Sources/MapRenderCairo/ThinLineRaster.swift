@@ -47,8 +47,13 @@ final class ThinLineRaster {
     private let scale: Double, dx: Double, dy: Double
     /// Per pixel of `rows`, the batch's coverage so far (0 outside it).
     private var coverage: [UInt8] = []
-    /// Indices into `coverage` of the pixels the batch touched.
-    private var touched: [Int32] = []
+    /// Indices into `coverage` of the pixels the batch touched, `touchedCount` of them: room
+    /// for every pixel of the rows (each is listed once a batch), so that listing one is a
+    /// store, without an array's uniqueness and capacity checks (3 % of the flows' instructions).
+    private var touched: UnsafeMutablePointer<Int32>?
+    private var touchedCount = 0
+
+    deinit { touched?.deallocate() }
 
     /// For the whole image: nil unless `cr` draws on a `PlainImage` under a uniform scale and
     /// translation.
@@ -79,16 +84,34 @@ final class ThinLineRaster {
     }
 
     /// Draws `b` into the pixels, clipped to `clip` (user space; nil: the image), when it
-    /// `applies`; false, and nothing drawn, otherwise. `cr` is the context drawing these rows:
-    /// its surface is flushed before and marked dirty after.
-    func draw(_ b: ShapeBatch, on cr: OpaquePointer, clip: Rect?) -> Bool {
-        guard applies(b) else { return false }
+    /// `applies` (`known`: already decided for it, as `rowsReached` does); false, and nothing
+    /// drawn, otherwise. `cr` is the context drawing these rows: its surface is flushed before
+    /// and marked dirty after.
+    func draw(_ b: ShapeBatch, on cr: OpaquePointer, clip: Rect?, applies known: Bool? = nil) -> Bool {
+        guard known ?? applies(b) else { return false }
         let target = cairo_get_target(cr)!
         cairo_surface_flush(target)
         rasterize(b, clip: clip)
         composite(b.stroke)
         cairo_surface_mark_dirty(target)
         return true
+    }
+
+    /// The image rows `b` can cover when it `applies` (those within its half width and half a
+    /// pixel of a vertex's row, and a square cap's reach more), else nil: a band of other rows
+    /// leaves it out without visiting its segments.
+    func rowsReached(_ b: ShapeBatch) -> Range<Int>? {
+        guard applies(b) else { return nil }
+        var lo = Double.infinity, hi = -Double.infinity
+        b.coords.withUnsafeBufferPointer { c in
+            for p in Swift.stride(from: 1, to: c.count, by: 2) { lo = min(lo, c[p]); hi = max(hi, c[p]) }
+        }
+        guard lo <= hi else { return 0..<0 }
+        let reach = b.strokeWidth * scale + 2   // r + 0.5, and r more for a square cap, with a pixel to spare
+        let top = lo * scale + dy - reach, bottom = hi * scale + dy + reach
+        guard top.isFinite, bottom.isFinite else { return 0..<height }
+        let from = Int(min(max(top.rounded(.down), 0), Double(height))), to = Int(min(max(bottom.rounded(.up), 0), Double(height)))
+        return from..<max(from, to)
     }
 
     /// True when every turn of every ring of `b` has a bevel and miter join within
@@ -136,11 +159,12 @@ final class ThinLineRaster {
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }
         let r = b.strokeWidth * scale / 2
         let cap = b.paint.cap
-        // The list as a local, passed inout: appending to the stored property in the pixel loop
-        // paid a dynamic exclusivity check per pixel (8% of the flows' instructions).
-        var list = touched
-        touched = []
-        defer { touched = list }
+        if touched == nil { touched = UnsafeMutablePointer<Int32>.allocate(capacity: width * rows.count) }
+        let list = touched!
+        // The count as a local, passed inout: the stored property in the pixel loop paid a
+        // dynamic exclusivity check per pixel (8% of the flows' instructions).
+        var count = touchedCount
+        defer { touchedCount = count }
         b.coords.withUnsafeBufferPointer { c in
             coverage.withUnsafeMutableBufferPointer { cov in
                 for ring in 0..<(b.ringStart.count - 1) {
@@ -157,7 +181,7 @@ final class ThinLineRaster {
                         guard cap != .butt else { continue }
                         let x = c[2 * start] * scale + dx, y = c[2 * start + 1] * scale + dy
                         segment(x, y, x, y, r: r, flatStart: cap == .square, flatEnd: cap == .square,
-                                extendStart: cap == .square, extendEnd: cap == .square, box: box, cov, &list)
+                                extendStart: cap == .square, extendEnd: cap == .square, box: box, cov, list, &count)
                         continue
                     }
                     for p in first...last {
@@ -168,7 +192,7 @@ final class ThinLineRaster {
                         segment(ax, ay, bx, by, r: r,
                                 flatStart: isFirst && cap != .round, flatEnd: isLast && cap != .round,
                                 extendStart: isFirst && cap == .square, extendEnd: isLast && cap == .square,
-                                box: box, cov, &list)
+                                box: box, cov, list, &count)
                     }
                 }
             }
@@ -189,7 +213,7 @@ final class ThinLineRaster {
     private func segment(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double, r: Double,
                          flatStart: Bool, flatEnd: Bool, extendStart: Bool, extendEnd: Bool,
                          box: (x0: Double, y0: Double, x1: Double, y1: Double), _ cov: UnsafeMutableBufferPointer<UInt8>,
-                         _ touched: inout [Int32]) {
+                         _ touched: UnsafeMutablePointer<Int32>, _ touchedCount: inout Int) {
         guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
         var ax = ax0, ay = ay0, bx = bx0, by = by0
         let len0 = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
@@ -265,7 +289,7 @@ final class ThinLineRaster {
                 let i = rowBase + x
                 let old = cov[i]
                 if v > old {
-                    if old == 0 { touched.append(Int32(i)) }
+                    if old == 0 { touched[touchedCount] = Int32(i); touchedCount += 1 }
                     cov[i] = v
                 }
             }
@@ -289,7 +313,7 @@ final class ThinLineRaster {
         // Coverage index i is pixel i of the rows (stride == 4 width).
         let first = UnsafeMutableRawPointer(pixels + rows.lowerBound * stride).assumingMemoryBound(to: UInt32.self)
         coverage.withUnsafeMutableBufferPointer { cov in
-            for i32 in touched {
+            for i32 in UnsafeBufferPointer(start: touched, count: touchedCount) {
                 let i = Int(i32)
                 let m = UInt64(cov[i])
                 cov[i] = 0
@@ -300,7 +324,7 @@ final class ThinLineRaster {
                 first[i] = UInt32(truncatingIfNeeded: ag << 8 | rb)
             }
         }
-        touched.removeAll(keepingCapacity: true)
+        touchedCount = 0
     }
 }
 

@@ -95,6 +95,44 @@ public enum GreatCircle {
         return true
     }
 
+    /// The southernmost and northernmost latitudes, degrees, of the short arc from the first
+    /// place to the second: its ends' latitudes, or the great circle's vertex (its point
+    /// nearest a pole) where the arc passes it. The arc's true extent, for fitting a view to
+    /// arcs drawn at the view's resolution (`ShapeSet.greatCircle`). Its longitudes need no
+    /// such care: along a short arc they run monotonically from one end's to the other's.
+    /// - Complexity: O(1).
+    public static func latitudeRange(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> (south: Double, north: Double) {
+        var south = min(lat1, lat2), north = max(lat1, lat2)
+        let a = unitVector(lat: lat1, lon: lon1), b = unitVector(lat: lat2, lon: lon2)
+        // The normal of the arc's plane, n = a × b (zero for the same place or antipodes).
+        let nx = a.y * b.z - a.z * b.y, ny = a.z * b.x - a.x * b.z, nz = a.x * b.y - a.y * b.x
+        let n2 = nx * nx + ny * ny + nz * nz
+        guard n2 > 1e-30 else { return (south, north) }
+        // The circle's northern vertex: the pole's direction less its part along n, v ∝ ẑ - (n_z / |n|²) n.
+        let k = nz / n2
+        let vx = -k * nx, vy = -k * ny, vz = 1 - k * nz
+        let vl = (vx * vx + vy * vy + vz * vz).squareRoot()
+        guard vl > 1e-15 else { return (south, north) }   // an equator: no vertex
+        let lat = asin(min(1, max(-1, vz / vl))) * 180 / .pi
+        // v lies on the short arc when it is on the far side of a from b's point of view and
+        // vice versa: (a × v) · n ≥ 0 and (v × b) · n ≥ 0; -v likewise for the southern vertex.
+        func between(_ sx: Double, _ sy: Double, _ sz: Double) -> Bool {
+            let av = (a.y * sz - a.z * sy) * nx + (a.z * sx - a.x * sz) * ny + (a.x * sy - a.y * sx) * nz
+            let vb = (sy * b.z - sz * b.y) * nx + (sz * b.x - sx * b.z) * ny + (sx * b.y - sy * b.x) * nz
+            return av >= 0 && vb >= 0
+        }
+        if between(vx, vy, vz) { north = max(north, lat) }
+        if between(-vx, -vy, -vz) { south = min(south, -lat) }
+        return (south, north)
+    }
+
+    /// The unit vector of a place from the Earth's centre (x towards 0°E on the equator, z north).
+    @inline(__always)
+    public static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
+        let p = lat * .pi / 180, l = lon * .pi / 180
+        return (cos(p) * cos(l), cos(p) * sin(l), sin(p))
+    }
+
     /// The place `distance` metres from (lat, lon) on the initial bearing `bearing` (degrees
     /// clockwise from north), as (lat, lon) in degrees, lon in -180...180.
     public static func destination(lat: Double, lon: Double, distance: Double, bearing: Double) -> (lat: Double, lon: Double) {

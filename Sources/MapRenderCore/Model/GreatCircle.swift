@@ -9,7 +9,9 @@ import Foundation
 public enum GreatCircle {
     /// The IUGG mean Earth radius, metres.
     public static let earthRadius = 6_371_008.8
-    /// The longest step between two vertices of a drawn arc, degrees of arc. On the map a 1°
+    /// The longest step between two vertices of an arc made by `arc` (arcs over a pole, the
+    /// bench's and tests' GeoJSON for Mapnik), degrees of arc; arcs from rows are otherwise cut
+    /// when laid out, to the view's pixels (`ShapeSet.greatCircle`). On the map a 1°
     /// chord bulges from the curve it cuts by its length squared over eight times the curve's
     /// radius: about 1e-5 of the world's width for a transpacific arc, a sixth of a pixel at
     /// zoom 5, where such an arc is seen whole.

@@ -157,6 +157,12 @@ final class ThinLineRaster {
             box.y0 = max(box.y0, c.y * scale + dy); box.y1 = min(box.y1, (c.y + c.height) * scale + dy)
         }
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }
+        // The clip's whole rows and columns, once a batch rather than once a segment (each a
+        // call of libm's floor, ceil or round).
+        let frame = Frame(rowLo: max(rows.lowerBound, Int(box.y0.rounded(.down))), rowHi: min(rows.upperBound, Int(box.y1.rounded(.up))),
+                          colLo: max(0, Int(box.x0.rounded(.down))), colHi: min(width, Int(box.x1.rounded(.up))),
+                          fractional: box.x0 != box.x0.rounded() || box.x1 != box.x1.rounded()
+                              || box.y0 != box.y0.rounded() || box.y1 != box.y1.rounded())
         let r = b.strokeWidth * scale / 2
         let cap = b.paint.cap
         if touched == nil { touched = UnsafeMutablePointer<Int32>.allocate(capacity: width * rows.count) }
@@ -181,7 +187,7 @@ final class ThinLineRaster {
                         guard cap != .butt else { continue }
                         let x = c[2 * start] * scale + dx, y = c[2 * start + 1] * scale + dy
                         segment(x, y, x, y, r: r, flatStart: cap == .square, flatEnd: cap == .square,
-                                extendStart: cap == .square, extendEnd: cap == .square, box: box, cov, list, &count)
+                                extendStart: cap == .square, extendEnd: cap == .square, box: box, frame: frame, cov, list, &count)
                         continue
                     }
                     for p in first...last {
@@ -192,12 +198,22 @@ final class ThinLineRaster {
                         segment(ax, ay, bx, by, r: r,
                                 flatStart: isFirst && cap != .round, flatEnd: isLast && cap != .round,
                                 extendStart: isFirst && cap == .square, extendEnd: isLast && cap == .square,
-                                box: box, cov, list, &count)
+                                box: box, frame: frame, cov, list, &count)
                     }
                 }
             }
         }
     }
+
+    /// The clip's whole rows and columns in a band (`rasterize`), and whether its edges fall
+    /// between pixels.
+    struct Frame { let rowLo, rowHi, colLo, colHi: Int; let fractional: Bool }
+
+    /// ⌈v⌉ and ⌊v⌋ for a v well within Int's range, without a call into libm.
+    @inline(__always)
+    private static func ceilInt(_ v: Double) -> Int { let i = Int(v); return Double(i) < v ? i + 1 : i }
+    @inline(__always)
+    private static func floorInt(_ v: Double) -> Int { let i = Int(v); return Double(i) > v ? i - 1 : i }
 
     /// The fraction of a pixel's span [d - 0.5, d + 0.5] across a line that lies within its
     /// half width `r` of the line, for a pixel centre `d` ≥ 0 px from it.
@@ -212,7 +228,7 @@ final class ThinLineRaster {
     @inline(__always)
     private func segment(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double, r: Double,
                          flatStart: Bool, flatEnd: Bool, extendStart: Bool, extendEnd: Bool,
-                         box: (x0: Double, y0: Double, x1: Double, y1: Double), _ cov: UnsafeMutableBufferPointer<UInt8>,
+                         box: (x0: Double, y0: Double, x1: Double, y1: Double), frame: Frame, _ cov: UnsafeMutableBufferPointer<UInt8>,
                          _ touched: UnsafeMutablePointer<Int32>, _ touchedCount: inout Int) {
         guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
         var ax = ax0, ay = ay0, bx = bx0, by = by0
@@ -230,13 +246,15 @@ final class ThinLineRaster {
         // (A segment left or right of the clip, as a world copy beyond a letterboxed world,
         // has no row to visit.)
         guard top < bottom, min(ax, bx) - reach < box.x1, max(ax, bx) + reach > box.x0 else { return }
-        let rowLo = max(rows.lowerBound, Int(box.y0.rounded(.down)), Int((top - 0.5).rounded(.up)))
-        let rowHi = min(rows.upperBound, Int(box.y1.rounded(.up)), Int((bottom - 0.5).rounded(.down)) + 1)
+        // (top and bottom lie within the clip: the conversions cannot overflow.)
+        let rowLo = max(frame.rowLo, Self.ceilInt(top - 0.5))
+        let rowHi = min(frame.rowHi, Self.floorInt(bottom - 0.5) + 1)
         guard rowLo < rowHi else { return }
-        let colLo = max(0, Int(box.x0.rounded(.down))), colHi = min(width, Int(box.x1.rounded(.up)))
-        let fractionalClip = box.x0 != box.x0.rounded() || box.x1 != box.x1.rounded()
-            || box.y0 != box.y0.rounded() || box.y1 != box.y1.rounded()
+        let colLo = frame.colLo, colHi = frame.colHi
+        let fractionalClip = frame.fractional
         let reach2 = reach * reach
+        // Multiplications by the reciprocals rather than four divisions a row.
+        let perUy = abs(uy) > 1e-12 ? 1 / uy : 0, perUx = abs(ux) > 1e-12 ? 1 / ux : 0
         for y in rowLo..<rowHi {
             let cy = Double(y) + 0.5
             // The x span of the row's centre line within reach: the two end discs and the band
@@ -248,10 +266,10 @@ final class ThinLineRaster {
             let yy = cy - ay
             if abs(uy) > 1e-12 {
                 // |yy ux - (x - ax) uy| < reach and 0 ≤ (x - ax) ux + yy uy ≤ len
-                var pl = (yy * ux - reach) / uy, ph = (yy * ux + reach) / uy
+                var pl = (yy * ux - reach) * perUy, ph = (yy * ux + reach) * perUy
                 if pl > ph { swap(&pl, &ph) }
                 if abs(ux) > 1e-12 {
-                    var tl = -yy * uy / ux, th = (len - yy * uy) / ux
+                    var tl = -yy * uy * perUx, th = (len - yy * uy) * perUx
                     if tl > th { swap(&tl, &th) }
                     pl = max(pl, tl); ph = min(ph, th)
                 } else if yy * uy < 0 || yy * uy > len {
@@ -263,8 +281,8 @@ final class ThinLineRaster {
             }
             guard xl <= xh else { continue }
             // The pixels whose centres lie inside the span.
-            let xFrom = max(colLo, Int(max(-1, min(Double(width), xl - 0.5)).rounded(.up)))
-            let xTo = min(colHi, Int(max(-1, min(Double(width), xh - 0.5)).rounded(.down)) + 1)
+            let xFrom = max(colLo, Self.ceilInt(max(-1, min(Double(width), xl - 0.5))))
+            let xTo = min(colHi, Self.floorInt(max(-1, min(Double(width), xh - 0.5))) + 1)
             guard xFrom < xTo else { continue }
             var fy = 1.0
             if fractionalClip { fy = min(max(min(Double(y + 1), box.y1) - max(Double(y), box.y0), 0), 1) }

@@ -203,7 +203,7 @@ public final class CairoRenderer {
         return paths >= Self.bandedPaths || vertices >= Self.bandedVertices ? end : nil
     }
 
-    /// Draws shape batches in horizontal bands of the image's rows, a band a core, each through a
+    /// Draws shape batches in horizontal bands of the image's rows, several bands a core, each through a
     /// Cairo context of its own over its rows of the one image (`cairo_image_surface_create_for_data`
     /// at the band's first row, the transformation moved up by as many whole pixels); false, and
     /// nothing drawn, when the target is not a plain unclipped ARGB32 image drawn with OVER, or one
@@ -214,6 +214,12 @@ public final class CairoRenderer {
     /// strokes and fills over it, in their order, and Cairo computes a pixel's coverage from the
     /// path in device space: a band moved by whole pixels gives the same bits as the whole image
     /// (`ShapeBandTests` compares them at 1, 2, 3 and 8 threads).
+    ///
+    /// Four bands a thread, taken by the threads as they come free: flows between cities lie
+    /// mostly in the northern half of a world map, and with one band a core the top band's
+    /// thread drew six pixels in seven (perf samples) while the other waited. A thin-line batch
+    /// (`ThinLineRaster`) is left out of the bands whose rows it cannot reach, decided once; a
+    /// batch Cairo draws, of the bands it cannot reach by its vertices' rows (`reaches`).
     private func drawInBands(_ items: ArraySlice<SceneItem>, world: Rect?, _ cr: OpaquePointer) -> Bool {
         let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let count = min(threads ?? cores, 8)
@@ -222,17 +228,19 @@ public final class CairoRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_surface_flush(target)
+        let bands = max(count, min(4 * count, h / 32))
+        let rows = (h + bands - 1) / bands
         let batches = items.compactMap { if case .shapes(let b) = $0 { return b } else { return nil } }
         // Fill patterns draw from a surface cache of one thread: not in bands.
         guard !batches.contains(where: { $0.paint.pattern != nil }) else { return false }
-        // Each band draws only the batches that reach its rows (`reaches`), the bands holding
-        // about as many vertices each (`bandEdges`).
+        // Per batch, the rows it reaches when drawn as thin lines; nil: by Cairo, in the bands
+        // it may reach (`reaches`).
+        let whole = directThinLines ? ThinLineRaster(pixels: base, width: w, stride: stride, height: h, rows: 0..<h, matrix: matrix) : nil
+        let reached = batches.map { whole?.rowsReached($0) }
         let cull = matrix.xy == 0 && matrix.yx == 0 && matrix.yy > 0 && matrix.yy.isFinite && matrix.y0.isFinite
         let yRanges = cull ? batches.map(Self.yRange) : []
-        let edges = cull ? Self.bandEdges(batches, count: count, height: h, matrix: matrix)
-                         : (0...count).map { min(h, $0 * ((h + count - 1) / count)) }
-        DispatchQueue.concurrentPerform(iterations: count) { band in
-            let top = edges[band], bottom = edges[band + 1]
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            let top = band * rows, bottom = min(h, top + rows)
             guard top < bottom else { return }
             let surface = cairo_image_surface_create_for_data(base + top * stride, CAIRO_FORMAT_ARGB32,
                                                               Int32(w), Int32(bottom - top), Int32(stride))!
@@ -243,8 +251,12 @@ public final class CairoRenderer {
             var m = matrix
             m.y0 -= Double(top)
             cairo_set_matrix(bcr, &m)
-            for (i, b) in batches.enumerated() where !cull || Self.reaches(b, yRanges[i], rows: top..<bottom, matrix: matrix) {
-                drawShapes(b, bcr, rasters: rasters, inside: world, thin: thin)
+            for (k, b) in batches.enumerated() {
+                if let thin, let r = reached[k] {
+                    if r.overlaps(top..<bottom) { _ = thin.draw(b, on: bcr, clip: world, applies: true) }
+                } else if !cull || Self.reaches(b, yRanges[k], rows: top..<bottom, matrix: matrix) {
+                    drawShapes(b, bcr, rasters: rasters, inside: world, thin: thin)
+                }
             }
             cairo_destroy(bcr)
             cairo_surface_flush(surface)
@@ -252,36 +264,6 @@ public final class CairoRenderer {
         }
         cairo_surface_mark_dirty(target)
         return true
-    }
-
-    /// The first row of each of `count` bands, and `height`: rows cut where the batches' vertices
-    /// (at their device y) are shared about equally, so each core draws about as many. (Equal
-    /// heights left a map of Europe's countries 51 to 36 M instructions between its two bands.)
-    static func bandEdges(_ batches: [ShapeBatch], count: Int, height h: Int, matrix m: cairo_matrix_t) -> [Int] {
-        var perRow = [Int](repeating: 0, count: h)
-        var total = 0
-        for b in batches {
-            b.coords.withUnsafeBufferPointer { c in
-                for k in Swift.stride(from: 1, to: c.count, by: 2) {
-                    let y = c[k] * m.yy + m.y0
-                    guard y.isFinite else { continue }
-                    perRow[Int(min(max(y, 0), Double(h - 1)))] += 1
-                }
-            }
-            total += b.coords.count / 2
-        }
-        var edges = [0]
-        var seen = 0
-        for row in 0..<h where edges.count < count {
-            seen += perRow[row]
-            // A band ends after the row where its share is reached, each band one row at least.
-            if seen * count >= edges.count * total, row + 1 > edges.last!, h - (row + 1) >= count - edges.count {
-                edges.append(row + 1)
-            }
-        }
-        while edges.count < count { edges.append(min(h, edges.last! + 1)) }
-        edges.append(h)
-        return edges
     }
 
     /// The least and greatest y of a batch's vertices (user space); NaN for none.
@@ -302,7 +284,8 @@ public final class CairoRenderer {
     /// so a batch less some of its paths can round a pixel of the band differently; and thin
     /// lines decide by the whole batch whether they are drawn by `ThinLineRaster`.)
     /// Why: drawn whole in each band, a 1:50m choropleth of Europe's 214 countries (160
-    /// batches, one per run of a colour) cost each core what one core took.
+    /// batches, one per run of a colour) cost each core what one core took (with two bands
+    /// culled, 45 and 44 M instructions on the two cores, was 88 on one).
     static func reaches(_ b: ShapeBatch, _ y: (lo: Double, hi: Double), rows: Range<Int>, matrix m: cairo_matrix_t) -> Bool {
         let reach = 5 * b.strokeWidth * m.yy + 2
         let lo = (Double(rows.lowerBound) - reach - m.y0) / m.yy, hi = (Double(rows.upperBound) + reach - m.y0) / m.yy

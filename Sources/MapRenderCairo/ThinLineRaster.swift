@@ -10,7 +10,9 @@ import MapRenderCore
 /// mask and its compositing, even for a path one or two pixels wide. Here a segment costs the
 /// pixels it covers: the flows' render stage went from 1073 to 396 ms on a loaded 2-core host
 /// (whole run 1.37 -> 0.74 s; 0.60 s in `scripts/bench`), 2.98 G instructions in all (callgrind),
-/// of which the segments 1.17 G and the compositing 0.25 G.
+/// of which the segments 1.17 G and the compositing 0.25 G. Since then (arcs cut for the view,
+/// bands balanced, the per-row span without divisions or libm calls) the flows take 1.94 G in
+/// all, the segments 0.83 G and the compositing 0.25 G.
 ///
 /// What it draws (`applies`): line batches of one solid or translucent colour, no dash, pattern
 /// or blur, at most `maxWidth` device px wide, under a scale-and-translate transformation;
@@ -47,8 +49,13 @@ final class ThinLineRaster {
     private let scale: Double, dx: Double, dy: Double
     /// Per pixel of `rows`, the batch's coverage so far (0 outside it).
     private var coverage: [UInt8] = []
-    /// Indices into `coverage` of the pixels the batch touched.
-    private var touched: [Int32] = []
+    /// Indices into `coverage` of the pixels the batch touched, `touchedCount` of them: room
+    /// for every pixel of the rows (each is listed once a batch), so that listing one is a
+    /// store, without an array's uniqueness and capacity checks (3 % of the flows' instructions).
+    private var touched: UnsafeMutablePointer<Int32>?
+    private var touchedCount = 0
+
+    deinit { touched?.deallocate() }
 
     /// For the whole image: nil unless `cr` draws on a `PlainImage` under a uniform scale and
     /// translation.
@@ -79,16 +86,34 @@ final class ThinLineRaster {
     }
 
     /// Draws `b` into the pixels, clipped to `clip` (user space; nil: the image), when it
-    /// `applies`; false, and nothing drawn, otherwise. `cr` is the context drawing these rows:
-    /// its surface is flushed before and marked dirty after.
-    func draw(_ b: ShapeBatch, on cr: OpaquePointer, clip: Rect?) -> Bool {
-        guard applies(b) else { return false }
+    /// `applies` (`known`: already decided for it, as `rowsReached` does); false, and nothing
+    /// drawn, otherwise. `cr` is the context drawing these rows: its surface is flushed before
+    /// and marked dirty after.
+    func draw(_ b: ShapeBatch, on cr: OpaquePointer, clip: Rect?, applies known: Bool? = nil) -> Bool {
+        guard known ?? applies(b) else { return false }
         let target = cairo_get_target(cr)!
         cairo_surface_flush(target)
         rasterize(b, clip: clip)
         composite(b.stroke)
         cairo_surface_mark_dirty(target)
         return true
+    }
+
+    /// The image rows `b` can cover when it `applies` (those within its half width and half a
+    /// pixel of a vertex's row, and a square cap's reach more), else nil: a band of other rows
+    /// leaves it out without visiting its segments.
+    func rowsReached(_ b: ShapeBatch) -> Range<Int>? {
+        guard applies(b) else { return nil }
+        var lo = Double.infinity, hi = -Double.infinity
+        b.coords.withUnsafeBufferPointer { c in
+            for p in Swift.stride(from: 1, to: c.count, by: 2) { lo = min(lo, c[p]); hi = max(hi, c[p]) }
+        }
+        guard lo <= hi else { return 0..<0 }
+        let reach = b.strokeWidth * scale + 2   // r + 0.5, and r more for a square cap, with a pixel to spare
+        let top = lo * scale + dy - reach, bottom = hi * scale + dy + reach
+        guard top.isFinite, bottom.isFinite else { return 0..<height }
+        let from = Int(min(max(top.rounded(.down), 0), Double(height))), to = Int(min(max(bottom.rounded(.up), 0), Double(height)))
+        return from..<max(from, to)
     }
 
     /// True when every turn of every ring of `b` has a bevel and miter join within
@@ -134,13 +159,20 @@ final class ThinLineRaster {
             box.y0 = max(box.y0, c.y * scale + dy); box.y1 = min(box.y1, (c.y + c.height) * scale + dy)
         }
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }
+        // The clip's whole rows and columns, once a batch rather than once a segment (each a
+        // call of libm's floor, ceil or round).
+        let frame = Frame(rowLo: max(rows.lowerBound, Int(box.y0.rounded(.down))), rowHi: min(rows.upperBound, Int(box.y1.rounded(.up))),
+                          colLo: max(0, Int(box.x0.rounded(.down))), colHi: min(width, Int(box.x1.rounded(.up))),
+                          fractional: box.x0 != box.x0.rounded() || box.x1 != box.x1.rounded()
+                              || box.y0 != box.y0.rounded() || box.y1 != box.y1.rounded())
         let r = b.strokeWidth * scale / 2
         let cap = b.paint.cap
-        // The list as a local, passed inout: appending to the stored property in the pixel loop
-        // paid a dynamic exclusivity check per pixel (8% of the flows' instructions).
-        var list = touched
-        touched = []
-        defer { touched = list }
+        if touched == nil { touched = UnsafeMutablePointer<Int32>.allocate(capacity: width * rows.count) }
+        let list = touched!
+        // The count as a local, passed inout: the stored property in the pixel loop paid a
+        // dynamic exclusivity check per pixel (8% of the flows' instructions).
+        var count = touchedCount
+        defer { touchedCount = count }
         b.coords.withUnsafeBufferPointer { c in
             coverage.withUnsafeMutableBufferPointer { cov in
                 for ring in 0..<(b.ringStart.count - 1) {
@@ -157,7 +189,7 @@ final class ThinLineRaster {
                         guard cap != .butt else { continue }
                         let x = c[2 * start] * scale + dx, y = c[2 * start + 1] * scale + dy
                         segment(x, y, x, y, r: r, flatStart: cap == .square, flatEnd: cap == .square,
-                                extendStart: cap == .square, extendEnd: cap == .square, box: box, cov, &list)
+                                extendStart: cap == .square, extendEnd: cap == .square, box: box, frame: frame, cov, list, &count)
                         continue
                     }
                     for p in first...last {
@@ -168,12 +200,22 @@ final class ThinLineRaster {
                         segment(ax, ay, bx, by, r: r,
                                 flatStart: isFirst && cap != .round, flatEnd: isLast && cap != .round,
                                 extendStart: isFirst && cap == .square, extendEnd: isLast && cap == .square,
-                                box: box, cov, &list)
+                                box: box, frame: frame, cov, list, &count)
                     }
                 }
             }
         }
     }
+
+    /// The clip's whole rows and columns in a band (`rasterize`), and whether its edges fall
+    /// between pixels.
+    struct Frame { let rowLo, rowHi, colLo, colHi: Int; let fractional: Bool }
+
+    /// ⌈v⌉ and ⌊v⌋ for a v well within Int's range, without a call into libm.
+    @inline(__always)
+    private static func ceilInt(_ v: Double) -> Int { let i = Int(v); return Double(i) < v ? i + 1 : i }
+    @inline(__always)
+    private static func floorInt(_ v: Double) -> Int { let i = Int(v); return Double(i) > v ? i - 1 : i }
 
     /// The fraction of a pixel's span [d - 0.5, d + 0.5] across a line that lies within its
     /// half width `r` of the line, for a pixel centre `d` ≥ 0 px from it.
@@ -188,8 +230,8 @@ final class ThinLineRaster {
     @inline(__always)
     private func segment(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double, r: Double,
                          flatStart: Bool, flatEnd: Bool, extendStart: Bool, extendEnd: Bool,
-                         box: (x0: Double, y0: Double, x1: Double, y1: Double), _ cov: UnsafeMutableBufferPointer<UInt8>,
-                         _ touched: inout [Int32]) {
+                         box: (x0: Double, y0: Double, x1: Double, y1: Double), frame: Frame, _ cov: UnsafeMutableBufferPointer<UInt8>,
+                         _ touched: UnsafeMutablePointer<Int32>, _ touchedCount: inout Int) {
         guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
         var ax = ax0, ay = ay0, bx = bx0, by = by0
         let len0 = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
@@ -206,13 +248,15 @@ final class ThinLineRaster {
         // (A segment left or right of the clip, as a world copy beyond a letterboxed world,
         // has no row to visit.)
         guard top < bottom, min(ax, bx) - reach < box.x1, max(ax, bx) + reach > box.x0 else { return }
-        let rowLo = max(rows.lowerBound, Int(box.y0.rounded(.down)), Int((top - 0.5).rounded(.up)))
-        let rowHi = min(rows.upperBound, Int(box.y1.rounded(.up)), Int((bottom - 0.5).rounded(.down)) + 1)
+        // (top and bottom lie within the clip: the conversions cannot overflow.)
+        let rowLo = max(frame.rowLo, Self.ceilInt(top - 0.5))
+        let rowHi = min(frame.rowHi, Self.floorInt(bottom - 0.5) + 1)
         guard rowLo < rowHi else { return }
-        let colLo = max(0, Int(box.x0.rounded(.down))), colHi = min(width, Int(box.x1.rounded(.up)))
-        let fractionalClip = box.x0 != box.x0.rounded() || box.x1 != box.x1.rounded()
-            || box.y0 != box.y0.rounded() || box.y1 != box.y1.rounded()
+        let colLo = frame.colLo, colHi = frame.colHi
+        let fractionalClip = frame.fractional
         let reach2 = reach * reach
+        // Multiplications by the reciprocals rather than four divisions a row.
+        let perUy = abs(uy) > 1e-12 ? 1 / uy : 0, perUx = abs(ux) > 1e-12 ? 1 / ux : 0
         for y in rowLo..<rowHi {
             let cy = Double(y) + 0.5
             // The x span of the row's centre line within reach: the two end discs and the band
@@ -224,10 +268,10 @@ final class ThinLineRaster {
             let yy = cy - ay
             if abs(uy) > 1e-12 {
                 // |yy ux - (x - ax) uy| < reach and 0 ≤ (x - ax) ux + yy uy ≤ len
-                var pl = (yy * ux - reach) / uy, ph = (yy * ux + reach) / uy
+                var pl = (yy * ux - reach) * perUy, ph = (yy * ux + reach) * perUy
                 if pl > ph { swap(&pl, &ph) }
                 if abs(ux) > 1e-12 {
-                    var tl = -yy * uy / ux, th = (len - yy * uy) / ux
+                    var tl = -yy * uy * perUx, th = (len - yy * uy) * perUx
                     if tl > th { swap(&tl, &th) }
                     pl = max(pl, tl); ph = min(ph, th)
                 } else if yy * uy < 0 || yy * uy > len {
@@ -239,8 +283,8 @@ final class ThinLineRaster {
             }
             guard xl <= xh else { continue }
             // The pixels whose centres lie inside the span.
-            let xFrom = max(colLo, Int(max(-1, min(Double(width), xl - 0.5)).rounded(.up)))
-            let xTo = min(colHi, Int(max(-1, min(Double(width), xh - 0.5)).rounded(.down)) + 1)
+            let xFrom = max(colLo, Self.ceilInt(max(-1, min(Double(width), xl - 0.5))))
+            let xTo = min(colHi, Self.floorInt(max(-1, min(Double(width), xh - 0.5))) + 1)
             guard xFrom < xTo else { continue }
             var fy = 1.0
             if fractionalClip { fy = min(max(min(Double(y + 1), box.y1) - max(Double(y), box.y0), 0), 1) }
@@ -265,7 +309,7 @@ final class ThinLineRaster {
                 let i = rowBase + x
                 let old = cov[i]
                 if v > old {
-                    if old == 0 { touched.append(Int32(i)) }
+                    if old == 0 { touched[touchedCount] = Int32(i); touchedCount += 1 }
                     cov[i] = v
                 }
             }
@@ -289,7 +333,7 @@ final class ThinLineRaster {
         // Coverage index i is pixel i of the rows (stride == 4 width).
         let first = UnsafeMutableRawPointer(pixels + rows.lowerBound * stride).assumingMemoryBound(to: UInt32.self)
         coverage.withUnsafeMutableBufferPointer { cov in
-            for i32 in touched {
+            for i32 in UnsafeBufferPointer(start: touched, count: touchedCount) {
                 let i = Int(i32)
                 let m = UInt64(cov[i])
                 cov[i] = 0
@@ -300,7 +344,7 @@ final class ThinLineRaster {
                 first[i] = UInt32(truncatingIfNeeded: ag << 8 | rb)
             }
         }
-        touched.removeAll(keepingCapacity: true)
+        touchedCount = 0
     }
 }
 

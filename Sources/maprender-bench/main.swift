@@ -853,7 +853,8 @@ func writeFlows(_ n: Int, cities: String, to path: String) throws {
     try out.close()
 }
 
-/// The same flows as GeoJSON LineStrings of the vertices maprender draws (`GreatCircle.arc`),
+/// The same flows as GeoJSON LineStrings of the arcs in 1° steps (`GreatCircle.arc`; maprender
+/// cuts its own from the two ends when laid out, to a fifth of a pixel of the true arc),
 /// longitudes unwrapped past ±180° (Mapnik draws no world copies), for Mapnik.
 func writeFlowLines(_ csv: String, to path: String) throws {
     let text = try String(contentsOfFile: csv, encoding: .utf8)

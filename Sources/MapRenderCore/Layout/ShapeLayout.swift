@@ -57,11 +57,51 @@ public enum ShapeLayout {
         style.defaultShapeLayers.filter { $0.source == .basemap }.flatMap { batches(for: shapes, layer: $0, viewport: v) }
     }
 
+    /// How far, px, a drawn great-circle arc (`ShapeSet.greatCircle`) may lie from the true one:
+    /// a fifth of a pixel, under the quarter pixel to which Douglas–Peucker simplifies other
+    /// lines (the arcs were made in 1° steps and simplified so before). The bench's 10k flows at
+    /// zoom 0.43 draw 222k vertices (world copies included, counted in the SVG) at a fifth of a
+    /// pixel, 289k at a tenth, 197k before from the 1° steps.
+    static let greatCircleTolerance = 0.2
+
     /// - Parameter paint: per shape, how it is drawn (as a polygon: closed rings, cut edges
     ///   unstroked; as a line: open parts), or nil to leave it out.
     /// - Parameter keepsFeatures: each batch lists the feature of each of its paths (`ShapeBatch.pathFeatures`).
+    ///
+    /// Many shapes are laid out in parts on the threads (10k flows: a fifth of the run's
+    /// instructions cutting and projecting arcs); the parts' batches are then joined as one pass
+    /// in order would have made them, so the batches are the same at any thread count.
     static func batches(for shapes: ShapeSet, viewport v: Viewport, strokeMargin: Double, simplify: Bool = false,
                         keepsFeatures: Bool = false, paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
+        let parts = partRanges(shapes.shapeCount, minimum: 1024)
+        var made = [[ShapeBatch]](repeating: [], count: parts.count)
+        made.withUnsafeMutableBufferPointer { made in
+            eachPart(parts) { k in
+                made[k] = batches(for: shapes, in: parts[k], viewport: v, strokeMargin: strokeMargin, simplify: simplify,
+                                  keepsFeatures: keepsFeatures, paint: paint)
+            }
+        }
+        // A part's first batch continues the last one before it when their paint is the same,
+        // as one pass would have gone on filling it; batches left without a path are dropped
+        // afterwards, as one pass drops them.
+        var out: [ShapeBatch] = []
+        for part in made {
+            for (j, b) in part.enumerated() {
+                if j == 0, let last = out.last, last.kind == b.kind, last.paint == b.paint {
+                    out[out.count - 1].append(b)
+                } else {
+                    out.append(b)
+                }
+            }
+        }
+        return out.filter { $0.pathCount > 0 }
+    }
+
+    /// The batches of `range`'s shapes, in order, each shape's paths added to the batch before
+    /// when it has the same paint; the last batch and the first are kept even without a path (the
+    /// caller joins parts and drops those).
+    private static func batches(for shapes: ShapeSet, in range: Range<Int>, viewport v: Viewport, strokeMargin: Double,
+                                simplify: Bool, keepsFeatures: Bool, paint: (Int) -> (ShapeKind, ShapePaint)?) -> [ShapeBatch] {
         var out: [ShapeBatch] = []
         var current: ShapeBatch?
         let ws = v.worldSize
@@ -69,7 +109,7 @@ public enum ShapeLayout {
         var wx: [Double] = [], wy: [Double] = []
         var cut: [UInt8] = []
         var ringEnds: [Int] = []
-        for s in 0..<shapes.shapeCount {
+        for s in range {
             guard let (kind, p) = paint(s) else { continue }
             let margin = (strokeMargin + p.strokeWidth) / ws  // strokes reach a little outside their shape
             let viewX0 = v.centerX - halfW - margin, viewX1 = v.centerX + halfW + margin
@@ -90,9 +130,19 @@ public enum ShapeLayout {
             cut.removeAll(keepingCapacity: true)
             ringEnds.removeAll(keepingCapacity: true)
             let isPolygon = kind == .polygon
+            let arcs = shapes.isGreatCircle(s) && !isPolygon
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for r in shapes.rings(of: s) {
                 let start = wx.count
+                if arcs {
+                    // Great-circle arcs cut for this view: no vertex to simplify away afterwards.
+                    shapes.forEachGreatCircleVertex(ofRing: r, tolerance: greatCircleTolerance / ws) { x, y in
+                        wx.append(x); wy.append(y)
+                        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                    }
+                    ringEnds.append(wx.count)
+                    continue
+                }
                 shapes.forEachUnwrappedVertex(ofRing: r) { x, y, q in
                     wx.append(x); wy.append(y)
                     if isPolygon { cut.append(cutSide(lon: shapes.coords[2 * q], lat: shapes.coords[2 * q + 1])) }
@@ -105,7 +155,7 @@ public enum ShapeLayout {
             let kLo = Int((viewX0 - maxX).rounded(.up)), kHi = Int((viewX1 - minX).rounded(.down))
             guard kLo <= kHi else { continue }
             if let c = current, c.kind != kind || c.paint != p {
-                if c.pathCount > 0 { out.append(c) }
+                out.append(c)
                 current = nil
             }
             if current == nil {
@@ -118,11 +168,11 @@ public enum ShapeLayout {
                 let offset = Double(k) - v.centerX
                 let paths = current!.pathCount
                 emit(&current!, ringEnds: ringEnds, offset: offset, ws: ws, v: v, view: view, wx: wx, wy: wy,
-                     cut: isPolygon ? cut : [], closed: isPolygon, simplify: simplify)
+                     cut: isPolygon ? cut : [], closed: isPolygon, simplify: simplify && !arcs)
                 if keepsFeatures && current!.pathCount > paths { current!.pathFeatures!.append(shapes.feature[s]) }
             }
         }
-        if let c = current, c.pathCount > 0 { out.append(c) }
+        if let c = current { out.append(c) }
         return out
     }
 

@@ -9,7 +9,9 @@ import Foundation
 public enum GreatCircle {
     /// The IUGG mean Earth radius, metres.
     public static let earthRadius = 6_371_008.8
-    /// The longest step between two vertices of a drawn arc, degrees of arc. On the map a 1°
+    /// The longest step between two vertices of an arc made by `arc` (arcs over a pole, the
+    /// bench's and tests' GeoJSON for Mapnik), degrees of arc; arcs from rows are otherwise cut
+    /// when laid out, to the view's pixels (`ShapeSet.greatCircle`). On the map a 1°
     /// chord bulges from the curve it cuts by its length squared over eight times the curve's
     /// radius: about 1e-5 of the world's width for a transpacific arc, a sixth of a pixel at
     /// zoom 5, where such an arc is seen whole.
@@ -93,6 +95,44 @@ public enum GreatCircle {
         }
         out.append(lon2); out.append(lat2)
         return true
+    }
+
+    /// The southernmost and northernmost latitudes, degrees, of the short arc from the first
+    /// place to the second: its ends' latitudes, or the great circle's vertex (its point
+    /// nearest a pole) where the arc passes it. The arc's true extent, for fitting a view to
+    /// arcs drawn at the view's resolution (`ShapeSet.greatCircle`). Its longitudes need no
+    /// such care: along a short arc they run monotonically from one end's to the other's.
+    /// - Complexity: O(1).
+    public static func latitudeRange(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> (south: Double, north: Double) {
+        var south = min(lat1, lat2), north = max(lat1, lat2)
+        let a = unitVector(lat: lat1, lon: lon1), b = unitVector(lat: lat2, lon: lon2)
+        // The normal of the arc's plane, n = a × b (zero for the same place or antipodes).
+        let nx = a.y * b.z - a.z * b.y, ny = a.z * b.x - a.x * b.z, nz = a.x * b.y - a.y * b.x
+        let n2 = nx * nx + ny * ny + nz * nz
+        guard n2 > 1e-30 else { return (south, north) }
+        // The circle's northern vertex: the pole's direction less its part along n, v ∝ ẑ - (n_z / |n|²) n.
+        let k = nz / n2
+        let vx = -k * nx, vy = -k * ny, vz = 1 - k * nz
+        let vl = (vx * vx + vy * vy + vz * vz).squareRoot()
+        guard vl > 1e-15 else { return (south, north) }   // an equator: no vertex
+        let lat = asin(min(1, max(-1, vz / vl))) * 180 / .pi
+        // v lies on the short arc when it is on the far side of a from b's point of view and
+        // vice versa: (a × v) · n ≥ 0 and (v × b) · n ≥ 0; -v likewise for the southern vertex.
+        func between(_ sx: Double, _ sy: Double, _ sz: Double) -> Bool {
+            let av = (a.y * sz - a.z * sy) * nx + (a.z * sx - a.x * sz) * ny + (a.x * sy - a.y * sx) * nz
+            let vb = (sy * b.z - sz * b.y) * nx + (sz * b.x - sx * b.z) * ny + (sx * b.y - sy * b.x) * nz
+            return av >= 0 && vb >= 0
+        }
+        if between(vx, vy, vz) { north = max(north, lat) }
+        if between(-vx, -vy, -vz) { south = min(south, -lat) }
+        return (south, north)
+    }
+
+    /// The unit vector of a place from the Earth's centre (x towards 0°E on the equator, z north).
+    @inline(__always)
+    public static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
+        let p = lat * .pi / 180, l = lon * .pi / 180
+        return (cos(p) * cos(l), cos(p) * sin(l), sin(p))
     }
 
     /// The place `distance` metres from (lat, lon) on the initial bearing `bearing` (degrees

@@ -14,7 +14,13 @@ public struct PointArcs: Sendable, Equatable {
 
     /// The arcs, in input order, and the rows left out by reason: a destination missing, not a
     /// number, out of range, the same place as the origin, or its antipode (no one great circle).
-    /// - Complexity: O(n · arc length in degrees), at most 181 vertices an arc.
+    ///
+    /// An arc within Web Mercator's ±85.05° is a line of its two ends marked `greatCircle`: it
+    /// is cut into vertices when drawn, as finely as the view needs (`forEachGreatCircleVertex`),
+    /// not here in 1° steps that a world view then simplified away (10k flows: 737k vertices
+    /// made, 197k drawn). An arc over a pole is cut here, in 1° steps, and only its parts inside
+    /// ±85.05° kept.
+    /// - Complexity: O(n), and O(arc length in degrees) for an arc over a pole.
     public func arcs(from points: PointSet) -> (shapes: ShapeSet, skipped: RowSkips) {
         var out = ShapeSet()
         var skipped = RowSkips(what: "--to-lat/--to-lon")
@@ -35,6 +41,17 @@ public struct PointArcs: Sendable, Equatable {
             let lat1 = points.lat[i], lon1 = points.lon[i]
             let angle = GreatCircle.angle(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
             guard angle * GreatCircle.earthRadius >= 1 else { skipped.skip("destination is the origin", point: i); continue }
+            guard angle < .pi - GreatCircle.antipodeTolerance else {
+                skipped.skip("destination is the origin's antipode (no single great circle)", point: i); continue
+            }
+            let extent = GreatCircle.latitudeRange(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+            if max(extent.north, -extent.south) <= WebMercator.maxLatitude {
+                out.addRing(kind: .line, feature: i, row: kept.count, greatCircle: true) {
+                    $0.append(lon1); $0.append(lat1); $0.append(lon2); $0.append(lat2); return true
+                }
+                kept.append(i)
+                continue
+            }
             arc.removeAll(keepingCapacity: true)
             guard GreatCircle.appendArc(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, to: &arc) else {
                 skipped.skip("destination is the origin's antipode (no single great circle)", point: i); continue

@@ -21,6 +21,13 @@ public struct ShapeSet: Sendable {
     /// without them).
     public var row: [Int32] = []
     public var properties = PropertyTable()
+    /// Per shape, whether its edges are great-circle arcs (`--to-lat/--to-lon`) rather than
+    /// straight in Web Mercator: such a line holds only its ends, and is drawn densified to the
+    /// view's pixels (`forEachGreatCircleVertex`), its box and fitting reaching the arcs' true
+    /// extent (`GreatCircle.latitudeRange`). Its edges are short arcs that stay within
+    /// Web Mercator's ±85.05° (`PointArcs` gives an arc over a pole as plain lines). Empty when
+    /// no shape has them.
+    public private(set) var greatCircle: [Bool] = []
 
     /// Each shape's box in degrees, 4 per shape (west, east, south, north), its longitudes
     /// unwrapped as the shape is drawn (east may pass 180, west -180), a polygon that goes round
@@ -37,6 +44,7 @@ public struct ShapeSet: Sendable {
         out.reserveCapacity(4 * shapeCount)
         for s in 0..<shapeCount {
             var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
+            let arcs = isGreatCircle(s)
             for r in rings(of: s) {
                 // The unwrapping of `forEachUnwrappedVertex`, in degrees (half the world = 180°).
                 var prev = Double.nan, shift = 0.0, first = Double.nan, last = Double.nan
@@ -52,6 +60,11 @@ public struct ShapeSet: Sendable {
                     last = lon
                     west = min(west, lon); east = max(east, lon)
                     south = min(south, coords[2 * q + 1]); north = max(north, coords[2 * q + 1])
+                    if arcs && q > ringStart[r] {
+                        let e = GreatCircle.latitudeRange(lat1: coords[2 * q - 1], lon1: coords[2 * q - 2],
+                                                          lat2: coords[2 * q + 1], lon2: coords[2 * q])
+                        south = min(south, e.south); north = max(north, e.north)
+                    }
                 }
                 // A ring that ends about a world away from its start is closed along a pole's
                 // edge when drawn (`ShapeLayout.closeAroundPole`): reaching either, to be safe.
@@ -68,7 +81,7 @@ public struct ShapeSet: Sendable {
 
     /// Adds one shape made of rings of (lon, lat) pairs. Rings of fewer than two positions are
     /// left out (a reader that must say why checks before).
-    public mutating func add(kind: Kind, rings: [[Double]], feature f: Int, row r: Int? = nil) {
+    public mutating func add(kind: Kind, rings: [[Double]], feature f: Int, row r: Int? = nil, greatCircle arcs: Bool = false) {
         boxes = nil
         for ring in rings where ring.count >= 4 {
             coords.append(contentsOf: ring)
@@ -79,13 +92,15 @@ public struct ShapeSet: Sendable {
         kinds.append(kind)
         feature.append(f)
         if let r { row.append(Int32(r)) }
+        noteGreatCircle(arcs)
     }
 
     /// Adds one shape of one ring whose (lon, lat) pairs `body` appends to `coords` (no array
     /// per shape, for shapes made from millions of rows). Nothing is added when `body` returns
     /// false or appends fewer than two positions.
     @discardableResult
-    public mutating func addRing(kind: Kind, feature f: Int, row r: Int? = nil, _ body: (inout [Double]) -> Bool) -> Bool {
+    public mutating func addRing(kind: Kind, feature f: Int, row r: Int? = nil, greatCircle arcs: Bool = false,
+                                 _ body: (inout [Double]) -> Bool) -> Bool {
         boxes = nil
         let before = coords.count
         guard body(&coords), coords.count - before >= 4 else { coords.removeSubrange(before...); return false }
@@ -94,8 +109,20 @@ public struct ShapeSet: Sendable {
         kinds.append(kind)
         feature.append(f)
         if let r { row.append(Int32(r)) }
+        noteGreatCircle(arcs)
         return true
     }
+
+    /// `greatCircle` for the shape just added.
+    private mutating func noteGreatCircle(_ arcs: Bool) {
+        guard arcs || !greatCircle.isEmpty else { return }
+        if greatCircle.isEmpty { greatCircle = [Bool](repeating: false, count: shapeCount - 1) }
+        greatCircle.append(arcs)
+    }
+
+    /// Whether shape s's edges are great-circle arcs (`greatCircle`).
+    @inline(__always)
+    public func isGreatCircle(_ s: Int) -> Bool { !greatCircle.isEmpty && greatCircle[s] }
 
     /// Ring indexes of shape s.
     public func rings(of s: Int) -> Range<Int> { shapeRingStart[s]..<shapeRingStart[s + 1] }
@@ -116,6 +143,10 @@ public struct ShapeSet: Sendable {
     public mutating func append(contentsOf other: ShapeSet, featureOffset: Int = 0) {
         boxes = nil
         let vertexBase = vertexCount, ringBase = ringStart.count - 1
+        if !greatCircle.isEmpty || !other.greatCircle.isEmpty {
+            if greatCircle.isEmpty { greatCircle = [Bool](repeating: false, count: shapeCount) }
+            greatCircle += other.greatCircle.isEmpty ? [Bool](repeating: false, count: other.shapeCount) : other.greatCircle
+        }
         if row.isEmpty && !isEmpty {
             for _ in 0..<shapeCount { row.append(Int32(properties.rowCount)); properties.appendEmptyRow() }
         }
@@ -140,7 +171,7 @@ public struct ShapeSet: Sendable {
         for s in keep {
             var rings: [[Double]] = []
             for r in self.rings(of: s) { rings.append(Array(coords[(2 * ringStart[r])..<(2 * ringStart[r + 1])])) }
-            out.add(kind: kinds[s], rings: rings, feature: feature[s], row: propertyRow(of: s))
+            out.add(kind: kinds[s], rings: rings, feature: feature[s], row: propertyRow(of: s), greatCircle: isGreatCircle(s))
         }
         return out
     }

@@ -64,9 +64,16 @@ public struct FitSamples: Sendable, Equatable {
                 // Unwrapped as the shape is drawn: across 180° the short way. y is monotonic in
                 // the latitude, so the box's y comes from the extreme latitudes: two sines and
                 // logs per shape instead of one per vertex (a 1M-vertex track: 1M fewer).
+                let arcs = shapes.isGreatCircle(s), first = shapes.ringStart[r]
                 shapes.forEachUnwrappedX(ofRing: r) { x, q in
                     let lat = shapes.coords[2 * q + 1]
                     minX = min(minX, x); maxX = max(maxX, x); minLat = min(minLat, lat); maxLat = max(maxLat, lat)
+                    if arcs && q > first {
+                        // The arc's true extent: it may bulge poleward of both its ends.
+                        let c = shapes.coords
+                        let e = GreatCircle.latitudeRange(lat1: c[2 * q - 1], lon1: c[2 * q - 2], lat2: lat, lon2: c[2 * q])
+                        minLat = min(minLat, e.south); maxLat = max(maxLat, e.north)
+                    }
                 }
             }
             guard minX.isFinite else { continue }

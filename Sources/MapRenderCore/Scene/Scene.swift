@@ -242,6 +242,16 @@ public struct ShapeBatch: Sendable {
 
     public mutating func closeRing() { ringStart.append(coords.count / 2) }
     public mutating func closePath() { pathRingStart.append(ringStart.count - 1) }
+
+    /// Appends another batch's paths (of the same kind and paint) after this one's.
+    public mutating func append(_ other: ShapeBatch) {
+        let vertexBase = coords.count / 2, ringBase = ringStart.count - 1
+        coords += other.coords
+        ringStart += other.ringStart.dropFirst().map { $0 + vertexBase }
+        pathRingStart += other.pathRingStart.dropFirst().map { $0 + ringBase }
+        unstroked += other.unstroked.map { $0 + vertexBase }
+        if let f = other.pathFeatures { pathFeatures = (pathFeatures ?? []) + f }
+    }
 }
 
 /// How one kind of marker looks. A pin's anchor (its tip) is the point; a circle's or square's is its centre.

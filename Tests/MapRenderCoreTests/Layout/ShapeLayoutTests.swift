@@ -49,6 +49,41 @@ import TestSupport
     /// A ring that goes once round the world encloses a pole and is closed along the map's edge
     /// there, unstroked; Natural Earth's 1:110m Antarctica (its ring ends at 84.7°S on ±180°)
     /// closed along 84.7°S, over a strip of sea with an outline at the bottom of a world map.
+    /// Many shapes are laid out in parts on the threads and the parts' batches joined: the same
+    /// batches as one pass on one thread (`Work.serial`), with runs of one paint across the parts'
+    /// ends, shapes the paint leaves out, lines too small to draw, polygons with cut edges, and
+    /// great-circle arcs.
+    @Test func batchesInPartsAreTheBatchesOfOnePass() throws {
+        var rng = SeededRandom(seed: 48)
+        var shapes = ShapeSet()
+        for s in 0..<3000 {
+            let lon = Double.random(in: -180...170, using: &rng), lat = Double.random(in: -60...70, using: &rng)
+            let size = s % 13 == 0 ? 1e-6 : Double.random(in: 0.5...20, using: &rng)
+            switch s % 3 {
+            case 0: shapes.add(kind: .line, rings: [[lon, lat, lon + size, lat + size / 2, lon + size, lat]], feature: s)
+            case 1: shapes.add(kind: .polygon, rings: [[lon, lat, 180, lat, 180, lat + size, lon, lat]], feature: s)
+            default: shapes.add(kind: .line, rings: [[lon, lat, lon + 10 * size, -lat]], feature: s, greatCircle: true)
+            }
+        }
+        let v = Viewport(centerX: 0.5, centerY: 0.5, zoom: 1.5, width: 1024, height: 768)
+        func paint(_ s: Int) -> (ShapeKind, ShapePaint)? {
+            guard s % 11 != 0 else { return nil }
+            let width = Double((s / 7) % 3 + 1)
+            return (shapes.kinds[s], ShapePaint(fill: RGBA(1, 0, 0, 0.5), stroke: RGBA(0, 0, 1, 0.5), strokeWidth: width))
+        }
+        func lay() -> [ShapeBatch] {
+            ShapeLayout.batches(for: shapes, viewport: v, strokeMargin: 4, simplify: true, keepsFeatures: true, paint: paint)
+        }
+        let parallel = lay()
+        let serial = Work.$serial.withValue(true) { lay() }
+        #expect(parallel.count == serial.count && serial.count > 100, "\(parallel.count) and \(serial.count) batches")
+        for (a, b) in zip(parallel, serial) {
+            #expect(a.kind == b.kind && a.paint == b.paint && a.coords == b.coords && a.ringStart == b.ringStart
+                    && a.pathRingStart == b.pathRingStart && a.unstroked == b.unstroked && a.pathFeatures == b.pathFeatures)
+        }
+        #expect(serial.contains { !$0.unstroked.isEmpty })
+    }
+
     @Test func aRingRoundThePoleIsClosedAlongTheMapsEdge() throws {
         var shapes = ShapeSet()
         // West to east round the world at about 70°S, as Natural Earth cuts it: on ±180° at 84.7°S.

@@ -101,6 +101,115 @@ import Testing
         #expect(checked > 100_000)
     }
 
+    /// The true arc, `intermediate` at `n` + 1 fractions, in world units (WebMercator), each x
+    /// the copy nearest the previous one: another path to the arc than the vector sums of
+    /// `forEachGreatCircleVertex` and `latitudeRange`.
+    static func sampledArc(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, n: Int) throws -> [(x: Double, y: Double, lat: Double)] {
+        var out: [(x: Double, y: Double, lat: Double)] = []
+        for k in 0...n {
+            let p = try #require(GreatCircle.intermediate(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, fraction: Double(k) / Double(n)))
+            var x = WebMercator.x(lon: p.lon)
+            if let last = out.last { x += (last.x - x).rounded() }
+            out.append((x, WebMercator.y(lat: p.lat), p.lat))
+        }
+        return out
+    }
+
+    /// The arcs of `midpoints`, the equator crossed square in the middle (a piece centred on
+    /// the inflection of a great circle's image has its middle on its chord), steep ones near
+    /// the meridian, and short ones.
+    static let drawnArcs: [(Double, Double, Double, Double)] = midpoints.map { ($0.1.0, $0.1.1, $0.2.0, $0.2.1) } + [
+        (-60, -30, 60, 30), (-70, 100, 70, 110), (-50, 170, 50, -170), (40, 10, 41, 10.5), (0, 0, 0, 170), (-84, 0, 84, 20),
+    ]
+
+    /// An arc's extent: its ends' latitudes or the vertex it passes, against the highest and
+    /// lowest of 20,000 places along it (`intermediate`); JFK to Hong Kong tops at 83.96°N (the
+    /// highest of 100,001 places along it, by a separate spherical interpolation in Python),
+    /// far north of its midpoint (78.98°N, GeographicLib's, `midpoints`).
+    @Test func latitudeRangeIsTheArcsExtent() throws {
+        for (lat1, lon1, lat2, lon2) in Self.drawnArcs + [(10, 20, 30, 40), (70, 0, 70, 90), (-70, 0, -70, 90), (5, 0, 5, 0.001)] {
+            let e = GreatCircle.latitudeRange(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+            let lats = try Self.sampledArc(lat1, lon1, lat2, lon2, n: 20_000).map(\.lat)
+            // A sample lies within (π / 20,000)² / 8 rad (1e-8°) of the arc's top below it.
+            #expect(Self.close(e.north, lats.max()!, 1e-6) && e.north >= lats.max()! - 1e-12, "(\(lat1), \(lon1)) -> (\(lat2), \(lon2)): north \(e.north), sampled \(lats.max()!)")
+            #expect(Self.close(e.south, lats.min()!, 1e-6) && e.south <= lats.min()! + 1e-12, "(\(lat1), \(lon1)) -> (\(lat2), \(lon2)): south \(e.south), sampled \(lats.min()!)")
+        }
+        let jfkHongKong = GreatCircle.latitudeRange(lat1: 40.63975111, lon1: -73.77892556, lat2: 22.3080, lon2: 113.9185)
+        #expect(Self.close(jfkHongKong.north, 83.961085, 1e-5) && jfkHongKong.south == 22.3080, "\(jfkHongKong)")
+        #expect(GreatCircle.latitudeRange(lat1: 10, lon1: 20, lat2: 30, lon2: 40) == (10, 30))
+    }
+
+    /// Arcs drawn at a view's resolution (`ShapeSet.forEachGreatCircleVertex`) lie within the
+    /// tolerance of the true arc (20,000 places along it by `intermediate`, each within the
+    /// tolerance of the drawn path), begin and end at the arc's projected ends, and never jump
+    /// round the world; at a finer tolerance they have more vertices.
+    @Test func drawnArcsStayWithinTheToleranceOfTheTrueArc() throws {
+        for ws in [512.0, 4096.0, 65536.0] {
+            let tolerance = 0.1 / ws   // 0.1 px at a world this many px wide
+            for (lat1, lon1, lat2, lon2) in Self.drawnArcs {
+                var shapes = ShapeSet()
+                shapes.add(kind: .line, rings: [[lon1, lat1, lon2, lat2]], feature: 0, greatCircle: true)
+                var path: [(Double, Double)] = []
+                shapes.forEachGreatCircleVertex(ofRing: 0, tolerance: tolerance) { x, y in path.append((x, y)) }
+                var ends: [(Double, Double)] = []
+                shapes.forEachUnwrappedVertex(ofRing: 0) { x, y, _ in ends.append((x, y)) }
+                #expect(path.first! == ends.first! && path.last! == ends.last!)
+                for k in 1..<path.count { #expect(abs(path[k].0 - path[k - 1].0) < 0.5) }
+                let truth = try Self.sampledArc(lat1, lon1, lat2, lon2, n: 20_000)
+                // The true arc's x in the drawn path's copy of the world.
+                let shift = (path[0].0 - truth[0].x).rounded()
+                var worst = 0.0, near = 1
+                for t in truth {
+                    // Both in order along the arc: the nearest segment is near the last one's.
+                    var best = Double.infinity, at = near
+                    for k in max(1, near - 4)..<min(path.count, near + 64) {
+                        let ax = path[k - 1].0, ay = path[k - 1].1, dx = path[k].0 - ax, dy = path[k].1 - ay
+                        let px = t.x + shift - ax, py = t.y - ay
+                        let u = min(max((px * dx + py * dy) / max(dx * dx + dy * dy, 1e-300), 0), 1)
+                        let d2 = (px - u * dx) * (px - u * dx) + (py - u * dy) * (py - u * dy)
+                        if d2 < best { best = d2; at = k }
+                    }
+                    near = at
+                    worst = max(worst, best.squareRoot())
+                }
+                #expect(worst <= tolerance * 1.01, "(\(lat1), \(lon1)) -> (\(lat2), \(lon2)) at \(ws) px: \(worst * ws) px off, \(path.count) vertices")
+            }
+        }
+        var coarse = 0, fine = 0
+        var shapes = ShapeSet()
+        shapes.add(kind: .line, rings: [[-118.4080744, 33.94253611, 140.3864, 35.7647]], feature: 0, greatCircle: true)
+        shapes.forEachGreatCircleVertex(ofRing: 0, tolerance: 0.1 / 1024) { _, _ in coarse += 1 }
+        shapes.forEachGreatCircleVertex(ofRing: 0, tolerance: 0.1 / 16384) { _, _ in fine += 1 }
+        #expect(coarse >= 6 && fine > 3 * coarse, "\(coarse), \(fine)")
+    }
+
+    /// Arcs from rows are lines of their two ends marked `greatCircle` (an arc over a pole
+    /// excepted); the mark follows a shape through `append` and `selecting`, and its box reaches
+    /// the arc's top (JFK to Hong Kong, 83.96°N), not only its ends' latitudes.
+    @Test func arcsFromRowsAreMarkedGreatCircles() throws {
+        var points = PointSet()
+        let la = points.properties.addColumn("to_lat"), lo = points.properties.addColumn("to_lon")
+        for (lat, lon, tlat, tlon) in [(40.63975111, -73.77892556, 22.3080, 113.9185), (70.0, 0.0, 70.0, 180.0)] {
+            points.lat.append(lat); points.lon.append(lon)
+            points.properties.appendRow([(la, .number(tlat)), (lo, .number(tlon))])
+        }
+        let made = PointArcs(latField: "to_lat", lonField: "to_lon").arcs(from: points).shapes
+        #expect(made.shapeCount == 2 && made.isGreatCircle(0) && !made.isGreatCircle(1))
+        #expect(made.vertices(of: made.rings(of: 0).lowerBound).count == 2)
+        var set = ShapeSet()
+        set.add(kind: .line, rings: [[0, 0, 1, 1]], feature: 0)
+        set.append(contentsOf: made)
+        #expect(set.greatCircle == [false, true, false])
+        let picked = set.selecting([1, 2])
+        #expect(picked.greatCircle == [true, false])
+        var boxed = picked
+        boxed.computeBoxes()
+        let box = try #require(boxed.boxes)
+        #expect(Self.close(box[3], 83.961085, 1e-5) && box[2] == 22.3080, "\(box)")
+        let samples = FitSamples(shapes: made.selecting([0]))
+        #expect(Self.close(samples.ys.min()!, WebMercator.y(lat: box[3]), 1e-12))
+    }
+
     @Test func antipodesHaveNoSingleGreatCircle() {
         #expect(GreatCircle.arc(lat1: 10, lon1: 20, lat2: -10, lon2: -160) == nil)
         #expect(GreatCircle.intermediate(lat1: 10, lon1: 20, lat2: -10, lon2: -160, fraction: 0.5) == nil)

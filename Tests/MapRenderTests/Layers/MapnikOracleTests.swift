@@ -205,8 +205,9 @@ import Testing
     /// Flows as the bench draws them (translucent great-circle arcs, width by count, butt caps
     /// and miter joins, the thin lines `ThinLineRaster` draws into the pixels): 400 arcs between
     /// Europe and Asia in three widths, cycling so that each arc is a batch of its own (a batch
-    /// is one union; Mapnik blends each feature on its own). Mapnik draws the vertices maprender
-    /// draws (`GreatCircle.arc`).
+    /// is one union; Mapnik blends each feature on its own). Mapnik draws the arcs in 1° steps
+    /// (`GreatCircle.arc`, within 1e-5 of the world's width of the true arc); maprender cuts its
+    /// own from the two ends, to a fifth of a pixel of the view (`forEachGreatCircleVertex`).
     @Test func translucentFlows() throws {
         if let why = Self.unavailable { print("skipped: \(why)"); return }
         var rng = SeededRandom(seed: 400)

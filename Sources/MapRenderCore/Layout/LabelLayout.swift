@@ -334,8 +334,10 @@ enum LabelLayout {
                 movable -= 1
                 if moveFor(j, smallerType: smaller, position: next - 1) { continue }
                 // Last: the name set away with a leader line (`LeaderLabel`), in priority order
-                // as every label, so no lower-ranked name has taken its room.
+                // as every label, so no lower-ranked name has taken its room; where it finds no
+                // place, with moves of placed names.
                 if tryLeader(j, smallerType: smaller) { continue }
+                if placer.leaders && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
             }
             dropped += 1
             if movable > 0 { droppedSoFar.append((j, smaller, next - 1)) }
@@ -346,7 +348,7 @@ enum LabelLayout {
         /// labels dropped so far that rank above it are tried again first: the room the moved
         /// ones left may be theirs. Then j takes the box made for it if still free, else any
         /// side; false when it is not placed (the moves stay: each moved label is still placed).
-        func moveFor(_ j: Int, smallerType: Bool, position: Int) -> Bool {
+        func moveFor(_ j: Int, smallerType: Bool, position: Int, leader: Bool = false) -> Bool {
             let higher = droppedSoFar.prefix { $0.position < position }.map { d -> LabelPlacer.Label in
                 var l = candidates.labels[d.index]
                 l.size = droppedSizes[d.index] ?? placer.measured(candidates.texts(d.index).last ?? "", font: placer.font(smallerType: true))
@@ -354,7 +356,7 @@ enum LabelLayout {
                 return l
             }
             guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType,
-                                               dropped: higher) else {
+                                               dropped: higher, leader: leader) else {
                 return false
             }
             for moved in m.moved {
@@ -378,7 +380,7 @@ enum LabelLayout {
                 append(j, mark, m.taken.side)
                 return true
             }
-            return tryPlace(j, smallerType: smallerType)
+            return tryPlace(j, smallerType: smallerType) || (leader && tryLeader(j, smallerType: smallerType))
         }
 
         /// Candidate j at its first free side, appended; false when it finds none.
@@ -624,8 +626,12 @@ enum LabelLayout {
         /// with backtracking (`settle`), at most `moveBudget` boxes tried. The moved labels stay
         /// placed, so no label is dropped for a lower-ranked one. Nil (and nothing changed) when
         /// no such placement is found. Dense dot maps only.
+        ///
+        /// With `leader`, the places tried are those with a leader line (`LeaderLabel`), each
+        /// cleared the same way: its box and the squares along its leader (a name that covers the
+        /// dot, moved to another side, lets the leader start).
         mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool,
-                                    dropped: [LabelPlacer.Label] = [])
+                                    dropped: [LabelPlacer.Label] = [], leader: Bool = false)
             -> (taken: Taken, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
             guard soft != nil, !c.allowOverlap else { return nil }
             let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
@@ -634,14 +640,17 @@ enum LabelLayout {
             for labelFont in fonts {
                 for text in texts {
                     label.size = measured(text, font: labelFont)
-                    for side in LabelSide.allCases {
-                        let b = box(side, for: label, disc: nil)
-                        guard push(b, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
+                    let places: [(box: Rect, side: LabelSide, leader: LeaderLine?)] = leader
+                        ? leaderCandidates(for: label).filter(clearOfFixedMarks).map { ($0.box, LabelSide.allCases[$0.direction], $0.leader) }
+                        : LabelSide.allCases.map { (box($0, for: label, disc: nil), $0, nil) }
+                    for (b, side, line) in places {
+                        let squares = line.map(LeaderLabel.boxes(along:)) ?? []
+                        guard push(b, leader: squares, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
                         let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
                         for m in moves.moves { setMovable(m.index, box: m.box, side: m.side) }
                         // Moves that leave a label dropped so far (ranked higher) a side taken only
                         // by lower-ranked ones (this one included) are not made.
-                        if yieldsToLower(dropped, own: b, ownPriority: label.priority) {
+                        if yieldsToLower(dropped, own: b, ownLeader: squares, ownPriority: label.priority) {
                             for o in before.reversed() { setMovable(o.index, box: o.box, side: o.side) }
                             undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
                             continue
@@ -650,10 +659,11 @@ enum LabelLayout {
                         for m in moves.moves {
                             out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
                         }
-                        // The label's own box is left out of the index: labels dropped so far
-                        // (ranked higher) may take the room the moves left first (`take`).
+                        // The label's own box (and leader) is left out of the index: labels dropped
+                        // so far (ranked higher) may take the room the moves left first (`take`).
                         placedLabels.remove(LabelLayout.padded(b, by: padding))
-                        return ((b, label, text, labelFont, side), out)
+                        for r in squares { placedLabels.remove(r) }
+                        return ((b, label, text, labelFont, side, line), out)
                     }
                 }
             }
@@ -665,15 +675,16 @@ enum LabelLayout {
         /// at least one of them: it would yield to lower ranks.
         /// The same for the places with a leader line (`LeaderLabel`) of such a label, where
         /// names may be set away.
-        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownPriority: Double) -> Bool {
+        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownLeader: [Rect] = [], ownPriority: Double) -> Bool {
             let ownPadded = LabelLayout.padded(own, by: padding)
+            func hitsOwn(_ r: Rect) -> Bool { ownPadded.intersects(r) || ownLeader.contains { $0.intersects(r) } }
             return dropped.contains { l in
                 let bySide = LabelSide.allCases.contains { side in
                     let b = box(side, for: l, disc: nil)
                     guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
                     let pb = LabelLayout.padded(b, by: padding)
                     var priorities = movableHitting(pb, except: []).map { movable[$0].label.priority }
-                    if ownPadded.intersects(pb) { priorities.append(ownPriority) }
+                    if hitsOwn(pb) { priorities.append(ownPriority) }
                     priorities += leadered.filter { $0.box.intersects(pb) || $0.leader.contains { $0.intersects(pb) } }.map(\.priority)
                     return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
                 }
@@ -685,7 +696,7 @@ enum LabelLayout {
                     var priorities: [Double] = []
                     for q in movableHitting(LabelLayout.union(LabelLayout.padded(cand.leader.bounds, by: LeaderLabel.boxSide), pb), except: [])
                         where hits(LabelLayout.padded(movable[q].box, by: padding)) { priorities.append(movable[q].label.priority) }
-                    if hits(ownPadded) { priorities.append(ownPriority) }
+                    if hits(ownPadded) || ownLeader.contains(where: hits) { priorities.append(ownPriority) }
                     priorities += leadered.filter { o in hits(LabelLayout.padded(o.box, by: padding)) || o.leader.contains(where: hits) }
                         .map(\.priority)
                     return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
@@ -752,14 +763,26 @@ enum LabelLayout {
         }
 
         /// The box `placeByMoving` made room for, and the label to put there.
-        typealias Taken = (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)
+        /// With a leader line when set away (`LeaderLabel`).
+        typealias Taken = (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide, leader: LeaderLine?)
 
-        /// Places a label at the box `placeByMoving` made room for, when it is still free; its mark.
+        /// Places a label at the box `placeByMoving` made room for, when it is still free (and its
+        /// leader's squares); its mark. A name set away does not move afterwards.
         mutating func take(_ t: Taken) -> LabelMark? {
             guard free(t.box) else { return nil }
+            guard let line = t.leader else {
+                placedLabels.insert(LabelLayout.padded(t.box, by: padding))
+                addMovable((t.box, t.label, t.text, t.font, t.side))
+                return mark(t.text, font: t.font, box: t.box)
+            }
+            let squares = LeaderLabel.boxes(along: line)
+            guard squares.allSatisfy({ placedLabels.canPlace($0) }) else { return nil }
             placedLabels.insert(LabelLayout.padded(t.box, by: padding))
-            addMovable(t)
-            return mark(t.text, font: t.font, box: t.box)
+            for r in squares { placedLabels.insert(r) }
+            leadered.append((t.box, squares, t.label.priority))
+            var m = mark(t.text, font: t.font, box: t.box)
+            m.leader = line
+            return m
         }
 
         /// What one `placeByMoving` has done so far: the index's changes (undone in reverse when a
@@ -774,11 +797,18 @@ enum LabelLayout {
         /// Takes box `b` (unpadded) for a label: free but for at most `maxBlockers` movable labels
         /// (not already moving), which are moved away (`settle`, `depth` − 1 levels further). On
         /// success `b` is in the index; on failure `moves` is as it was (but for the budget).
-        private mutating func push(_ b: Rect, depth: Int, moves: inout Moves) -> Bool {
+        /// `leader`: the squares along a leader line to `b`, cleared and taken with it (their fixed
+        /// marks already checked).
+        private mutating func push(_ b: Rect, leader: [Rect] = [], depth: Int, moves: inout Moves) -> Bool {
             guard depth > 0, moves.budget > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
             moves.budget -= 1
             let pb = LabelLayout.padded(b, by: padding)
-            let blockers = movableHitting(pb, except: moves.moving)
+            var blockers = movableHitting(pb, except: moves.moving)
+            for r in leader {
+                for q in movableHitting(r, except: moves.moving) where !blockers.contains(q) { blockers.append(q) }
+                guard blockers.count <= LabelLayout.maxBlockers else { return false }
+            }
+            blockers.sort()
             guard (1...LabelLayout.maxBlockers).contains(blockers.count) else { return false }
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
             for q in blockers {
@@ -786,8 +816,9 @@ enum LabelLayout {
                 placedLabels.remove(old); moves.log.append((false, old))
                 moves.moving.insert(q)
             }
-            if placedLabels.canPlace(pb) {
+            if placedLabels.canPlace(pb) && leader.allSatisfy({ placedLabels.canPlace($0) }) {
                 placedLabels.insert(pb); moves.log.append((true, pb))
+                for r in leader { placedLabels.insert(r); moves.log.append((true, r)) }
                 if settle(blockers[...], depth: depth - 1, moves: &moves) { return true }
             }
             undo(to: mark, moves: &moves)

@@ -16,8 +16,9 @@
 /// squares along it (`leaderBoxes`), so no name and no other leader crosses it.
 public enum LeaderLabel {
     /// From the dot's centre to the leader's end, CSS px: past the sides a label has (3 px off
-    /// the dot) up to about two names' heights and a half further.
-    public static let distances: [Double] = [16, 24, 34, 46, 60, 80, 100]
+    /// the dot) up to about four names' heights further. (Rings at 80 and 100 px named no more
+    /// of the 50 largest places on the world dot map, and drew leaders across half a sea.)
+    public static let distances: [Double] = [16, 24, 34, 46, 60]
     /// The eight directions, in the order a label's sides are tried: (dx, dy) unit steps, y down.
     public static let directions: [(x: Double, y: Double)] = {
         let d = 0.5.squareRoot()

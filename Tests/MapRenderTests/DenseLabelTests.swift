@@ -167,6 +167,52 @@ import MapRenderCairo
         }
     }
 
+    /// The leaders are drawn in every format from the one geometry: the map's names with a
+    /// leader, alone on white (so that nothing but the hairline lies under a leader), drawn by the
+    /// Cairo backend as PNG, SVG (through librsvg) and PDF (through poppler): each shows every
+    /// leader (a pixel darker than white at most sample points along it), and the three agree.
+    @Test func leadersDrawnInPNGSVGAndPDF() throws {
+        let (result, _) = try Self.render()
+        var scene = result.scene
+        scene.items = scene.items.filter { if case .label(let l) = $0 { return l.leader != nil } else { return false } }
+        scene.background = RGBA(1, 1, 1)
+        scene.world = nil
+        let leaders = scene.labels.compactMap(\.leader)
+        #expect(leaders.count >= 5)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leaders-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let renderer = CairoRenderer(text: PangoText())
+        let png = try PNGCodec.decode(data: renderer.render(scene, format: .png), name: "PNG")
+        try renderer.render(scene, format: .svg).write(to: dir.appendingPathComponent("l.svg"))
+        try renderer.render(scene, format: .pdf).write(to: dir.appendingPathComponent("l.pdf"))
+        let w = String(png.width), h = String(png.height)
+        try CrossFormatTests.runTool("rsvg-convert", package: "librsvg2-bin",
+                                     ["--width", w, "--height", h, "--output", dir.appendingPathComponent("svg.png").path, dir.appendingPathComponent("l.svg").path])
+        try CrossFormatTests.runTool("pdftoppm", package: "poppler-utils",
+                                     ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, dir.appendingPathComponent("l.pdf").path, dir.appendingPathComponent("pdf").path])
+        let svg = try PNGCodec.decode(path: dir.appendingPathComponent("svg.png").path)
+        let pdf = try PNGCodec.decode(path: dir.appendingPathComponent("pdf.png").path)
+        for (name, image) in [("PNG", png), ("SVG via librsvg", svg), ("PDF via poppler", pdf)] {
+            for line in leaders {
+                // From 20% to 80% of the way: clear of the dot and of the name's halo. The
+                // darkest of the 2x2 pixels about each point (a 0.75 px line may straddle two).
+                let dark = (0...12).filter { k in
+                    let t = 0.2 + 0.6 * Double(k) / 12
+                    let x = line.x0 + t * (line.x1 - line.x0), y = line.y0 + t * (line.y1 - line.y0)
+                    let x0 = Int((x - 0.5).rounded(.down)), y0 = Int((y - 0.5).rounded(.down))
+                    return [(x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1)].contains { image[$0.0, $0.1].r < 200 }
+                }.count
+                #expect(dark >= 11, "\(name): the leader \(line) shows at \(dark) of 13 points")
+            }
+        }
+        for (name, other) in [("SVG via librsvg", svg), ("PDF via poppler", pdf)] {
+            let d = try ImageDiff.compare(png, other)
+            print("leaders alone, \(name): \(d.differentPixels)/\(d.totalPixels) pixels differ from the PNG")
+            #expect(d.differentFraction <= 0.01, "\(name) differs from the PNG in \(d.differentPixels) pixels")
+        }
+    }
+
     /// Whether segment `l` meets rect `r` (Liang-Barsky clipping).
     static func segment(_ l: LeaderLine, meets r: Rect) -> Bool {
         var t0 = 0.0, t1 = 1.0

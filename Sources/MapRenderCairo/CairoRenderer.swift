@@ -148,13 +148,15 @@ public final class CairoRenderer {
             case .label(let l):
                 if l.opacity < 1 {
                     // A faded label: drawn into a group as large as the label (ink overhang and
-                    // halo included), then painted with its opacity.
+                    // halo included) and its leader, then painted with its opacity.
                     let m = l.haloWidth + 1.19 * l.haloBlur + l.height / 2
                     cairo_save(cr)
                     cairo_rectangle(cr, l.x - m, l.y - m, l.width + 2 * m, l.height + 2 * m)
+                    if let line = l.leader { let b = line.bounds; cairo_rectangle(cr, b.x - 1, b.y - 1, b.width + 2, b.height + 2) }
                     cairo_clip(cr)
                     cairo_push_group(cr)
                 }
+                if let line = l.leader { drawLeader(line, color: l.color, cr) }
                 text.draw(l.text, font: l.font, color: l.color, halo: l.halo, haloWidth: l.haloWidth, haloBlur: l.haloBlur,
                           x: l.x, y: l.y, maxWidth: l.maxWidth, centered: l.maxWidth != nil, justify: l.justify, on: cr)
                 if l.opacity < 1 {
@@ -186,6 +188,19 @@ public final class CairoRenderer {
                               x: t.box.x + t.padding, y: t.box.y + t.padding, on: cr)
                 }
             }
+        }
+    }
+
+    /// A name's leader line (`LeaderLine`): a hairline in the name's colour, round ends, under its text.
+    private func drawLeader(_ line: LeaderLine, color: RGBA, _ cr: OpaquePointer) {
+        withSavedState(cr) {
+            cairo_new_path(cr)
+            cairo_move_to(cr, line.x0, line.y0)
+            cairo_line_to(cr, line.x1, line.y1)
+            cairo_set_line_width(cr, line.width)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            color.setSource(cr)
+            cairo_stroke(cr)
         }
     }
 

@@ -41,12 +41,14 @@ import MapRenderCairo
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
     /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met. On this 34k file the
-    /// map names 41: 38 greedily; then a top-ranked name with no free side searches for moves of
+    /// map names 42 (41 before names were set away with a leader line, `LeaderLabel`: Hyderabad
+    /// now is; the eight still missing have their dot under a higher-ranked name, Hanoi under
+    /// Guangzhou, so no leader can start, and no moves free it): 38 greedily; then a top-ranked name with no free side searches for moves of
     /// placed names (`placeByMoving`: up to three pushed per box, three levels deep, with
     /// backtracking). Letting a moved name of the full type take the smaller one
     /// (a trial, not kept: `settle`) names 43, but then Beijing, Seoul, Guangzhou, Mumbai and Delhi read in
     /// the smaller type beside a full-size Ho Chi Minh City: the type no longer ranks the places,
-    /// so it is off. Hanoi, Taipei, Wuzhong, Qingdao, Shenyang, Hyderabad, Ahmedabad, Bangkok and
+    /// so it is off. Hanoi, Taipei, Wuzhong, Qingdao, Shenyang, Ahmedabad, Bangkok and
     /// Dalian are not named: each of their eight sides is taken by a name ranked higher
     /// (Guangzhou, Shenzhen, Wuhan, Beijing, Tianjin, Seoul, Mumbai...:
     /// `unnamedPlacesYieldOnlyToHigherRanks`), and no moves within the search's budget free one.
@@ -68,15 +70,17 @@ import MapRenderCairo
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 41, "\(count) of 50 named")
+        #expect(count >= 42, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }
 
-    /// The priority rule on the real map, checked by brute force over the scene's names: each of
-    /// the 50 places left unnamed has every one of its eight sides (its box in the smaller type,
-    /// measured by Pango, around its drawn dot) off the image or within the text padding of a
-    /// name ranked higher. (Dots are soft: names may cover them.)
+    /// The priority rule on the real map, checked by brute force over the scene's names and
+    /// leader lines: each of the 50 places left unnamed has every one of its eight sides (its box
+    /// in the smaller type, measured by Pango, around its drawn dot) and every place with a leader
+    /// line (`LeaderLabel.candidates` of that box: the name's box and the squares along its
+    /// leader) off the image or within the text padding of a name or a leader ranked higher.
+    /// (Dots are soft: names and leaders may cover them.)
     @Test func unnamedPlacesYieldOnlyToHigherRanks() throws {
         let (result, rows) = try Self.render()
         let labels = result.scene.labels
@@ -93,7 +97,12 @@ import MapRenderCairo
         }).first else { Issue.record("no markers"); return }
         let st = Style.default.label, pad = st.textPadding / 2, reserve = st.haloWidth / 2
         func grow(_ r: Rect, _ d: Double) -> Rect { Rect(x: r.x - d, y: r.y - d, width: r.width + 2 * d, height: r.height + 2 * d) }
-        let placed = labels.map { (box: grow(Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height), reserve + pad), rank: rank[$0.owner ?? -1] ?? .max) }
+        // Names with the padding, and leaders as their squares (each already clear of names by the
+        // padding, as the placer keeps them).
+        var placed = labels.map { (box: grow(Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height), reserve + pad), rank: rank[$0.owner ?? -1] ?? .max) }
+        for l in labels { if let line = l.leader { placed += LeaderLabel.boxes(along: line).map { ($0, rank[l.owner ?? -1] ?? .max) } } }
+        // Fixed marks: the attribution's box.
+        let fixed = result.scene.items.compactMap { item -> Rect? in if case .textBox(let t) = item { return t.box } else { return nil } }
         let image = Rect(x: 0, y: 0, width: result.viewport.width, height: result.viewport.height)
         let measurer = PangoText()
         var checked = 0
@@ -110,9 +119,126 @@ import MapRenderCairo
                 let blocked = !image.contains(b) || placed.contains { $0.rank < rank[i]! && $0.box.intersects(grow(b, pad)) }
                 #expect(blocked, "\(rows[i].name): its \(side) side is free or taken by lower ranks only")
             }
+            let a = label.anchorBox
+            let leadered = LeaderLabel.candidates(around: (a.x + a.width / 2, a.y + a.height / 2),
+                                                  radius: max(label.markBox.width, label.markBox.height) / 2, size: label.size)
+            #expect(leadered.count == LeaderLabel.distances.count * LeaderLabel.directions.count)
+            for cand in leadered {
+                let line = cand.leaderBoxes, box = grow(cand.box, pad)
+                let offImage = !image.contains(cand.box) || !image.contains(cand.leader.bounds)
+                let onFixed = fixed.contains { f in f.intersects(cand.box) || line.contains { $0.intersects(f) } }
+                let higher = placed.contains { p in p.rank < rank[i]! && (p.box.intersects(box) || line.contains { $0.intersects(p.box) }) }
+                #expect(offImage || onFixed || higher, "\(rows[i].name): its leader place \(cand.ring)/\(cand.direction) is free or taken by lower ranks only")
+            }
             checked += 1
         }
         #expect(checked == 50 - apart.filter(named.contains).count)
+    }
+
+    /// Where a name has no free side, it is set away with a leader line (`LeaderLabel`): the line
+    /// runs from just outside its dot to its box, crosses no name (its own included, checked as
+    /// an exact segment against each name's text box grown by its halo) and no other leader
+    /// (segment against segment), and stays inside the image. The map has such names, so the
+    /// check can fail.
+    @Test func leadersCrossNoNameAndNoLeader() throws {
+        let (result, rows) = try Self.render()
+        let labels = result.scene.labels
+        let leadered = labels.filter { $0.leader != nil }
+        print("dense world dot map: names with a leader: " + leadered.map(\.text).joined(separator: ", "))
+        #expect(!leadered.isEmpty)
+        let image = Rect(x: 0, y: 0, width: result.viewport.width, height: result.viewport.height)
+        for l in leadered {
+            guard let line = l.leader else { continue }
+            #expect(image.contains(line.bounds), "\(l.text): leader leaves the image")
+            // It starts at its own dot (within 3 px of the dot's centre) and ends beside its box.
+            if let o = l.owner {
+                let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+                #expect(hypot(line.x0 - p.x, line.y0 - p.y) <= 3.5, "\(l.text): leader starts away from its dot")
+            }
+            let halo = l.haloWidth
+            let ends = Rect(x: l.x - halo - 1.5, y: l.y - halo - 1.5, width: l.width + 2 * halo + 3, height: l.height + 2 * halo + 3)
+            #expect(Self.segment(line, meets: ends), "\(l.text): leader does not reach its name")
+            for other in labels {
+                let text = Rect(x: other.x - halo / 2, y: other.y - halo / 2, width: other.width + halo, height: other.height + halo)
+                #expect(!Self.segment(line, meets: text), "\(l.text): leader crosses \(other.text)")
+                if let o = other.leader, o != line {
+                    #expect(!Self.segments((line.x0, line.y0, line.x1, line.y1), (o.x0, o.y0, o.x1, o.y1)),
+                            "\(l.text): leader crosses \(other.text)'s")
+                }
+            }
+        }
+    }
+
+    /// The leaders are drawn in every format from the one geometry: the map's names with a
+    /// leader, alone on white (so that nothing but the hairline lies under a leader), drawn by the
+    /// Cairo backend as PNG, SVG (through librsvg) and PDF (through poppler): each shows every
+    /// leader (a pixel darker than white at most sample points along it), and the three agree.
+    @Test func leadersDrawnInPNGSVGAndPDF() throws {
+        let (result, _) = try Self.render()
+        var scene = result.scene
+        scene.items = scene.items.filter { if case .label(let l) = $0 { return l.leader != nil } else { return false } }
+        scene.background = RGBA(1, 1, 1)
+        scene.world = nil
+        let leaders = scene.labels.compactMap(\.leader)
+        #expect(leaders.count >= 1)   // (Hyderabad's: leaders are for the full-type names only)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leaders-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let renderer = CairoRenderer(text: PangoText())
+        let png = try PNGCodec.decode(data: renderer.render(scene, format: .png), name: "PNG")
+        try renderer.render(scene, format: .svg).write(to: dir.appendingPathComponent("l.svg"))
+        try renderer.render(scene, format: .pdf).write(to: dir.appendingPathComponent("l.pdf"))
+        let w = String(png.width), h = String(png.height)
+        try CrossFormatTests.runTool("rsvg-convert", package: "librsvg2-bin",
+                                     ["--width", w, "--height", h, "--output", dir.appendingPathComponent("svg.png").path, dir.appendingPathComponent("l.svg").path])
+        try CrossFormatTests.runTool("pdftoppm", package: "poppler-utils",
+                                     ["-png", "-singlefile", "-scale-to-x", w, "-scale-to-y", h, dir.appendingPathComponent("l.pdf").path, dir.appendingPathComponent("pdf").path])
+        let svg = try PNGCodec.decode(path: dir.appendingPathComponent("svg.png").path)
+        let pdf = try PNGCodec.decode(path: dir.appendingPathComponent("pdf.png").path)
+        for (name, image) in [("PNG", png), ("SVG via librsvg", svg), ("PDF via poppler", pdf)] {
+            for line in leaders {
+                // From 20% to 80% of the way: clear of the dot and of the name's halo. The
+                // darkest of the 2x2 pixels about each point (a 0.75 px line may straddle two).
+                let dark = (0...12).filter { k in
+                    let t = 0.2 + 0.6 * Double(k) / 12
+                    let x = line.x0 + t * (line.x1 - line.x0), y = line.y0 + t * (line.y1 - line.y0)
+                    let x0 = Int((x - 0.5).rounded(.down)), y0 = Int((y - 0.5).rounded(.down))
+                    return [(x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1)].contains { image[$0.0, $0.1].r < 200 }
+                }.count
+                #expect(dark >= 11, "\(name): the leader \(line) shows at \(dark) of 13 points")
+            }
+        }
+        for (name, other) in [("SVG via librsvg", svg), ("PDF via poppler", pdf)] {
+            let d = try ImageDiff.compare(png, other)
+            print("leaders alone, \(name): \(d.differentPixels)/\(d.totalPixels) pixels differ from the PNG")
+            #expect(d.differentFraction <= 0.01, "\(name) differs from the PNG in \(d.differentPixels) pixels")
+        }
+    }
+
+    /// Whether segment `l` meets rect `r` (Liang-Barsky clipping).
+    static func segment(_ l: LeaderLine, meets r: Rect) -> Bool {
+        var t0 = 0.0, t1 = 1.0
+        let dx = l.x1 - l.x0, dy = l.y1 - l.y0
+        for (p, q) in [(-dx, l.x0 - r.x), (dx, r.maxX - l.x0), (-dy, l.y0 - r.y), (dy, r.maxY - l.y0)] {
+            if p == 0 { if q < 0 { return false }; continue }
+            let t = q / p
+            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+            if t0 > t1 { return false }
+        }
+        return true
+    }
+
+    /// Whether two segments cross or touch.
+    static func segments(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Bool {
+        func orient(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ rx: Double, _ ry: Double) -> Double {
+            (qx - px) * (ry - py) - (qy - py) * (rx - px)
+        }
+        let d1 = orient(b.0, b.1, b.2, b.3, a.0, a.1), d2 = orient(b.0, b.1, b.2, b.3, a.2, a.3)
+        let d3 = orient(a.0, a.1, a.2, a.3, b.0, b.1), d4 = orient(a.0, a.1, a.2, a.3, b.2, b.3)
+        // (Collinear segments cross only where their extents overlap.)
+        let overlap = min(a.0, a.2) <= max(b.0, b.2) && min(b.0, b.2) <= max(a.0, a.2)
+            && min(a.1, a.3) <= max(b.1, b.3) && min(b.1, b.3) <= max(a.1, a.3)
+        return overlap && (d1 * d2 <= 0) && (d3 * d4 <= 0)
     }
 
     /// No two names closer than the 2 px text padding (their boxes with the half halo a dense map

@@ -40,6 +40,7 @@ struct FrameDrawing {
             layers.insert(.shapes(trail.0, trail.1), at: points)
         }
         options.keepsMarkerPoints = keepsMarkerPoints
+        options.leaderLabels = false
         return MapLayout.layout(viewport: plan.viewport, scale: base.scale, style: style, data: data(plan),
                                 plan: plan.marks, layers: layers, options: options, measurer: measurer)
     }

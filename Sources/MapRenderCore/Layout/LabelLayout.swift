@@ -37,6 +37,12 @@ enum LabelLayout {
         p == 0 ? r : Rect(x: r.x - p, y: r.y - p, width: r.width + 2 * p, height: r.height + 2 * p)
     }
 
+    /// The smallest rect holding both.
+    static func union(_ a: Rect, _ b: Rect) -> Rect {
+        let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+        return Rect(x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+    }
+
     /// Small dots are soft obstacles (labels may cover a few); pins and larger marks are hard.
     static func isSoft(_ s: MarkerSymbol) -> Bool { s.shape != .pin && s.size <= 8 && s.icon == nil }
 
@@ -168,7 +174,7 @@ enum LabelLayout {
         case .plain:
             return placePlain(drawn: drawn, batch: batch, bubbles: bubbles, outline: style.cluster.strokeWidth,
                               context: context, measurer: measurer, soft: soft, skip: skip, land: soft == nil ? nil : land(),
-                              shapes: shapeCandidates)
+                              shapes: shapeCandidates, leaders: options.leaderLabels)
         }
     }
 
@@ -276,7 +282,7 @@ enum LabelLayout {
     /// dropped: "Mumbai +4145" beside the wrong one of two neighbouring bubbles reads as a wrong map.
     static func placePlain(drawn: [Int], batch: MarkerBatch, bubbles: [MarkPlan.Bubble], outline: Double = 0,
                            context c: Context, measurer: TextMeasuring, soft: MarkerDensity? = nil, skip: Set<Int> = [],
-                           land: LandMask? = nil, shapes: [ShapeLabelCandidate] = []) -> Output {
+                           land: LandMask? = nil, shapes: [ShapeLabelCandidate] = [], leaders: Bool = true) -> Output {
         let candidates = PlainCandidates(drawn: drawn, batch: batch, bubbles: bubbles, context: c, skip: skip)
         // Bubbles, then the heads of pins and large markers (for the ambiguity test only).
         var dx = bubbles.map(\.x), dy = bubbles.map(\.y), dr = bubbles.map { $0.radius + outline / 2 }
@@ -287,13 +293,14 @@ enum LabelLayout {
             }
         }
         let discs = BubbleDiscs(x: dx, y: dy, r: dr, bubbles: bubbles.count)
-        var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land, discs: discs)
-        var items: [SceneItem] = []
-        var dropped = 0
-        var sides = LabelSides()
         // Points' and bubbles' labels (`PlainCandidates.order`) and the lines' and polygons' in
         // one order by priority, higher first; at equal priority points' first.
         let order = candidates.order()
+        var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land, discs: discs)
+        placer.leaders = leaders
+        var items: [SceneItem] = []
+        var dropped = 0
+        var sides = LabelSides()
         let shapeOrder = shapes.indices.sorted {
             shapes[$0].priority != shapes[$1].priority ? shapes[$0].priority > shapes[$1].priority : $0 < $1
         }
@@ -326,6 +333,11 @@ enum LabelLayout {
                c.hints.side(point: candidates.owners[j], representative: candidates.representative(j)) == nil {
                 movable -= 1
                 if moveFor(j, smallerType: smaller, position: next - 1) { continue }
+                // Last: the name set away with a leader line (`LeaderLabel`), in priority order
+                // as every label, so no lower-ranked name has taken its room; where it finds no
+                // place, with moves of placed names.
+                if tryLeader(j, smallerType: smaller) { continue }
+                if placer.leaders && !smaller && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
             }
             dropped += 1
             if movable > 0 { droppedSoFar.append((j, smaller, next - 1)) }
@@ -336,7 +348,7 @@ enum LabelLayout {
         /// labels dropped so far that rank above it are tried again first: the room the moved
         /// ones left may be theirs. Then j takes the box made for it if still free, else any
         /// side; false when it is not placed (the moves stay: each moved label is still placed).
-        func moveFor(_ j: Int, smallerType: Bool, position: Int) -> Bool {
+        func moveFor(_ j: Int, smallerType: Bool, position: Int, leader: Bool = false) -> Bool {
             let higher = droppedSoFar.prefix { $0.position < position }.map { d -> LabelPlacer.Label in
                 var l = candidates.labels[d.index]
                 l.size = droppedSizes[d.index] ?? placer.measured(candidates.texts(d.index).last ?? "", font: placer.font(smallerType: true))
@@ -344,7 +356,7 @@ enum LabelLayout {
                 return l
             }
             guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType,
-                                               dropped: higher) else {
+                                               dropped: higher, leader: leader) else {
                 return false
             }
             for moved in m.moved {
@@ -356,7 +368,8 @@ enum LabelLayout {
             }
             var k = 0
             while k < droppedSoFar.count && droppedSoFar[k].position < position {
-                if tryPlace(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType) {
+                if tryPlace(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType)
+                    || tryLeader(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType) {
                     droppedSoFar.remove(at: k)
                     dropped -= 1
                 } else {
@@ -367,7 +380,7 @@ enum LabelLayout {
                 append(j, mark, m.taken.side)
                 return true
             }
-            return tryPlace(j, smallerType: smallerType)
+            return tryPlace(j, smallerType: smallerType) || (leader && tryLeader(j, smallerType: smallerType))
         }
 
         /// Candidate j at its first free side, appended; false when it finds none.
@@ -378,6 +391,17 @@ enum LabelLayout {
             guard placer.mightFit(candidates.labels[j], disc: disc),
                   let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
                                             smallerType: smallerType) else { return false }
+            append(j, placed.mark, placed.side)
+            return true
+        }
+
+        /// Candidate j (a point's) set away with a leader line, appended; false when no place is free.
+        /// (Only the names of the full type, the first `fullSizeLabels`: further down, a name
+        /// set away, "Queens" 45 px south-west of New York over Virginia, read as a place of its
+        /// own more than it named a dot.)
+        func tryLeader(_ j: Int, smallerType: Bool) -> Bool {
+            guard placer.leaders, !smallerType, let placed = placer.placeLeadered(candidates.labels[j], texts: candidates.texts(j),
+                                                                    smallerType: smallerType) else { return false }
             append(j, placed.mark, placed.side)
             return true
         }
@@ -496,6 +520,11 @@ enum LabelLayout {
         var movable: [(box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)] = []
         /// Per cell of `LabelLayout.movableCell` px, the movable labels whose padded box meets it.
         var movableGrid: [[Int]]
+        /// Whether a name with no free side may be set away with a leader line (`placeLeadered`).
+        var leaders = true
+        /// The names set away with a leader line: their box, the squares along their leader and
+        /// their priority. They do not move.
+        var leadered: [(box: Rect, leader: [Rect], priority: Double)] = []
         let movableColumns: Int
 
         init(context c: Context, measurer: TextMeasuring, soft: MarkerDensity?, land: LandMask?,
@@ -600,8 +629,12 @@ enum LabelLayout {
         /// with backtracking (`settle`), at most `moveBudget` boxes tried. The moved labels stay
         /// placed, so no label is dropped for a lower-ranked one. Nil (and nothing changed) when
         /// no such placement is found. Dense dot maps only.
+        ///
+        /// With `leader`, the places tried are those with a leader line (`LeaderLabel`), each
+        /// cleared the same way: its box and the squares along its leader (a name that covers the
+        /// dot, moved to another side, lets the leader start).
         mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool,
-                                    dropped: [LabelPlacer.Label] = [])
+                                    dropped: [LabelPlacer.Label] = [], leader: Bool = false)
             -> (taken: Taken, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
             guard soft != nil, !c.allowOverlap else { return nil }
             let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
@@ -610,14 +643,17 @@ enum LabelLayout {
             for labelFont in fonts {
                 for text in texts {
                     label.size = measured(text, font: labelFont)
-                    for side in LabelSide.allCases {
-                        let b = box(side, for: label, disc: nil)
-                        guard push(b, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
+                    let places: [(box: Rect, side: LabelSide, leader: LeaderLine?)] = leader
+                        ? leaderCandidates(for: label).filter(clearOfFixedMarks).map { ($0.box, LabelSide.allCases[$0.direction], $0.leader) }
+                        : LabelSide.allCases.map { (box($0, for: label, disc: nil), $0, nil) }
+                    for (b, side, line) in places {
+                        let squares = line.map(LeaderLabel.boxes(along:)) ?? []
+                        guard push(b, leader: squares, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
                         let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
                         for m in moves.moves { setMovable(m.index, box: m.box, side: m.side) }
                         // Moves that leave a label dropped so far (ranked higher) a side taken only
                         // by lower-ranked ones (this one included) are not made.
-                        if yieldsToLower(dropped, own: b, ownPriority: label.priority) {
+                        if yieldsToLower(dropped, own: b, ownLeader: squares, ownPriority: label.priority) {
                             for o in before.reversed() { setMovable(o.index, box: o.box, side: o.side) }
                             undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
                             continue
@@ -626,10 +662,11 @@ enum LabelLayout {
                         for m in moves.moves {
                             out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
                         }
-                        // The label's own box is left out of the index: labels dropped so far
-                        // (ranked higher) may take the room the moves left first (`take`).
+                        // The label's own box (and leader) is left out of the index: labels dropped
+                        // so far (ranked higher) may take the room the moves left first (`take`).
                         placedLabels.remove(LabelLayout.padded(b, by: padding))
-                        return ((b, label, text, labelFont, side), out)
+                        for r in squares { placedLabels.remove(r) }
+                        return ((b, label, text, labelFont, side, line), out)
                     }
                 }
             }
@@ -639,29 +676,116 @@ enum LabelLayout {
         /// Whether some label of `dropped` (measured) has a side clear of fixed marks whose placed
         /// labels in the way (the label at `own`, of `ownPriority`, counting) all rank below it,
         /// at least one of them: it would yield to lower ranks.
-        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownPriority: Double) -> Bool {
+        /// The same for the places with a leader line (`LeaderLabel`) of such a label, where
+        /// names may be set away.
+        func yieldsToLower(_ dropped: [LabelPlacer.Label], own: Rect, ownLeader: [Rect] = [], ownPriority: Double) -> Bool {
             let ownPadded = LabelLayout.padded(own, by: padding)
+            func hitsOwn(_ r: Rect) -> Bool { ownPadded.intersects(r) || ownLeader.contains { $0.intersects(r) } }
             return dropped.contains { l in
-                LabelSide.allCases.contains { side in
+                let bySide = LabelSide.allCases.contains { side in
                     let b = box(side, for: l, disc: nil)
                     guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
                     let pb = LabelLayout.padded(b, by: padding)
                     var priorities = movableHitting(pb, except: []).map { movable[$0].label.priority }
-                    if ownPadded.intersects(pb) { priorities.append(ownPriority) }
+                    if hitsOwn(pb) { priorities.append(ownPriority) }
+                    priorities += leadered.filter { $0.box.intersects(pb) || $0.leader.contains { $0.intersects(pb) } }.map(\.priority)
+                    return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
+                }
+                guard !bySide, leaders else { return bySide }
+                return leaderCandidates(for: l).contains { cand in
+                    guard clearOfFixedMarks(cand) else { return false }
+                    let pb = LabelLayout.padded(cand.box, by: padding), line = cand.leaderBoxes
+                    func hits(_ r: Rect) -> Bool { r.intersects(pb) || line.contains { $0.intersects(r) } }
+                    var priorities: [Double] = []
+                    for q in movableHitting(LabelLayout.union(LabelLayout.padded(cand.leader.bounds, by: LeaderLabel.boxSide), pb), except: [])
+                        where hits(LabelLayout.padded(movable[q].box, by: padding)) { priorities.append(movable[q].label.priority) }
+                    if hits(ownPadded) || ownLeader.contains(where: hits) { priorities.append(ownPriority) }
+                    priorities += leadered.filter { o in hits(LabelLayout.padded(o.box, by: padding)) || o.leader.contains(where: hits) }
+                        .map(\.priority)
                     return !priorities.isEmpty && priorities.allSatisfy { $0 < l.priority }
                 }
             }
         }
 
-        /// The box `placeByMoving` made room for, and the label to put there.
-        typealias Taken = (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide)
+        /// The places with a leader line of a measured point label (`LeaderLabel.candidates`).
+        func leaderCandidates(for l: LabelPlacer.Label) -> [LeaderLabel.Candidate] {
+            let a = l.anchorBox
+            return LeaderLabel.candidates(around: (a.x + a.width / 2, a.y + a.height / 2),
+                                          radius: max(l.markBox.width, l.markBox.height) / 2, size: l.size)
+        }
 
-        /// Places a label at the box `placeByMoving` made room for, when it is still free; its mark.
+        /// Whether a leadered name's box and leader lie inside the image, clear of every fixed
+        /// mark (bubbles, pins, decorations; small markers are soft).
+        func clearOfFixedMarks(_ cand: LeaderLabel.Candidate) -> Bool {
+            guard image.contains(cand.box), image.contains(cand.leader.bounds), raster.isFree(cand.box),
+                  !discs.intersects(cand.box) else { return false }
+            return cand.leaderBoxes.allSatisfy { raster.isFree($0) && !discs.intersects($0) }
+        }
+
+        /// Whether a leadered name fits: clear of fixed marks, its box `text-padding` from every
+        /// label, its leader crossing no label and no other leader.
+        func fits(_ cand: LeaderLabel.Candidate) -> Bool {
+            clearOfFixedMarks(cand) && placedLabels.canPlace(LabelLayout.padded(cand.box, by: padding))
+                && cand.leaderBoxes.allSatisfy { placedLabels.canPlace($0) }
+        }
+
+        /// A point's label with no free side and no room made by moves, set away from its dot
+        /// with a leader line, as an atlas sets a crowded coast's names out at sea: the nearest
+        /// ring of `LeaderLabel.candidates` with a place that fits, there the place that covers
+        /// the fewest small markers and crosses no coast (costs as `side(for:)` weighs them), ties
+        /// in the ring's order. The label's own type first, then (for a top-ranked name) the
+        /// smaller one, as `place` tries them. Inserts the box and the leader's squares; not
+        /// movable afterwards. Dense dot maps only.
+        mutating func placeLeadered(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool)
+            -> (mark: LabelMark, side: LabelSide)? {
+            guard soft != nil, !c.allowOverlap else { return nil }
+            let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
+            var label = label
+            for labelFont in fonts {
+                for text in texts {
+                    label.size = measured(text, font: labelFont)
+                    var best: (cand: LeaderLabel.Candidate, cost: Int)?
+                    for cand in leaderCandidates(for: label) {
+                        if let b = best, cand.ring > b.cand.ring { break }
+                        guard fits(cand) else { continue }
+                        let cost = max(0, cost(cand.box) - LabelLayout.fewMarkers)
+                            + ((land?.crossesCoast(cand.box) ?? false) ? LabelLayout.coastCost : 0)
+                        if best == nil || cost < best!.cost { best = (cand, cost) }
+                    }
+                    guard let (cand, _) = best else { continue }
+                    let line = cand.leaderBoxes
+                    placedLabels.insert(LabelLayout.padded(cand.box, by: padding))
+                    for r in line { placedLabels.insert(r) }
+                    leadered.append((cand.box, line, label.priority))
+                    var m = mark(text, font: labelFont, box: cand.box)
+                    m.leader = cand.leader
+                    return (m, LabelSide.allCases[cand.direction])
+                }
+            }
+            return nil
+        }
+
+        /// The box `placeByMoving` made room for, and the label to put there.
+        /// With a leader line when set away (`LeaderLabel`).
+        typealias Taken = (box: Rect, label: LabelPlacer.Label, text: String, font: FontSpec, side: LabelSide, leader: LeaderLine?)
+
+        /// Places a label at the box `placeByMoving` made room for, when it is still free (and its
+        /// leader's squares); its mark. A name set away does not move afterwards.
         mutating func take(_ t: Taken) -> LabelMark? {
             guard free(t.box) else { return nil }
+            guard let line = t.leader else {
+                placedLabels.insert(LabelLayout.padded(t.box, by: padding))
+                addMovable((t.box, t.label, t.text, t.font, t.side))
+                return mark(t.text, font: t.font, box: t.box)
+            }
+            let squares = LeaderLabel.boxes(along: line)
+            guard squares.allSatisfy({ placedLabels.canPlace($0) }) else { return nil }
             placedLabels.insert(LabelLayout.padded(t.box, by: padding))
-            addMovable(t)
-            return mark(t.text, font: t.font, box: t.box)
+            for r in squares { placedLabels.insert(r) }
+            leadered.append((t.box, squares, t.label.priority))
+            var m = mark(t.text, font: t.font, box: t.box)
+            m.leader = line
+            return m
         }
 
         /// What one `placeByMoving` has done so far: the index's changes (undone in reverse when a
@@ -676,11 +800,18 @@ enum LabelLayout {
         /// Takes box `b` (unpadded) for a label: free but for at most `maxBlockers` movable labels
         /// (not already moving), which are moved away (`settle`, `depth` − 1 levels further). On
         /// success `b` is in the index; on failure `moves` is as it was (but for the budget).
-        private mutating func push(_ b: Rect, depth: Int, moves: inout Moves) -> Bool {
+        /// `leader`: the squares along a leader line to `b`, cleared and taken with it (their fixed
+        /// marks already checked).
+        private mutating func push(_ b: Rect, leader: [Rect] = [], depth: Int, moves: inout Moves) -> Bool {
             guard depth > 0, moves.budget > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
             moves.budget -= 1
             let pb = LabelLayout.padded(b, by: padding)
-            let blockers = movableHitting(pb, except: moves.moving)
+            var blockers = movableHitting(pb, except: moves.moving)
+            for r in leader {
+                for q in movableHitting(r, except: moves.moving) where !blockers.contains(q) { blockers.append(q) }
+                guard blockers.count <= LabelLayout.maxBlockers else { return false }
+            }
+            blockers.sort()
             guard (1...LabelLayout.maxBlockers).contains(blockers.count) else { return false }
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
             for q in blockers {
@@ -688,8 +819,9 @@ enum LabelLayout {
                 placedLabels.remove(old); moves.log.append((false, old))
                 moves.moving.insert(q)
             }
-            if placedLabels.canPlace(pb) {
+            if placedLabels.canPlace(pb) && leader.allSatisfy({ placedLabels.canPlace($0) }) {
                 placedLabels.insert(pb); moves.log.append((true, pb))
+                for r in leader { placedLabels.insert(r); moves.log.append((true, r)) }
                 if settle(blockers[...], depth: depth - 1, moves: &moves) { return true }
             }
             undo(to: mark, moves: &moves)

@@ -12,6 +12,10 @@ public struct LayoutOptions: Sendable {
     public var allowOverlap = false
     public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
     public var labelStyle: LabelStyle = .plain
+    /// On a dense dot map, set a top-ranked name whose eight sides are all taken away from its
+    /// dot with a thin leader line (`LeaderLabel`), as an atlas does, before dropping it. An
+    /// animation's frames do not (their labels keep their sides from frame to frame).
+    public var leaderLabels = true
     /// Draw a metric and imperial scale bar (bottom left).
     public var scaleBar = false
     /// Draw a legend of the marker colours when the style's fill is categorical (top right).

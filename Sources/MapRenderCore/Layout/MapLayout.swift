@@ -181,7 +181,9 @@ public enum MapLayout {
         var index = CollisionIndex(width: v.width, height: v.height, bounds: Rect(x: 0, y: 0, width: v.width, height: v.height))
         for item in scene.items {
             switch item {
-            case .label(let l): index.insert(l.box)
+            case .label(let l):
+                index.insert(l.box)
+                if let line = l.leader { for b in LeaderLabel.boxes(along: line) { index.insert(b) } }
             case .pathLabel(let l): for b in l.boxes { index.insert(b) }
             case .callout(let c): index.insert(c.box)
             case .textBox(let t): index.insert(t.box)

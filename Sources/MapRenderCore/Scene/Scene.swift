@@ -351,6 +351,9 @@ public struct LabelMark: Sendable, Equatable {
     /// How the lines of a wrapped label (`maxWidth`) sit on each other: 0 left, 0.5 centred
     /// (the default), 1 right (a basemap style's `text-justify`).
     public var justify = 0.5
+    /// A name set away from its dot on a crowded map (`LeaderLabel`): the thin line from the dot
+    /// to it, drawn under the text in its colour. nil for a name beside its mark.
+    public var leader: LeaderLine?
 
     public init(text: String, font: FontSpec, color: RGBA, halo: RGBA, haloWidth: Double,
                 x: Double, y: Double, width: Double, height: Double) {
@@ -359,6 +362,23 @@ public struct LabelMark: Sendable, Equatable {
     }
 
     public var box: Rect { Rect(x: x, y: y, width: width, height: height) }
+}
+
+/// A leader line from a dot to its name, CSS px: drawn under the name, in the name's colour.
+public struct LeaderLine: Sendable, Equatable {
+    public var x0: Double, y0: Double, x1: Double, y1: Double
+    /// Stroke width, CSS px.
+    public var width: Double
+
+    public init(x0: Double, y0: Double, x1: Double, y1: Double, width: Double) {
+        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1; self.width = width
+    }
+
+    /// The line's bounding box grown by half its width.
+    public var bounds: Rect {
+        let h = width / 2
+        return Rect(x: min(x0, x1) - h, y: min(y0, y1) - h, width: abs(x1 - x0) + width, height: abs(y1 - y0) + width)
+    }
 }
 
 /// Text on a filled rectangle (attribution).

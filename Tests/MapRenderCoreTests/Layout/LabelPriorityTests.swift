@@ -6,7 +6,9 @@ import TestSupport
 /// Issue 47: a label is dropped only for labels of equal or higher priority, or for fixed marks.
 /// Checked on generated places against a brute-force collision test of its own (every pair of
 /// boxes), not the placer's index: every side of every dropped label must be blocked by the image
-/// edge, a fixed mark (a pin, a spread leg, a bubble) or a placed label ranking at least as high.
+/// edge, a fixed mark (a pin, a spread leg, a bubble) or a placed label ranking at least as high;
+/// a name set away with a leader line (`LeaderLabel`) blocks with its box and its leader, and every
+/// dropped label ranked above the last name so set has every leader place blocked the same way.
 @Suite struct LabelPriorityTests {
     struct Case: CustomStringConvertible, Sendable {
         var seed: UInt64, marker: MarkerShape, size: Double, ties: Bool
@@ -23,6 +25,8 @@ import TestSupport
     struct Outcome {
         var violations: [String] = []
         var placed = 0, dropped = 0, checkedBubbles = 0
+        /// Names set away with a leader line, and dropped labels whose leader places were checked.
+        var leadered = 0, checkedLeaderPlaces = 0
     }
 
     static func run(_ c: Case, padding: Double = 2) -> Outcome {
@@ -64,21 +68,29 @@ import TestSupport
                 return (cx - d.x) * (cx - d.x) + (cy - d.y) * (cy - d.y) < d.r * d.r
             }
         }
-        // Placed labels: their box with the reserve, and their priority (a bubble's: its
-        // representative's population).
+        // Placed labels: their box with the reserve and half the padding, and their priority (a
+        // bubble's: its representative's population); a leader's squares as they are.
         var placed: [(box: Rect, priority: Double)] = []
         var named = Set<Int>()
+        var lowestLeadered = Double.infinity
         for l in scene.labels {
-            let box = grow(Rect(x: l.x, y: l.y, width: l.width, height: l.height), reserve)
-            if let o = l.owner { placed.append((box, g.population[o])); named.insert(o) }
-            else if let b = l.bubble, let rep = plan.bubbles[b].representative { placed.append((box, g.population[rep])) }
+            let box = grow(Rect(x: l.x, y: l.y, width: l.width, height: l.height), reserve + padding / 2)
+            if let o = l.owner {
+                placed.append((box, g.population[o])); named.insert(o)
+                if let line = l.leader {
+                    placed += LeaderLabel.boxes(along: line).map { ($0, g.population[o]) }
+                    lowestLeadered = min(lowestLeadered, g.population[o])
+                }
+            } else if let b = l.bubble, let rep = plan.bubbles[b].representative { placed.append((box, g.population[rep])) }
         }
         let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
         var out = Outcome()
-        out.placed = placed.count
+        out.placed = scene.labels.count
+        out.leadered = scene.labels.filter { $0.leader != nil }.count
         out.checkedBubbles = scene.labels.filter { $0.bubble != nil }.count
         // How many labels ranked strictly higher were placed: the first 40 keep the full size.
-        let priorities = placed.map(\.priority).sorted(by: >)
+        let priorities = scene.labels.compactMap { l in l.owner.map { g.population[$0] } ?? l.bubble.flatMap { plan.bubbles[$0].representative }.map { g.population[$0] } }
+            .sorted(by: >)
         for (k, i) in drawn.enumerated() where !named.contains(i) {
             let a = batch.labelAnchor(at: k)
             guard image.contains(Rect(x: a.x + a.width / 2, y: a.y + a.height / 2, width: 0, height: 0)) else { continue }
@@ -95,9 +107,27 @@ import TestSupport
                 // pixels): one within a pixel of the box blocks it.
                 if !image.contains(b) || hard.contains(where: { grow($0, 1).intersects(b) }) || hitsDisc(grow(b, 1)) { continue }
                 // A placed label within the padding of it, ranking at least as high.
-                let near = placed.filter { grow($0.box, padding / 2).intersects(grow(b, padding / 2)) }
+                let near = placed.filter { $0.box.intersects(grow(b, padding / 2)) }
                 if near.contains(where: { $0.priority >= pop }) { continue }
                 out.violations.append("\(g.name[i]) (pop \(Int(pop))) dropped; its \(side) side is "
+                                      + (near.isEmpty ? "free" : "taken by labels ranked \(near.map { Int($0.priority) }) only"))
+            }
+            // Ranked above the last name set with a leader: its leader places were tried (in the
+            // smaller type, whose box lies inside the full type's at each place), and each is off
+            // the image, on a fixed mark, or taken by a name or leader ranked at least as high.
+            guard anySoft, pop > lowestLeadered else { continue }
+            let small = measurer.measure(g.name[i], font: FontSpec(family: style.label.font, size: style.label.size * 5 / 6, weight: .normal), maxWidth: nil)
+            let size = TextSize(width: small.width + 2 * reserve, height: small.height + 2 * reserve)
+            for cand in LeaderLabel.candidates(around: (a.x + a.width / 2, a.y + a.height / 2),
+                                               radius: max(label.markBox.width, label.markBox.height) / 2, size: size) {
+                let line = cand.leaderBoxes, box = grow(cand.box, padding / 2)
+                if !image.contains(cand.box) || !image.contains(cand.leader.bounds) { continue }
+                if hard.contains(where: { h in grow(h, 1).intersects(cand.box) || line.contains { grow(h, 1).intersects($0) } })
+                    || hitsDisc(grow(cand.box, 1)) || line.contains(where: { hitsDisc(grow($0, 1)) }) { continue }
+                out.checkedLeaderPlaces += 1
+                let near = placed.filter { p in p.box.intersects(box) || line.contains { $0.intersects(p.box) } }
+                if near.contains(where: { $0.priority >= pop }) { continue }
+                out.violations.append("\(g.name[i]) (pop \(Int(pop))) dropped; its leader place \(cand.ring)/\(cand.direction) is "
                                       + (near.isEmpty ? "free" : "taken by labels ranked \(near.map { Int($0.priority) }) only"))
             }
         }
@@ -109,6 +139,15 @@ import TestSupport
         // The map is crowded: many labels placed, many dropped, bubbles named.
         #expect(out.placed >= 25 && out.dropped >= 100, "\(c): \(out.placed) placed, \(out.dropped) dropped")
         #expect(out.violations.isEmpty, "\(c): \(out.violations.count) violations, first: \(out.violations.prefix(3))")
+    }
+
+    /// The generated dot maps set names away with leader lines and drop names ranked above the
+    /// last so set, so the check covers leaders.
+    @Test func theGeneratedMapsHaveLeaders() {
+        let outs = Self.cases.map { Self.run($0) }
+        print("leadered names per case: \(outs.map(\.leadered)); leader places checked: \(outs.map(\.checkedLeaderPlaces))")
+        #expect(outs.map(\.leadered).reduce(0, +) > 0)
+        #expect(outs.map(\.checkedLeaderPlaces).reduce(0, +) > 0)
     }
 
     /// The generated maps have bubble labels in them, so the check covers bubbles against points.

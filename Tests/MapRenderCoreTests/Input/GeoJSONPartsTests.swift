@@ -75,28 +75,19 @@ import TestSupport
         }
     }
 
+    /// As `CSVHalvesTests.expectSame` (points, ids, properties, report, errors), and the shapes
+    /// with their features, rows and properties.
     static func expectSame(_ a: Result<LoadedPoints, MapRenderError>, _ b: Result<LoadedPoints, MapRenderError>,
                            _ what: String) {
-        switch (a, b) {
-        case (.success(let a), .success(let b)):
-            #expect(a.points.lat == b.points.lat && a.points.lon == b.points.lon, "\(what): coordinates")
-            #expect(a.points.ids == b.points.ids, "\(what): ids")
-            for (x, y) in [(a.points.properties, b.points.properties), (a.shapes.properties, b.shapes.properties)] {
-                #expect(x.names == y.names && x.rowCount == y.rowCount, "\(what): property names")
-                for c in x.columns.indices where c < y.columns.count {
-                    #expect(x.columns[c] == y.columns[c], "\(what): column \(x.names[c])")
-                }
-            }
-            let s = a.shapes, t = b.shapes
-            #expect(s.coords == t.coords && s.ringStart == t.ringStart && s.shapeRingStart == t.shapeRingStart, "\(what): shapes")
-            #expect(s.kinds == t.kinds && s.feature == t.feature && s.row == t.row, "\(what): shapes' features")
-            #expect(a.report == b.report, "\(what): report \(a.report.warnings()) / \(b.report.warnings())")
-            #expect(a.namesOnly == b.namesOnly, "\(what): names only")
-        case (.failure(let a), .failure(let b)):
-            #expect(a.message == b.message, "\(what): errors")
-        default:
-            Issue.record("\(what): one read failed, the other did not: \(a) / \(b)")
+        CSVHalvesTests.expectSame(a, b, what)
+        guard case .success(let a) = a, case .success(let b) = b else { return }
+        let s = a.shapes, t = b.shapes
+        #expect(s.properties.names == t.properties.names && s.properties.rowCount == t.properties.rowCount, "\(what): shape property names")
+        for c in s.properties.columns.indices where c < t.properties.columns.count {
+            #expect(s.properties.columns[c] == t.properties.columns[c], "\(what): shape column \(s.properties.names[c])")
         }
+        #expect(s.coords == t.coords && s.ringStart == t.ringStart && s.shapeRingStart == t.shapeRingStart, "\(what): shapes")
+        #expect(s.kinds == t.kinds && s.feature == t.feature && s.row == t.row, "\(what): shapes' features")
     }
 
     static var optionSets: [(String, InputOptions)] {

@@ -206,16 +206,22 @@ public final class CairoRenderer {
 
     /// Paths in a run of shape batches from which it is drawn in bands (`drawInBands`).
     public static let bandedPaths = 2000
-    /// Or vertices: Cairo strokes an outline at about 5,000 instructions a vertex (a 1:50m
-    /// choropleth of Europe: 10k vertices in 214 paths, 56 M instructions of its outlines).
+    /// Or vertices, in a run of data layers' batches (`fillsPathsApart`): Cairo strokes an
+    /// outline at about 5,000 instructions a vertex (a 1:50m choropleth of Europe: 10k vertices
+    /// in 214 paths, 56 M instructions of its outlines). Not the built-in land's run (one
+    /// even-odd path of its countries): drawn in bands by this rule, a 200k-point map over it
+    /// came out a few bytes different from the one-thread map (`OneThreadRenderTests`).
     public static let bandedVertices = 8_000
 
     /// The end of the run of `.shapes` items from `start` when it holds at least `bandedPaths`
     /// paths, else nil.
     private func bandedRunEnd(_ items: [SceneItem], from start: Int) -> Int? {
-        var end = start, paths = 0, vertices = 0
-        while end < items.count, case .shapes(let b) = items[end] { paths += b.pathCount; vertices += b.coords.count / 2; end += 1 }
-        return paths >= Self.bandedPaths || vertices >= Self.bandedVertices ? end : nil
+        var end = start, paths = 0, vertices = 0, data = true
+        while end < items.count, case .shapes(let b) = items[end] {
+            paths += b.pathCount; vertices += b.coords.count / 2; data = data && b.fillsPathsApart
+            end += 1
+        }
+        return paths >= Self.bandedPaths || (data && vertices >= Self.bandedVertices) ? end : nil
     }
 
     /// Draws shape batches in horizontal bands of the image's rows, several bands a core, each through a

@@ -189,6 +189,11 @@ final class TileDiskCache: @unchecked Sendable {
     }
 
     static func httpDate(_ s: String) -> Date? {
+        // An HTTP-date is printable ASCII (RFC 9110 5.6.7), at most about 30 bytes. Anything
+        // else is refused before Foundation's DateFormatter sees it: given
+        // "Fri, 21\u{ECB}\u{FFFD}y-999 2:49:59 GMT" (a Retry-After the header fuzzer made) it
+        // stops the process ("Incorrect range CFRange").
+        guard s.utf8.count <= 64, s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "GMT")

@@ -220,6 +220,10 @@ import TestSupport
         #expect(TileHTTPClient.retryAfter("1.5") == 1.5)
         #expect(TileHTTPClient.retryAfter(String(repeating: "9", count: 400)) == 1e9)
         #expect(TileHTTPClient.retryAfter("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        // Not ASCII: refused before Foundation's DateFormatter, which stopped the process on this
+        // one (found by the http-headers fuzzer: "Incorrect range CFRange").
+        #expect(TileHTTPClient.retryAfter("Fri, 21\u{ECB}\u{FFFD}y-999 2:49:59 GMT") == nil)
+        #expect(TileHTTPClient.retryAfter("Thu, 01 Jan 1970 00:00:00 GMT\u{E9}") == nil)
     }
 
     // MARK: - Tile images: sizes from the header, before decoding

@@ -70,7 +70,7 @@ import MapRenderCairo
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 42, "\(count) of 50 named")
+        #expect(count >= 47, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }
@@ -114,8 +114,9 @@ import MapRenderCairo
             let t = measurer.measure(rows[i].name, font: FontSpec(family: st.font, size: st.size * LabelLayout.smallerType, weight: st.weight), maxWidth: nil)
             let label = LabelPlacer.Label(markBox: batch.box(at: k), anchorBox: batch.labelAnchor(at: k),
                                           size: TextSize(width: t.width + 2 * reserve, height: t.height + 2 * reserve), priority: 0)
-            for side in LabelSide.allCases {
-                let b = LabelPlacer.box(side, for: label, gap: st.offset)
+            let boxes = LabelSide.allCases.map { (LabelPlacer.box($0, for: label, gap: st.offset), $0) }
+                + LabelLayout.halfwayBoxes(for: label, gap: st.offset).map { ($0.box, $0.side) }
+            for (b, side) in boxes {
                 let blocked = !image.contains(b) || placed.contains { $0.rank < rank[i]! && $0.box.intersects(grow(b, pad)) }
                 #expect(blocked, "\(rows[i].name): its \(side) side is free or taken by lower ranks only")
             }
@@ -180,7 +181,7 @@ import MapRenderCairo
         scene.background = RGBA(1, 1, 1)
         scene.world = nil
         let leaders = scene.labels.compactMap(\.leader)
-        #expect(leaders.count >= 1)   // (Hyderabad's: leaders are for the full-type names only)
+        #expect(leaders.count >= 1)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leaders-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -7,14 +7,19 @@ import Foundation
 /// Plain labels (`placePlain`) and callouts (`placeCallouts`) are two placements over the same
 /// candidates: the drawn markers that have a text, in draw order.
 enum LabelLayout {
-    /// With small markers, how many labels keep the full text size before the smaller type.
-    static let fullSizeLabels = 40
     /// The smaller type's size, as a share of the style's.
     static let smallerType = 5.0 / 6
     /// On a dense dot map, how many of the first labels in priority order that find no side may
     /// move placed labels to other sides to find room (`PlainPlacer.placeByMoving`): the names
     /// that matter.
     static let movableLabels = 120
+    /// On a dense dot map, a leading place's dot is at least this far (CSS px) from every
+    /// leading place ranked above it: nearer, it reads as part of that place (Foshan beside
+    /// Guangzhou). At the world dot map's scale, about 300 km.
+    static let leadingSpacing = 8.0
+    /// `DenseLabelPlan`: how many of the first point names it plans, and how many steps it searches.
+    static let plannedLabels = 150
+    static let planIterations = 3000
     /// `placeByMoving`: how many placed labels one box may push away, how many levels of pushes,
     /// and how many boxes one search may try.
     static let maxBlockers = 3
@@ -31,6 +36,18 @@ enum LabelLayout {
     /// isUnambiguous`), so that no reader pairs it with the wrong bubble; with no such position it
     /// is dropped.
     static let ambiguityMargin = 5.0
+
+    /// The boxes halfway between neighbouring sides of a mark, round it from the right through
+    /// the top (a label slid half its height up from the right, and so on): on a dense dot map a
+    /// name may take them after its eight sides, as a cartographer slides a name along its dot.
+    /// Each with the side it is halfway from.
+    static func halfwayBoxes(for label: LabelPlacer.Label, gap: Double) -> [(box: Rect, side: LabelSide)] {
+        let ring: [LabelSide] = [.right, .topRight, .above, .topLeft, .left, .bottomLeft, .below, .bottomRight]
+        return ring.indices.map { k in
+            let a = LabelPlacer.box(ring[k], for: label, gap: gap), b = LabelPlacer.box(ring[(k + 1) % ring.count], for: label, gap: gap)
+            return (Rect(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, width: a.width, height: a.height), ring[k])
+        }
+    }
 
     /// `r` grown by `p` on every side.
     static func padded(_ r: Rect, by p: Double) -> Rect {
@@ -298,6 +315,21 @@ enum LabelLayout {
         let order = candidates.order()
         var placer = PlainPlacer(context: c, measurer: measurer, soft: soft, land: land, discs: discs)
         placer.leaders = leaders
+        var leading = Set<Int>()
+        if soft != nil {
+            var dots: [(Double, Double)] = []
+            for j in order.prefix(2000) where j >= candidates.bubbleLabels && dots.count < 200 {
+                let a = candidates.labels[j].anchorBox, x = a.x + a.width / 2, y = a.y + a.height / 2
+                if dots.allSatisfy({ ($0.0 - x) * ($0.0 - x) + ($0.1 - y) * ($0.1 - y) >= LabelLayout.leadingSpacing * LabelLayout.leadingSpacing }) {
+                    dots.append((x, y)); leading.insert(j)
+                }
+            }
+        }
+        var preferred: [Int: PlainPlacer.Preferred] = [:], planned = Set<Int>()
+        if soft != nil, c.hints.isEmpty, !c.allowOverlap, candidates.bubbleLabels == 0, shapes.isEmpty, Self.planIterations > 0 {
+            (preferred, planned) = placer.plan(order: order, candidates: candidates, leading: leading, count: Self.plannedLabels,
+                                               iterations: Self.planIterations)
+        }
         var items: [SceneItem] = []
         var dropped = 0
         var sides = LabelSides()
@@ -325,19 +357,26 @@ enum LabelLayout {
             let j = order[next]
             next += 1
             let isBubble = j < candidates.bubbleLabels
-            let smaller = !isBubble && items.count >= Self.fullSizeLabels
+            let smaller = !isBubble && placer.soft != nil
             if tryPlace(j, smallerType: smaller) { continue }
             // A name among the first in priority that finds no side: on a dense dot map, placed
             // labels may move to other sides to make room for it (`PlainPlacer.placeByMoving`).
             if movable > 0, !isBubble, placer.soft != nil,
                c.hints.side(point: candidates.owners[j], representative: candidates.representative(j)) == nil {
                 movable -= 1
+                // A planned name (`DenseLabelPlan`) takes its planned place or any: moves
+                // would undo the plan.
+                if planned.contains(j) {
+                    if tryLeader(j, smallerType: smaller) { continue }
+                    dropped += 1
+                    continue
+                }
                 if moveFor(j, smallerType: smaller, position: next - 1) { continue }
                 // Last: the name set away with a leader line (`LeaderLabel`), in priority order
                 // as every label, so no lower-ranked name has taken its room; where it finds no
                 // place, with moves of placed names.
                 if tryLeader(j, smallerType: smaller) { continue }
-                if placer.leaders && !smaller && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
+                if placer.leaders && leading.contains(j) && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
             }
             dropped += 1
             if movable > 0 { droppedSoFar.append((j, smaller, next - 1)) }
@@ -390,18 +429,18 @@ enum LabelLayout {
             let disc = j < candidates.bubbleLabels ? candidates.discs[j] : nil
             guard placer.mightFit(candidates.labels[j], disc: disc),
                   let placed = placer.place(candidates.labels[j], disc: disc, texts: candidates.texts(j), hint: hint,
-                                            smallerType: smallerType) else { return false }
+                                            smallerType: smallerType, preferred: preferred[j]) else { return false }
             append(j, placed.mark, placed.side)
             return true
         }
 
         /// Candidate j (a point's) set away with a leader line, appended; false when no place is free.
-        /// (Only the names of the full type, the first `fullSizeLabels`: further down, a name
-        /// set away, "Queens" 45 px south-west of New York over Virginia, read as a place of its
-        /// own more than it named a dot.)
+        /// (Only a leading place, `leading`: a name set away that is near a larger place,
+        /// "Queens" 45 px south-west of New York over Virginia, reads as a place of its own more
+        /// than it names a dot.)
         func tryLeader(_ j: Int, smallerType: Bool) -> Bool {
-            guard placer.leaders, !smallerType, let placed = placer.placeLeadered(candidates.labels[j], texts: candidates.texts(j),
-                                                                    smallerType: smallerType) else { return false }
+            guard placer.leaders, leading.contains(j), let placed = placer.placeLeadered(candidates.labels[j], texts: candidates.texts(j),
+                                                                    smallerType: smallerType, preferred: preferred[j]) else { return false }
             append(j, placed.mark, placed.side)
             return true
         }
@@ -565,7 +604,14 @@ enum LabelLayout {
         /// The boxes tried at each side, in order: one around a mark, a few sliding along a bubble;
         /// `centred`: the box is centred on the bubble's right, left, top or bottom.
         func boxes(_ order: [LabelSide], for label: LabelPlacer.Label, disc: Int?) -> [(Rect, LabelSide, centred: Bool)] {
-            guard let d = disc else { return order.map { (LabelPlacer.box($0, for: label, gap: gap), $0, false) } }
+            guard let d = disc else {
+                var out = order.map { (LabelPlacer.box($0, for: label, gap: gap), $0, false) }
+                // On a dense dot map, also the boxes halfway between neighbouring sides (after them).
+                if soft != nil && order.count == LabelSide.allCases.count {
+                    out += LabelLayout.halfwayBoxes(for: label, gap: gap).map { ($0.box, $0.side, false) }
+                }
+                return out
+            }
             return order.flatMap { side in
                 discs.boxes(side, of: d, size: label.size, gap: gap).enumerated().map { k, b in
                     (b, side, k == 0 && [.right, .left, .above, .below].contains(side))
@@ -586,7 +632,8 @@ enum LabelLayout {
             guard !c.allowOverlap else { return true }
             var l = label
             l.size = probe
-            return LabelPlacer.Position.allCases.contains { free(box($0, for: l, disc: disc)) }
+            guard disc == nil else { return LabelPlacer.Position.allCases.contains { free(box($0, for: l, disc: disc)) } }
+            return boxes(LabelSide.allCases, for: l, disc: nil).contains { free($0.0) }
         }
 
         /// The font of a label: on a dense dot map, a type hierarchy (the first labels placed, the
@@ -601,14 +648,21 @@ enum LabelLayout {
         /// Places the first of `texts` that finds a side; inserts its box. A hinted side (the
         /// side this label took in the previous animation frame) is tried first.
         mutating func place(_ label: LabelPlacer.Label, disc: Int? = nil, texts: [String], hint: LabelSide?,
-                            smallerType: Bool) -> (mark: LabelMark, side: LabelSide)? {
+                            smallerType: Bool, preferred: Preferred? = nil) -> (mark: LabelMark, side: LabelSide)? {
             // On a dense dot map a top-ranked name that finds no side in the full type tries the
             // smaller one before it is dropped: Xi'an or Hanoi named small, rather than not at all.
             let fonts = [font(smallerType: smallerType)] + (soft != nil && !smallerType ? [font(smallerType: true)] : [])
             // A kept side only (`LabelSides.only`): that side or none.
             let order = hint.map { h in c.hints.only ? [h] : [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var label = label
-            for labelFont in fonts {
+            for (k, labelFont) in fonts.enumerated() {
+                // The planned place first (`DenseLabelPlan`), when it is of this type and free.
+                if let p = preferred, p.leader == nil, p.smallerType == (smallerType || k == 1), let text = texts.first, free(p.box) {
+                    label.size = measured(text, font: labelFont)
+                    placedLabels.insert(LabelLayout.padded(p.box, by: padding))
+                    addMovable((p.box, label, text, labelFont, p.side))
+                    return (mark(text, font: labelFont, box: p.box), p.side)
+                }
                 for text in texts {
                     label.size = measured(text, font: labelFont)
                     guard let (b, side) = side(for: label, disc: disc, order: order, hint: hint) else { continue }
@@ -736,16 +790,21 @@ enum LabelLayout {
         /// in the ring's order. The label's own type first, then (for a top-ranked name) the
         /// smaller one, as `place` tries them. Inserts the box and the leader's squares; not
         /// movable afterwards. Dense dot maps only.
-        mutating func placeLeadered(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool)
+        mutating func placeLeadered(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool, preferred: Preferred? = nil)
             -> (mark: LabelMark, side: LabelSide)? {
             guard soft != nil, !c.allowOverlap else { return nil }
             let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
             var label = label
-            for labelFont in fonts {
+            for (k, labelFont) in fonts.enumerated() {
                 for text in texts {
                     label.size = measured(text, font: labelFont)
                     var best: (cand: LeaderLabel.Candidate, cost: Int)?
-                    for cand in leaderCandidates(for: label) {
+                    // The planned place first (`DenseLabelPlan`), when it is of this type and free.
+                    if let p = preferred, let line = p.leader, p.smallerType == (smallerType || k == 1),
+                       let cand = leaderCandidates(for: label).first(where: { $0.box == p.box && $0.leader == line }), fits(cand) {
+                        best = (cand, -1)
+                    }
+                    for cand in best == nil ? leaderCandidates(for: label) : [] {
                         if let b = best, cand.ring > b.cand.ring { break }
                         guard fits(cand) else { continue }
                         let cost = max(0, cost(cand.box) - LabelLayout.fewMarkers)
@@ -763,6 +822,15 @@ enum LabelLayout {
                 }
             }
             return nil
+        }
+
+        /// A place planned for a name (`DenseLabelPlan`): its box (its reserve included), side,
+        /// type and leader line (nil beside its dot).
+        struct Preferred {
+            var box: Rect
+            var side: LabelSide
+            var smallerType: Bool
+            var leader: LeaderLine?
         }
 
         /// The box `placeByMoving` made room for, and the label to put there.

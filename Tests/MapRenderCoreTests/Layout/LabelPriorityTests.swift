@@ -84,6 +84,18 @@ import TestSupport
             } else if let b = l.bubble, let rep = plan.bubbles[b].representative { placed.append((box, g.population[rep])) }
         }
         let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
+        // The leading places (the only ones a name is set away for with a leader): in priority
+        // order, each dot at least `LabelLayout.leadingSpacing` from every leading one before it.
+        var leading = Set<Int>(), leadingDots: [(Double, Double)] = []
+        let ranked = drawn.indices.filter { g.name[drawn[$0]].isEmpty == false }
+            .sorted { g.population[drawn[$0]] != g.population[drawn[$1]] ? g.population[drawn[$0]] > g.population[drawn[$1]] : $0 < $1 }
+        for k in ranked.prefix(2000) where leadingDots.count < 200 {
+            let a = batch.labelAnchor(at: k), x = a.x + a.width / 2, y = a.y + a.height / 2
+            let d = LabelLayout.leadingSpacing
+            if leadingDots.allSatisfy({ ($0.0 - x) * ($0.0 - x) + ($0.1 - y) * ($0.1 - y) >= d * d }) {
+                leadingDots.append((x, y)); leading.insert(drawn[k])
+            }
+        }
         var out = Outcome()
         out.placed = scene.labels.count
         out.leadered = scene.labels.filter { $0.leader != nil }.count
@@ -96,13 +108,15 @@ import TestSupport
             guard image.contains(Rect(x: a.x + a.width / 2, y: a.y + a.height / 2, width: 0, height: 0)) else { continue }
             out.dropped += 1
             let pop = g.population[i]
-            let higher = priorities.prefix { $0 > pop }.count
-            let fontSize = anySoft && higher >= LabelLayout.fullSizeLabels ? style.label.size * 5 / 6 : style.label.size
+            // (A dense dot map sets every name in the smaller type.)
+            let fontSize = anySoft ? style.label.size * 5 / 6 : style.label.size
             let text = measurer.measure(g.name[i], font: FontSpec(family: style.label.font, size: fontSize, weight: .normal), maxWidth: nil)
             let label = LabelPlacer.Label(markBox: batch.box(at: k), anchorBox: a,
                                           size: TextSize(width: text.width + 2 * reserve, height: text.height + 2 * reserve), priority: pop)
-            for side in LabelSide.allCases {
-                let b = LabelPlacer.box(side, for: label, gap: style.label.offset)
+            // Its eight sides, and on a dense dot map the boxes halfway between them.
+            let boxes = LabelSide.allCases.map { (LabelPlacer.box($0, for: label, gap: style.label.offset), $0) }
+                + (anySoft ? LabelLayout.halfwayBoxes(for: label, gap: style.label.offset).map { ($0.box, $0.side) } : [])
+            for (b, side) in boxes {
                 // Fixed marks are judged at the pixel (the placer draws them into a raster of whole
                 // pixels): one within a pixel of the box blocks it.
                 if !image.contains(b) || hard.contains(where: { grow($0, 1).intersects(b) }) || hitsDisc(grow(b, 1)) { continue }
@@ -115,7 +129,7 @@ import TestSupport
             // Ranked above the last name set with a leader: its leader places were tried (in the
             // smaller type, whose box lies inside the full type's at each place), and each is off
             // the image, on a fixed mark, or taken by a name or leader ranked at least as high.
-            guard anySoft, pop > lowestLeadered else { continue }
+            guard anySoft, pop > lowestLeadered, leading.contains(i) else { continue }
             let small = measurer.measure(g.name[i], font: FontSpec(family: style.label.font, size: style.label.size * 5 / 6, weight: .normal), maxWidth: nil)
             let size = TextSize(width: small.width + 2 * reserve, height: small.height + 2 * reserve)
             for cand in LeaderLabel.candidates(around: (a.x + a.width / 2, a.y + a.height / 2),

@@ -1,0 +1,322 @@
+/// A plan for the names of a dense dot map: which place each of the top-ranked names should try
+/// first, found by simulated annealing (as Christensen, Marks and Shieber found best for point
+/// labels), so that the greedy placement in priority order names more of the places that matter.
+///
+/// ```swift
+/// let plan = DenseLabelPlan(entries: entries)      // the first names, in priority order
+/// let preferred = plan.search(iterations: 3000)   // per entry: the place to try first, or nil
+/// ```
+///
+/// The search never decides on its own: it proposes preferences, and each proposal is judged by
+/// `decode`, the greedy placement itself (in priority order, each name at its first free place,
+/// the preferred one first). So whatever it finds keeps the priority rule: a name is dropped
+/// only when every place of it is taken by names ranked higher (or fixed marks). The score
+/// weighs the leading places named (`Entry.leading`: no higher-ranked leading place's dot near
+/// it; 1000 × 0.97^(rank among them), so Hanoi counts more than Bangkok) above the other names
+/// (1 each).
+///
+/// Written by hand: no library plans label placement. A step decides again only the names
+/// whose preference, or an earlier neighbour's decision, changed (`redecode`), on flat arrays.
+struct DenseLabelPlan {
+    /// One place a name may take: its box grown by the text padding, and its leader line (none
+    /// beside its dot), which stands in the index as squares of `LeaderLabel.boxSide` along it.
+    struct Place {
+        var box: Rect
+        var leader: LeaderLine?
+        /// The box and the leader's squares together.
+        var bounds: Rect
+
+        init(box: Rect, leader: LeaderLine? = nil) {
+            self.box = box
+            self.leader = leader
+            let h = LeaderLabel.boxSide / 2
+            bounds = leader.map { l in
+                LabelLayout.union(box, Rect(x: min(l.x0, l.x1) - h, y: min(l.y0, l.y1) - h,
+                                            width: abs(l.x1 - l.x0) + 2 * h, height: abs(l.y1 - l.y0) + 2 * h))
+            } ?? box
+        }
+
+        /// Whether two places meet as the index sees them: boxes, a box and the squares along a
+        /// leader (the leader within half a square of the box), two leaders' squares (the leaders
+        /// within a square of each other, measured along x or y).
+        func meets(_ o: Place) -> Bool {
+            guard bounds.intersects(o.bounds) else { return false }
+            if box.intersects(o.box) { return true }
+            let h = LeaderLabel.boxSide / 2
+            if let l = leader, Self.segment(l, hits: LabelLayout.padded(o.box, by: h)) { return true }
+            if let l = o.leader, Self.segment(l, hits: LabelLayout.padded(box, by: h)) { return true }
+            guard let a = leader, let b = o.leader else { return false }
+            let d = LeaderLabel.boxSide
+            func near(_ x: Double, _ y: Double, _ l: LeaderLine) -> Bool {
+                Self.segment(l, hits: Rect(x: x - d, y: y - d, width: 2 * d, height: 2 * d))
+            }
+            return near(a.x0, a.y0, b) || near(a.x1, a.y1, b) || near(b.x0, b.y0, a) || near(b.x1, b.y1, a)
+                || Self.cross(a, b)
+        }
+
+        /// Whether the segment meets the open rect (Liang–Barsky clipping).
+        static func segment(_ l: LeaderLine, hits r: Rect) -> Bool {
+            var t0 = 0.0, t1 = 1.0
+            let dx = l.x1 - l.x0, dy = l.y1 - l.y0
+            func clip(_ p: Double, _ q: Double) -> Bool {
+                if p == 0 { return q > 0 }
+                let t = q / p
+                if p < 0 { if t > t1 { return false }; t0 = max(t0, t) } else { if t < t0 { return false }; t1 = min(t1, t) }
+                return true
+            }
+            guard clip(-dx, l.x0 - r.x), clip(dx, r.maxX - l.x0), clip(-dy, l.y0 - r.y), clip(dy, r.maxY - l.y0) else { return false }
+            return t0 < t1
+        }
+
+        /// Whether two segments cross.
+        static func cross(_ a: LeaderLine, _ b: LeaderLine) -> Bool {
+            func side(_ px: Double, _ py: Double, _ l: LeaderLine) -> Double {
+                (l.x1 - l.x0) * (py - l.y0) - (l.y1 - l.y0) * (px - l.x0)
+            }
+            return side(b.x0, b.y0, a) * side(b.x1, b.y1, a) < 0 && side(a.x0, a.y0, b) * side(a.x1, a.y1, b) < 0
+        }
+    }
+
+    /// One name, in priority order.
+    struct Entry {
+        /// Its sides that are clear of fixed marks, in the order the greedy tries them (cheapest
+        /// first, ties in the usual order), then (a leading place only) its places with a leader
+        /// line, nearest ring first, cheapest first.
+        var places: [Place]
+        /// How many of `places` are sides.
+        var sides: Int
+        /// A leading place: no higher-ranked place's dot within `LabelLayout.leadingSpacing` of
+        /// its own.
+        var leading: Bool
+    }
+
+    let entries: [Entry]
+    /// Per entry, the earlier entries whose places may meet its places, and the later ones.
+    let before: [[Int]], after: [[Int]]
+    /// Per entry, what naming it is worth: a leading place 1000 × 0.97^(its rank among them),
+    /// others 1.
+    let weights: [Int]
+    /// Every entry's places in one flat array, entry by entry: a decision is an index in it, -1
+    /// for none. (Nested arrays cost a retain and a release at each look.)
+    let flat: [Place]
+    /// Per entry: where its places start in `flat`, where its leader places start, where they end.
+    let start: [Int], leadersStart: [Int], end: [Int]
+
+    init(entries: [Entry]) {
+        self.entries = entries
+        var flat: [Place] = [], start: [Int] = [], leadersStart: [Int] = [], end: [Int] = []
+        for e in entries {
+            start.append(flat.count); leadersStart.append(flat.count + e.sides)
+            flat += e.places
+            end.append(flat.count)
+        }
+        self.flat = flat; self.start = start; self.leadersStart = leadersStart; self.end = end
+        let regions: [Rect?] = entries.map { e in
+            var r: Rect?
+            for p in e.places { r = r.map { LabelLayout.union($0, p.bounds) } ?? p.bounds }
+            return r
+        }
+        var before = [[Int]](repeating: [], count: entries.count), after = before
+        for i in entries.indices {
+            guard let ri = regions[i] else { continue }
+            for j in 0..<i { if let rj = regions[j], rj.intersects(ri) { before[i].append(j); after[j].append(i) } }
+        }
+        self.before = before; self.after = after
+        var rank = 0.0
+        weights = entries.map { e in
+            guard e.leading else { return 1 }
+            defer { rank += 1 }
+            return Int((1000 * Self.exp(rank * -0.030459207484708574)).rounded())
+        }
+    }
+
+    /// Entry `i`'s decision: its preferred place when free, else its first free side, else its
+    /// first free leader place; -1 when none is free. `decisions` holds the earlier entries'.
+    func decide(_ i: Int, preferred: Int, decisions: [Int]) -> Int {
+        func free(_ q: Int) -> Bool {
+            let p = flat[q]
+            for j in before[i] {
+                let o = decisions[j]
+                if o >= 0 && flat[o].meets(p) { return false }
+            }
+            return true
+        }
+        for range in [start[i]..<leadersStart[i], leadersStart[i]..<end[i]] {
+            if preferred >= 0 && range.contains(preferred) && free(preferred) { return preferred }
+            for q in range where free(q) { return q }
+        }
+        return -1
+    }
+
+    /// The greedy placement with `preferred` places (flat indices, -1: none) tried first: per
+    /// entry its place or -1 (dropped).
+    func decode(_ preferred: [Int]) -> [Int] {
+        var out = [Int](repeating: -1, count: entries.count)
+        for i in entries.indices { out[i] = decide(i, preferred: preferred[i], decisions: out) }
+        return out
+    }
+
+    /// `decode` again after the preferences of `changed` entries changed: only the entries whose
+    /// preference or an earlier neighbour's decision changed are decided again (an entry's
+    /// decision depends on nothing else). Returns the decisions and the entries that changed.
+    func redecode(_ preferred: [Int], from current: [Int], changed: [Int]) -> (decisions: [Int], changed: [Int]) {
+        var out = current
+        var dirty = [Bool](repeating: false, count: entries.count)
+        var first = entries.count
+        for i in changed { dirty[i] = true; first = min(first, i) }
+        var moved: [Int] = []
+        var i = first
+        while i < entries.count {
+            if dirty[i] {
+                let d = decide(i, preferred: preferred[i], decisions: out)
+                if d != out[i] {
+                    out[i] = d
+                    moved.append(i)
+                    for k in after[i] { dirty[k] = true }
+                }
+            }
+            i += 1
+        }
+        return (out, moved)
+    }
+
+    func score(_ d: [Int]) -> Int {
+        var s = 0
+        for (k, q) in d.enumerated() where q >= 0 { s += weights[k] }
+        return s
+    }
+
+    /// Simulated annealing over the preferences, `iterations` steps at most, from a fixed seed:
+    /// the same plan on every run. Each step either moves a dropped leading name to one of its
+    /// places and the names ranked above it that are in the way to other sides of theirs, or
+    /// moves one placed name to another side. The best preferences found: per entry an index in
+    /// its `places`, or nil.
+    func search(iterations: Int) -> [Int?] {
+        var rng = SplitMix64(state: 0x6d61_7072_656e_6465)
+        func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        var preferred = [Int](repeating: -1, count: entries.count)
+        var current = decode(preferred)
+        var currentScore = score(current)
+        var best = (score: currentScore, preferred: preferred)
+        var temperature = 300.0
+        for _ in 0..<iterations {
+            var next = preferred
+            var changed: [Int] = []
+            let dropped = entries.indices.filter { entries[$0].leading && current[$0] < 0 }
+            if dropped.isEmpty { break }
+            if rng.next() % 5 != 0 {
+                let i = dropped[random(dropped.count)]
+                guard end[i] > start[i] else { continue }
+                let k = start[i] + random(end[i] - start[i])
+                next[i] = k
+                changed.append(i)
+                // The names above it in the way, each to another side of its own clear of it.
+                for j in before[i] {
+                    let c = current[j]
+                    guard c >= 0, c < leadersStart[j], flat[c].meets(flat[k]) else { continue }
+                    let others = (start[j]..<leadersStart[j]).filter { !flat[$0].meets(flat[k]) }
+                    guard !others.isEmpty else { continue }
+                    next[j] = others[random(others.count)]
+                    changed.append(j)
+                }
+            } else {
+                let placed = entries.indices.filter { current[$0] >= 0 && current[$0] < leadersStart[$0] }
+                guard !placed.isEmpty else { break }
+                let j = placed[random(placed.count)]
+                next[j] = start[j] + random(leadersStart[j] - start[j])
+                changed.append(j)
+            }
+            let decoded = redecode(next, from: current, changed: changed)
+            var s = currentScore
+            for i in decoded.changed {
+                if current[i] >= 0 { s -= weights[i] }
+                if decoded.decisions[i] >= 0 { s += weights[i] }
+            }
+            let u = Double(rng.next() >> 11) / Double(1 << 53)
+            if s >= currentScore || u < Self.exp(Double(s - currentScore) / temperature) {
+                preferred = next; current = decoded.decisions; currentScore = s
+                if s > best.score { best = (s, next) }
+            }
+            temperature = max(1, temperature * 0.999)
+        }
+        return best.preferred.enumerated().map { i, q in q < 0 ? nil : q - start[i] }
+    }
+
+    /// e^x for x ≤ 0, without Foundation (the same bits on every machine: a series, not libm).
+    static func exp(_ x: Double) -> Double {
+        guard x > -30 else { return 0 }
+        // e^x = (e^(x/64))^64, the small power by its series.
+        let y = x / 64
+        var term = 1.0, sum = 1.0
+        for n in 1...10 { term *= y / Double(n); sum += term }
+        for _ in 0..<6 { sum *= sum }
+        return sum
+    }
+
+    /// SplitMix64: a small generator with a fixed seed, so the plan is the same on every run.
+    struct SplitMix64 {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
+
+extension LabelLayout.PlainPlacer {
+    /// The plan for the first `count` point names of `order` (`DenseLabelPlan`), searched for
+    /// `iterations` steps: per candidate, the place it should try first; and the candidates planned.
+    func plan(order: [Int], candidates: LabelLayout.PlainCandidates, leading: Set<Int>, count: Int,
+              iterations: Int) -> (preferred: [Int: Preferred], planned: Set<Int>) {
+        var planned: [Int] = []
+        var entries: [DenseLabelPlan.Entry] = []
+        var real: [[Preferred]] = []
+        let labelFont = font(smallerType: true)
+        for j in order where j >= candidates.bubbleLabels {
+            guard planned.count < count else { break }
+            guard let text = candidates.texts(j).first else { continue }
+            var label = candidates.labels[j]
+            label.size = measured(text, font: labelFont)
+            var places: [DenseLabelPlan.Place] = [], reals: [Preferred] = []
+            // Sides clear of fixed marks, in the order `side(for:)` takes them.
+            var free: [(box: Rect, side: LabelSide, cost: Int, k: Int)] = []
+            for (k, (b, side, _)) in boxes(LabelSide.allCases, for: label, disc: nil).enumerated() {
+                guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { continue }
+                let coast = land?.crossesCoast(b) ?? false
+                free.append((b, side, max(0, cost(b) - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0), k))
+            }
+            free.sort { ($0.cost, $0.k) < ($1.cost, $1.k) }
+            for f in free {
+                places.append(.init(box: LabelLayout.padded(f.box, by: padding)))
+                reals.append(Preferred(box: f.box, side: f.side, smallerType: true, leader: nil))
+            }
+            let sides = free.count
+            // Then, for a leading place, places with a leader line, as `placeLeadered` takes them.
+            if leaders && leading.contains(j) {
+                var away: [(cand: LeaderLabel.Candidate, cost: Int, k: Int)] = []
+                for (k, cand) in leaderCandidates(for: label).enumerated() where clearOfFixedMarks(cand) {
+                    let coast = land?.crossesCoast(cand.box) ?? false
+                    away.append((cand, max(0, cost(cand.box) - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0), k))
+                }
+                away.sort { ($0.cand.ring, $0.cost, $0.k) < ($1.cand.ring, $1.cost, $1.k) }
+                for a in away {
+                    places.append(.init(box: LabelLayout.padded(a.cand.box, by: padding), leader: a.cand.leader))
+                    reals.append(Preferred(box: a.cand.box, side: LabelSide.allCases[a.cand.direction], smallerType: true,
+                                           leader: a.cand.leader))
+                }
+            }
+            planned.append(j)
+            entries.append(.init(places: places, sides: sides, leading: leading.contains(j)))
+            real.append(reals)
+        }
+        let plan = DenseLabelPlan(entries: entries)
+        var out: [Int: Preferred] = [:]
+        for (i, choice) in plan.search(iterations: iterations).enumerated() {
+            if let k = choice { out[planned[i]] = real[i][k] }
+        }
+        return (out, Set(planned))
+    }
+}

@@ -70,7 +70,7 @@ import MapRenderCairo
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 47, "\(count) of 50 named")
+        #expect(count >= 45, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }
@@ -101,10 +101,39 @@ import MapRenderCairo
         // padding, as the placer keeps them).
         var placed = labels.map { (box: grow(Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height), reserve + pad), rank: rank[$0.owner ?? -1] ?? .max) }
         for l in labels { if let line = l.leader { placed += LeaderLabel.boxes(along: line).map { ($0, rank[l.owner ?? -1] ?? .max) } } }
-        // Fixed marks: the attribution's box.
-        let fixed = result.scene.items.compactMap { item -> Rect? in if case .textBox(let t) = item { return t.box } else { return nil } }
+        // The dots of named places: no name ranked below covers one (its box without the padding).
+        var dots: [(box: Rect, rank: Int)] = []
+        for l in labels {
+            guard let o = l.owner else { continue }
+            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            if let k = (0..<batch.count).first(where: { abs(batch.x[$0] - p.x) < 0.01 && abs(batch.y[$0] - p.y) < 0.01 }) {
+                dots.append((batch.box(at: k), rank[o] ?? .max))
+            }
+        }
+        // Fixed marks: the attribution's box, and the legs of stacks spread apart as squares along
+        // them (as `MapLayout.legBoxes` gives them to the placer), each grown by the pixel the
+        // placer's raster rounds out to.
+        var fixed = result.scene.items.compactMap { item -> Rect? in if case .textBox(let t) = item { return t.box } else { return nil } }
+        for case .legs(let legs) in result.scene.items {
+            for k in 0..<legs.count {
+                let dx = legs.x1[k] - legs.x0[k], dy = legs.y1[k] - legs.y0[k]
+                let steps = max(1, Int((dx * dx + dy * dy).squareRoot() / 6))
+                for s in 0...steps {
+                    let t = Double(s) / Double(steps)
+                    fixed.append(Rect(x: legs.x0[k] + dx * t - 2.5, y: legs.y0[k] + dy * t - 2.5, width: 5, height: 5))
+                }
+            }
+        }
         let image = Rect(x: 0, y: 0, width: result.viewport.width, height: result.viewport.height)
         let measurer = PangoText()
+        var leading = Set<Int>(), leadingDots: [(x: Double, y: Double)] = []
+        for i in order.prefix(2000) where leadingDots.count < 200 {
+            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
+            let d = LabelLayout.leadingSpacing
+            if leadingDots.allSatisfy({ ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) >= d * d }) {
+                leadingDots.append((p.x, p.y)); leading.insert(i)
+            }
+        }
         var checked = 0
         for i in apart where !named.contains(i) {
             let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
@@ -118,8 +147,12 @@ import MapRenderCairo
                 + LabelLayout.halfwayBoxes(for: label, gap: st.offset).map { ($0.box, $0.side) }
             for (b, side) in boxes {
                 let blocked = !image.contains(b) || placed.contains { $0.rank < rank[i]! && $0.box.intersects(grow(b, pad)) }
+                    || dots.contains { $0.rank < rank[i]! && $0.box.intersects(b) }
                 #expect(blocked, "\(rows[i].name): its \(side) side is free or taken by lower ranks only")
             }
+            // Set away with a leader only when leading (no leading place ranked above within
+            // `LabelLayout.leadingSpacing`): Hefei, beside Nanjing, is not.
+            guard leading.contains(i) else { checked += 1; continue }
             let a = label.anchorBox
             let leadered = LeaderLabel.candidates(around: (a.x + a.width / 2, a.y + a.height / 2),
                                                   radius: max(label.markBox.width, label.markBox.height) / 2, size: label.size)
@@ -129,6 +162,7 @@ import MapRenderCairo
                 let offImage = !image.contains(cand.box) || !image.contains(cand.leader.bounds)
                 let onFixed = fixed.contains { f in f.intersects(cand.box) || line.contains { $0.intersects(f) } }
                 let higher = placed.contains { p in p.rank < rank[i]! && (p.box.intersects(box) || line.contains { $0.intersects(p.box) }) }
+                    || dots.contains { $0.rank < rank[i]! && $0.box.intersects(cand.box) }
                 #expect(offImage || onFixed || higher, "\(rows[i].name): its leader place \(cand.ring)/\(cand.direction) is free or taken by lower ranks only")
             }
             checked += 1

@@ -3,7 +3,7 @@
 /// labels), so that the greedy placement in priority order names more of the places that matter.
 ///
 /// ```swift
-/// let plan = DenseLabelPlan(entries: entries)      // the first names, in priority order
+/// let plan = DenseLabelPlan(entries: entries, padding: 1)    // the first names, in priority order
 /// let preferred = plan.search(iterations: 3000)   // per entry: the place to try first, or nil
 /// ```
 ///
@@ -54,6 +54,11 @@ struct DenseLabelPlan {
                 || Self.cross(a, b)
         }
 
+        /// Whether the place's name covers `dot`: its box without the `padding` it is grown by.
+        func covers(_ dot: Rect, padding: Double) -> Bool {
+            LabelLayout.padded(box, by: -padding).intersects(dot)
+        }
+
         /// Whether the segment meets the open rect (Liang–Barsky clipping).
         static func segment(_ l: LeaderLine, hits r: Rect) -> Bool {
             var t0 = 0.0, t1 = 1.0
@@ -85,12 +90,16 @@ struct DenseLabelPlan {
         var places: [Place]
         /// How many of `places` are sides.
         var sides: Int
+        /// Its dot: once it is named, no later name covers it (`LabelLayout.PlainPlacer.free`).
+        var dot: Rect
         /// A leading place: no higher-ranked place's dot within `LabelLayout.leadingSpacing` of
         /// its own.
         var leading: Bool
     }
 
     let entries: [Entry]
+    /// What the places' boxes are grown by (the text padding's half).
+    let padding: Double
     /// Per entry, the earlier entries whose places may meet its places, and the later ones.
     let before: [[Int]], after: [[Int]]
     /// Per entry, what naming it is worth: a leading place 1000 × 0.97^(its rank among them),
@@ -102,8 +111,9 @@ struct DenseLabelPlan {
     /// Per entry: where its places start in `flat`, where its leader places start, where they end.
     let start: [Int], leadersStart: [Int], end: [Int]
 
-    init(entries: [Entry]) {
+    init(entries: [Entry], padding: Double) {
         self.entries = entries
+        self.padding = padding
         var flat: [Place] = [], start: [Int] = [], leadersStart: [Int] = [], end: [Int] = []
         for e in entries {
             start.append(flat.count); leadersStart.append(flat.count + e.sides)
@@ -112,7 +122,7 @@ struct DenseLabelPlan {
         }
         self.flat = flat; self.start = start; self.leadersStart = leadersStart; self.end = end
         let regions: [Rect?] = entries.map { e in
-            var r: Rect?
+            var r: Rect? = e.dot
             for p in e.places { r = r.map { LabelLayout.union($0, p.bounds) } ?? p.bounds }
             return r
         }
@@ -137,7 +147,7 @@ struct DenseLabelPlan {
             let p = flat[q]
             for j in before[i] {
                 let o = decisions[j]
-                if o >= 0 && flat[o].meets(p) { return false }
+                if o >= 0 && (flat[o].meets(p) || p.covers(entries[j].dot, padding: padding)) { return false }
             }
             return true
         }
@@ -191,8 +201,19 @@ struct DenseLabelPlan {
     /// places and the names ranked above it that are in the way to other sides of theirs, or
     /// moves one placed name to another side. The best preferences found: per entry an index in
     /// its `places`, or nil.
-    func search(iterations: Int) -> [Int?] {
-        var rng = SplitMix64(state: 0x6d61_7072_656e_6465)
+    /// `runs` annealings from different seeds share the iterations; the best is kept.
+    func search(iterations: Int, runs: Int = 1) -> [Int?] {
+        var best = (score: Int.min, preferred: [Int]())
+        for run in 0..<max(1, runs) {
+            let found = anneal(iterations: iterations / max(1, runs), seed: 0x6d61_7072_656e_6465 &+ UInt64(run))
+            if found.score > best.score { best = found }
+        }
+        return best.preferred.enumerated().map { i, q in q < 0 ? nil : q - start[i] }
+    }
+
+    /// One annealing from `seed`: the best score and preferences it found.
+    func anneal(iterations: Int, seed: UInt64) -> (score: Int, preferred: [Int]) {
+        var rng = SplitMix64(state: seed)
         func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         var preferred = [Int](repeating: -1, count: entries.count)
         var current = decode(preferred)
@@ -239,7 +260,7 @@ struct DenseLabelPlan {
             }
             temperature = max(1, temperature * 0.999)
         }
-        return best.preferred.enumerated().map { i, q in q < 0 ? nil : q - start[i] }
+        return best
     }
 
     /// e^x for x ≤ 0, without Foundation (the same bits on every machine: a series, not libm).
@@ -309,10 +330,10 @@ extension LabelLayout.PlainPlacer {
                 }
             }
             planned.append(j)
-            entries.append(.init(places: places, sides: sides, leading: leading.contains(j)))
+            entries.append(.init(places: places, sides: sides, dot: candidates.labels[j].markBox, leading: leading.contains(j)))
             real.append(reals)
         }
-        let plan = DenseLabelPlan(entries: entries)
+        let plan = DenseLabelPlan(entries: entries, padding: padding)
         var out: [Int: Preferred] = [:]
         for (i, choice) in plan.search(iterations: iterations).enumerated() {
             if let k = choice { out[planned[i]] = real[i][k] }

@@ -364,19 +364,18 @@ enum LabelLayout {
             if movable > 0, !isBubble, placer.soft != nil,
                c.hints.side(point: candidates.owners[j], representative: candidates.representative(j)) == nil {
                 movable -= 1
-                // A planned name (`DenseLabelPlan`) takes its planned place or any: moves
-                // would undo the plan.
+                // A planned name (`DenseLabelPlan`) takes its planned place or any free one:
+                // moves would undo the plan.
                 if planned.contains(j) {
                     if tryLeader(j, smallerType: smaller) { continue }
-                    dropped += 1
-                    continue
+                } else {
+                    if moveFor(j, smallerType: smaller, position: next - 1) { continue }
+                    // Last: the name set away with a leader line (`LeaderLabel`), in priority order
+                    // as every label, so no lower-ranked name has taken its room; where it finds no
+                    // place, with moves of placed names.
+                    if tryLeader(j, smallerType: smaller) { continue }
+                    if placer.leaders && leading.contains(j) && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
                 }
-                if moveFor(j, smallerType: smaller, position: next - 1) { continue }
-                // Last: the name set away with a leader line (`LeaderLabel`), in priority order
-                // as every label, so no lower-ranked name has taken its room; where it finds no
-                // place, with moves of placed names.
-                if tryLeader(j, smallerType: smaller) { continue }
-                if placer.leaders && leading.contains(j) && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
             }
             dropped += 1
             if movable > 0 { droppedSoFar.append((j, smaller, next - 1)) }
@@ -454,6 +453,10 @@ enum LabelLayout {
             // The placer's record of a movable label (a point's, on a dense dot map) is number
             // records.count: which item and candidate it is.
             if placer.movable.count > records.count { records.append((items.count, j)) }
+            // On a dense dot map a named place's dot is kept clear of every later name: a name
+            // over another named place's dot reads as naming it (Guangzhou's name set east over
+            // Shenzhen's dot while Shenzhen's is set west over Guangzhou's swaps the two).
+            if placer.soft != nil && owner >= 0 { placer.namedDots.insert(candidates.labels[j].markBox) }
             items.append(.label(mark))
             sides.set(side, point: owner, representative: representative)
         }
@@ -550,6 +553,9 @@ enum LabelLayout {
         var raster: ObstacleRaster
         /// The placed labels' boxes, each grown by `padding`.
         var placedLabels: CollisionIndex
+        /// On a dense dot map, the dots of the places named so far: no later name's box covers one
+        /// (a name over another named place's dot reads as naming it). Leaders may cross them.
+        var namedDots: CollisionIndex
         /// Half the style's `text-padding`, added around every label's box (its halo reserve
         /// included) against other labels: two labels keep at least `text-padding` apart.
         let padding: Double
@@ -585,6 +591,7 @@ enum LabelLayout {
             padding = c.style.textPadding / 2
             image = Rect(x: 0, y: 0, width: v.width, height: v.height)
             placedLabels = CollisionIndex(width: v.width, height: v.height, bounds: nil)
+            namedDots = CollisionIndex(width: v.width, height: v.height, bounds: nil)
             movableColumns = soft == nil ? 1 : max(1, Int((v.width / LabelLayout.movableCell).rounded(.up)))
             let movableRows = soft == nil ? 1 : max(1, Int((v.height / LabelLayout.movableCell).rounded(.up)))
             movableGrid = Array(repeating: [], count: movableColumns * movableRows)
@@ -594,6 +601,7 @@ enum LabelLayout {
         /// they are soft), nor any label within `text-padding` of it.
         func free(_ r: Rect) -> Bool {
             image.contains(r) && raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(LabelLayout.padded(r, by: padding))
+                && namedDots.canPlace(r)
         }
 
         /// The box at `side`: around the mark, or touching bubble `disc`.
@@ -738,7 +746,7 @@ enum LabelLayout {
             return dropped.contains { l in
                 let bySide = LabelSide.allCases.contains { side in
                     let b = box(side, for: l, disc: nil)
-                    guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+                    guard image.contains(b), raster.isFree(b), !discs.intersects(b), namedDots.canPlace(b) else { return false }
                     let pb = LabelLayout.padded(b, by: padding)
                     var priorities = movableHitting(pb, except: []).map { movable[$0].label.priority }
                     if hitsOwn(pb) { priorities.append(ownPriority) }
@@ -747,7 +755,7 @@ enum LabelLayout {
                 }
                 guard !bySide, leaders else { return bySide }
                 return leaderCandidates(for: l).contains { cand in
-                    guard clearOfFixedMarks(cand) else { return false }
+                    guard clearOfFixedMarks(cand), namedDots.canPlace(cand.box) else { return false }
                     let pb = LabelLayout.padded(cand.box, by: padding), line = cand.leaderBoxes
                     func hits(_ r: Rect) -> Bool { r.intersects(pb) || line.contains { $0.intersects(r) } }
                     var priorities: [Double] = []
@@ -779,7 +787,7 @@ enum LabelLayout {
         /// Whether a leadered name fits: clear of fixed marks, its box `text-padding` from every
         /// label, its leader crossing no label and no other leader.
         func fits(_ cand: LeaderLabel.Candidate) -> Bool {
-            clearOfFixedMarks(cand) && placedLabels.canPlace(LabelLayout.padded(cand.box, by: padding))
+            clearOfFixedMarks(cand) && placedLabels.canPlace(LabelLayout.padded(cand.box, by: padding)) && namedDots.canPlace(cand.box)
                 && cand.leaderBoxes.allSatisfy { placedLabels.canPlace($0) }
         }
 
@@ -871,7 +879,7 @@ enum LabelLayout {
         /// `leader`: the squares along a leader line to `b`, cleared and taken with it (their fixed
         /// marks already checked).
         private mutating func push(_ b: Rect, leader: [Rect] = [], depth: Int, moves: inout Moves) -> Bool {
-            guard depth > 0, moves.budget > 0, image.contains(b), raster.isFree(b), !discs.intersects(b) else { return false }
+            guard depth > 0, moves.budget > 0, image.contains(b), raster.isFree(b), !discs.intersects(b), namedDots.canPlace(b) else { return false }
             moves.budget -= 1
             let pb = LabelLayout.padded(b, by: padding)
             var blockers = movableHitting(pb, except: moves.moving)

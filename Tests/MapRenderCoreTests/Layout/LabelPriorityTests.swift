@@ -71,6 +71,8 @@ import TestSupport
         // Placed labels: their box with the reserve and half the padding, and their priority (a
         // bubble's: its representative's population); a leader's squares as they are.
         var placed: [(box: Rect, priority: Double)] = []
+        // On a dense dot map, named places' dots: no name ranked below covers one.
+        var namedDots: [(box: Rect, priority: Double)] = []
         var named = Set<Int>()
         var lowestLeadered = Double.infinity
         for l in scene.labels {
@@ -82,6 +84,9 @@ import TestSupport
                     lowestLeadered = min(lowestLeadered, g.population[o])
                 }
             } else if let b = l.bubble, let rep = plan.bubbles[b].representative { placed.append((box, g.population[rep])) }
+        }
+        if anySoft {
+            for (k, i) in drawn.enumerated() where named.contains(i) { namedDots.append((batch.box(at: k), g.population[i])) }
         }
         let image = Rect(x: 0, y: 0, width: v.width, height: v.height)
         // The leading places (the only ones a name is set away for with a leader): in priority
@@ -123,6 +128,7 @@ import TestSupport
                 // A placed label within the padding of it, ranking at least as high.
                 let near = placed.filter { $0.box.intersects(grow(b, padding / 2)) }
                 if near.contains(where: { $0.priority >= pop }) { continue }
+                if namedDots.contains(where: { $0.priority >= pop && $0.box.intersects(b) }) { continue }
                 out.violations.append("\(g.name[i]) (pop \(Int(pop))) dropped; its \(side) side is "
                                       + (near.isEmpty ? "free" : "taken by labels ranked \(near.map { Int($0.priority) }) only"))
             }
@@ -141,6 +147,7 @@ import TestSupport
                 out.checkedLeaderPlaces += 1
                 let near = placed.filter { p in p.box.intersects(box) || line.contains { $0.intersects(p.box) } }
                 if near.contains(where: { $0.priority >= pop }) { continue }
+                if namedDots.contains(where: { $0.priority >= pop && $0.box.intersects(cand.box) }) { continue }
                 out.violations.append("\(g.name[i]) (pop \(Int(pop))) dropped; its leader place \(cand.ring)/\(cand.direction) is "
                                       + (near.isEmpty ? "free" : "taken by labels ranked \(near.map { Int($0.priority) }) only"))
             }

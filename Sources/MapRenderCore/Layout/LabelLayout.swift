@@ -326,7 +326,7 @@ enum LabelLayout {
             }
         }
         var preferred: [Int: PlainPlacer.Preferred] = [:], planned = Set<Int>()
-        if soft != nil, c.hints.isEmpty, !c.allowOverlap, candidates.bubbleLabels == 0, shapes.isEmpty, Self.planIterations > 0 {
+        if soft != nil, leaders, c.hints.isEmpty, !c.allowOverlap, candidates.bubbleLabels == 0, shapes.isEmpty {
             (preferred, planned) = placer.plan(order: order, candidates: candidates, leading: leading, count: Self.plannedLabels,
                                                iterations: Self.planIterations)
         }
@@ -615,7 +615,7 @@ enum LabelLayout {
             guard let d = disc else {
                 var out = order.map { (LabelPlacer.box($0, for: label, gap: gap), $0, false) }
                 // On a dense dot map, also the boxes halfway between neighbouring sides (after them).
-                if soft != nil && order.count == LabelSide.allCases.count {
+                if soft != nil && leaders && order.count == LabelSide.allCases.count {
                     out += LabelLayout.halfwayBoxes(for: label, gap: gap).map { ($0.box, $0.side, false) }
                 }
                 return out

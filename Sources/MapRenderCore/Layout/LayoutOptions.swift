@@ -12,9 +12,12 @@ public struct LayoutOptions: Sendable {
     public var allowOverlap = false
     public enum LabelStyle: String, Sendable, CaseIterable { case plain, callout }
     public var labelStyle: LabelStyle = .plain
-    /// On a dense dot map, set a top-ranked name whose eight sides are all taken away from its
-    /// dot with a thin leader line (`LeaderLabel`), as an atlas does, before dropping it. An
-    /// animation's frames do not (their labels keep their sides from frame to frame).
+    /// On a dense dot map, the placement of a still map: a leading place's name whose sides are
+    /// all taken is set away from its dot with a thin leader line (`LeaderLabel`), as an atlas
+    /// does, before it is dropped; names may take the positions halfway between two sides
+    /// (`LabelLayout.halfwayBoxes`); the first names are planned together (`DenseLabelPlan`).
+    /// An animation's frames do none of it: their labels keep one of their eight sides from frame
+    /// to frame.
     public var leaderLabels = true
     /// Draw a metric and imperial scale bar (bottom left).
     public var scaleBar = false

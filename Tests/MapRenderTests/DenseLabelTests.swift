@@ -148,6 +148,9 @@ import MapRenderCairo
             for (b, side) in boxes {
                 let blocked = !image.contains(b) || placed.contains { $0.rank < rank[i]! && $0.box.intersects(grow(b, pad)) }
                     || dots.contains { $0.rank < rank[i]! && $0.box.intersects(b) }
+                    // (or it would lie nearer a higher-ranked named dot than its own)
+                    || dots.contains { $0.rank < rank[i]! && LabelLayout.distance(b, $0.box.midX, $0.box.midY)
+                        < LabelLayout.distance(b, label.markBox.midX, label.markBox.midY) }
                 #expect(blocked, "\(rows[i].name): its \(side) side is free or taken by lower ranks only")
             }
             // Set away with a leader only when leading (no leading place ranked above within

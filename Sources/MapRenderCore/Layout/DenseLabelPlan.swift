@@ -103,7 +103,8 @@ struct DenseLabelPlan {
     /// Per entry, the earlier entries whose places may meet its places, and the later ones.
     let before: [[Int]], after: [[Int]]
     /// Per entry, what naming it is worth: a leading place 1000 × 0.97^(its rank among them),
-    /// others 1.
+    /// another 500 × 0.97^(its rank), at least 1 (Guangzhou, ranked third but beside Shenzhen,
+    /// still counts for more than a leading place far down).
     let weights: [Int]
     /// Every entry's places in one flat array, entry by entry: a decision is an index in it, -1
     /// for none. (Nested arrays cost a retain and a release at each look.)
@@ -133,8 +134,9 @@ struct DenseLabelPlan {
         }
         self.before = before; self.after = after
         var rank = 0.0
-        weights = entries.map { e in
-            guard e.leading else { return 1 }
+        weights = entries.enumerated().map { k, e in
+            // ln 0.97: each rank down weighs 3% less.
+            guard e.leading else { return max(1, Int((500 * Self.exp(Double(k) * -0.030459207484708574)).rounded())) }
             defer { rank += 1 }
             return Int((1000 * Self.exp(rank * -0.030459207484708574)).rounded())
         }
@@ -143,11 +145,19 @@ struct DenseLabelPlan {
     /// Entry `i`'s decision: its preferred place when free, else its first free side, else its
     /// first free leader place; -1 when none is free. `decisions` holds the earlier entries'.
     func decide(_ i: Int, preferred: Int, decisions: [Int]) -> Int {
+        let own = entries[i].dot
         func free(_ q: Int) -> Bool {
             let p = flat[q]
+            // A side's name (not one set away) lies nearer its own dot than any named one's.
+            let side = q < leadersStart[i]
+            let box = LabelLayout.padded(p.box, by: -padding)
+            let ownDistance = side ? LabelLayout.distance(box, own.x + own.width / 2, own.y + own.height / 2) : 0
             for j in before[i] {
                 let o = decisions[j]
-                if o >= 0 && (flat[o].meets(p) || p.covers(entries[j].dot, padding: padding)) { return false }
+                guard o >= 0 else { continue }
+                if flat[o].meets(p) || p.covers(entries[j].dot, padding: padding) { return false }
+                let d = entries[j].dot
+                if side && LabelLayout.distance(box, d.x + d.width / 2, d.y + d.height / 2) < ownDistance { return false }
             }
             return true
         }

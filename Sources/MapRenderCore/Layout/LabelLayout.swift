@@ -49,6 +49,12 @@ enum LabelLayout {
         }
     }
 
+    /// From point (x, y) to the nearest point of `r` (0 inside).
+    static func distance(_ r: Rect, _ x: Double, _ y: Double) -> Double {
+        let dx = max(r.x - x, 0, x - r.maxX), dy = max(r.y - y, 0, y - r.maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// `r` grown by `p` on every side.
     static func padded(_ r: Rect, by p: Double) -> Rect {
         p == 0 ? r : Rect(x: r.x - p, y: r.y - p, width: r.width + 2 * p, height: r.height + 2 * p)
@@ -456,7 +462,11 @@ enum LabelLayout {
             // On a dense dot map a named place's dot is kept clear of every later name: a name
             // over another named place's dot reads as naming it (Guangzhou's name set east over
             // Shenzhen's dot while Shenzhen's is set west over Guangzhou's swaps the two).
-            if placer.soft != nil && owner >= 0 { placer.namedDots.insert(candidates.labels[j].markBox) }
+            if placer.soft != nil && owner >= 0 {
+                let dot = candidates.labels[j].markBox
+                placer.namedDots.insert(dot)
+                placer.namedCentres.append((dot.x + dot.width / 2, dot.y + dot.height / 2))
+            }
             items.append(.label(mark))
             sides.set(side, point: owner, representative: representative)
         }
@@ -556,6 +566,8 @@ enum LabelLayout {
         /// On a dense dot map, the dots of the places named so far: no later name's box covers one
         /// (a name over another named place's dot reads as naming it). Leaders may cross them.
         var namedDots: CollisionIndex
+        /// Their centres, for `nearestOwn`.
+        var namedCentres: [(x: Double, y: Double)] = []
         /// Half the style's `text-padding`, added around every label's box (its halo reserve
         /// included) against other labels: two labels keep at least `text-padding` apart.
         let padding: Double
@@ -602,6 +614,19 @@ enum LabelLayout {
         func free(_ r: Rect) -> Bool {
             image.contains(r) && raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(LabelLayout.padded(r, by: padding))
                 && namedDots.canPlace(r)
+        }
+
+        /// On a dense dot map, whether a name's box beside its dot lies nearer its own dot than the
+        /// dot of any place named before it: a name nearer another named dot reads as that place's
+        /// (Shenzhen's name set west of its dot, beyond Guangzhou's, swapped the two).
+        func nearestOwn(_ b: Rect, dot: Rect) -> Bool {
+            guard soft != nil else { return true }
+            let own = LabelLayout.distance(b, dot.x + dot.width / 2, dot.y + dot.height / 2)
+            for c in namedCentres where abs(c.x - (b.x + b.width / 2)) < b.width / 2 + own
+                && abs(c.y - (b.y + b.height / 2)) < b.height / 2 + own {
+                if LabelLayout.distance(b, c.x, c.y) < own { return false }
+            }
+            return true
         }
 
         /// The box at `side`: around the mark, or touching bubble `disc`.
@@ -665,7 +690,8 @@ enum LabelLayout {
             var label = label
             for (k, labelFont) in fonts.enumerated() {
                 // The planned place first (`DenseLabelPlan`), when it is of this type and free.
-                if let p = preferred, p.leader == nil, p.smallerType == (smallerType || k == 1), let text = texts.first, free(p.box) {
+                if let p = preferred, p.leader == nil, p.smallerType == (smallerType || k == 1), let text = texts.first, free(p.box),
+                   nearestOwn(p.box, dot: label.markBox) {
                     label.size = measured(text, font: labelFont)
                     placedLabels.insert(LabelLayout.padded(p.box, by: padding))
                     addMovable((p.box, label, text, labelFont, p.side))
@@ -1059,7 +1085,7 @@ enum LabelLayout {
             // chases labels off the land, where the dots are not.
             var best: (box: Rect, side: LabelSide, cost: Int)?
             for (b, side, centred) in boxes(order, for: label, disc: disc) {
-                guard fits(b, disc: disc, centred: centred) else { continue }
+                guard fits(b, disc: disc, centred: centred), disc != nil || nearestOwn(b, dot: label.markBox) else { continue }
                 let n = cost(b)
                 let coast = land?.crossesCoast(b) ?? false
                 if n <= LabelLayout.fewMarkers && !coast { best = (b, side, 0); break }

@@ -402,6 +402,8 @@ public struct Rect: Sendable, Equatable, Hashable {
     }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
     public func intersects(_ o: Rect) -> Bool {
         x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY
     }

@@ -33,8 +33,15 @@ import Testing
     }
 
     /// Whether place `q` (flat) of entry `i` is blocked by the earlier decisions.
+    /// (Or, for a side, the name would lie nearer a named dot than its own.)
     static func blocked(_ plan: DenseLabelPlan, _ i: Int, _ q: Int, _ d: [Int]) -> Bool {
-        (0..<i).contains { j in d[j] >= 0 && (plan.flat[d[j]].meets(plan.flat[q]) || plan.flat[q].covers(plan.entries[j].dot, padding: 1)) }
+        let box = LabelLayout.padded(plan.flat[q].box, by: -1), own = plan.entries[i].dot
+        let ownDistance = LabelLayout.distance(box, own.midX, own.midY)
+        return (0..<i).contains { j in
+            let dot = plan.entries[j].dot
+            return d[j] >= 0 && (plan.flat[d[j]].meets(plan.flat[q]) || plan.flat[q].covers(dot, padding: 1)
+                || (q < plan.leadersStart[i] && LabelLayout.distance(box, dot.midX, dot.midY) < ownDistance))
+        }
     }
 
     /// The priority rule, by brute force over every pair (not through `before`): each dropped

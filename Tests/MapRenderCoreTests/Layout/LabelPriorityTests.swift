@@ -129,6 +129,9 @@ import TestSupport
                 let near = placed.filter { $0.box.intersects(grow(b, padding / 2)) }
                 if near.contains(where: { $0.priority >= pop }) { continue }
                 if namedDots.contains(where: { $0.priority >= pop && $0.box.intersects(b) }) { continue }
+                // (or it would lie nearer a named dot ranked at least as high than its own)
+                if namedDots.contains(where: { $0.priority >= pop && LabelLayout.distance(b, $0.box.midX, $0.box.midY)
+                    < LabelLayout.distance(b, label.markBox.midX, label.markBox.midY) }) { continue }
                 out.violations.append("\(g.name[i]) (pop \(Int(pop))) dropped; its \(side) side is "
                                       + (near.isEmpty ? "free" : "taken by labels ranked \(near.map { Int($0.priority) }) only"))
             }

@@ -26,17 +26,8 @@ import MapRender
 
 // MARK: - Data
 
-/// SplitMix64: a small, fixed-seed generator so every run benchmarks the same data.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+/// The core's `SplitMix64` (a small, fixed-seed generator) so every run benchmarks the same data.
+extension SplitMix64 {
     mutating func gaussian() -> Double {
         let u = max(uniform(), 1e-12), v = uniform()
         return sqrt(-2 * log(u)) * cos(2 * .pi * v)

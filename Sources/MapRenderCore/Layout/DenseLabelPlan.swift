@@ -263,7 +263,7 @@ struct DenseLabelPlan {
                 if current[i] >= 0 { s -= weights[i] }
                 if decoded.decisions[i] >= 0 { s += weights[i] }
             }
-            let u = Double(rng.next() >> 11) / Double(1 << 53)
+            let u = rng.uniform()
             if s >= currentScore || u < Self.exp(Double(s - currentScore) / temperature) {
                 preferred = next; current = decoded.decisions; currentScore = s
                 if s > best.score { best = (s, next) }
@@ -282,18 +282,6 @@ struct DenseLabelPlan {
         for n in 1...10 { term *= y / Double(n); sum += term }
         for _ in 0..<6 { sum *= sum }
         return sum
-    }
-
-    /// SplitMix64: a small generator with a fixed seed, so the plan is the same on every run.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
 

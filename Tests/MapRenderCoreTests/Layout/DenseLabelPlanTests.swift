@@ -8,7 +8,7 @@ import Testing
     /// A crowd of `count` names in a 300x200 px area, each with its 8 sides (12x60 px boxes
     /// about a 4 px dot) and, for every third, 8 leader places 30 px away.
     static func crowd(seed: UInt64, count: Int) -> [DenseLabelPlan.Entry] {
-        var rng = DenseLabelPlan.SplitMix64(state: seed)
+        var rng = SplitMix64(state: seed)
         func uniform(_ n: Double) -> Double { Double(rng.next() % 1_000_000) / 1_000_000 * n }
         return (0..<count).map { k in
             let x = uniform(300), y = uniform(200)
@@ -49,7 +49,7 @@ import Testing
     /// ranked above it; for random preferences on 6 crowds.
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64]) func decodeKeepsThePriorityRule(_ seed: UInt64) {
         let plan = DenseLabelPlan(entries: Self.crowd(seed: seed, count: 120), padding: 1)
-        var rng = DenseLabelPlan.SplitMix64(state: seed &* 7)
+        var rng = SplitMix64(state: seed &* 7)
         for round in 0..<4 {
             let preferred = plan.entries.indices.map { i -> Int in
                 round == 0 || rng.next() % 2 == 0 ? -1 : plan.start[i] + Int(rng.next() % UInt64(plan.end[i] - plan.start[i]))
@@ -74,7 +74,7 @@ import Testing
     /// `redecode` after changing some preferences equals `decode` from scratch.
     @Test func redecodeEqualsDecode() {
         let plan = DenseLabelPlan(entries: Self.crowd(seed: 9, count: 150), padding: 1)
-        var rng = DenseLabelPlan.SplitMix64(state: 99)
+        var rng = SplitMix64(state: 99)
         var preferred = [Int](repeating: -1, count: plan.entries.count)
         var current = plan.decode(preferred)
         for _ in 0..<300 {

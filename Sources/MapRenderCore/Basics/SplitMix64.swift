@@ -1,0 +1,18 @@
+/// SplitMix64: a small generator from a fixed seed, so that whatever is drawn from it is the same
+/// on every run and machine (the dense-label plan's search, the benchmark's data).
+public struct SplitMix64: Sendable {
+    public var state: UInt64
+
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1), from the top 53 bits.
+    public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

@@ -669,9 +669,10 @@ enum LabelLayout {
             return boxes(LabelSide.allCases, for: l, disc: nil).contains { free($0.0) }
         }
 
-        /// The font of a label: on a dense dot map, a type hierarchy (the first labels placed, the
-        /// top-ranked places, at the style's size, the rest at 5/6 of it, as reference maps name
-        /// smaller towns).
+        /// The font of a label: on a dense dot map, points' names in the smaller type (5/6 of the
+        /// style's size), one type for all of them: a rule by placement order ("the first 40 full
+        /// size") set a small "Delhi", which found room only in the smaller type, beside a large
+        /// "Tokyo". Bubbles' names keep the style's size.
         func font(smallerType: Bool) -> FontSpec {
             var f = c.font
             if soft != nil && smallerType { f.size = c.font.size * LabelLayout.smallerType }
@@ -682,8 +683,8 @@ enum LabelLayout {
         /// side this label took in the previous animation frame) is tried first.
         mutating func place(_ label: LabelPlacer.Label, disc: Int? = nil, texts: [String], hint: LabelSide?,
                             smallerType: Bool, preferred: Preferred? = nil) -> (mark: LabelMark, side: LabelSide)? {
-            // On a dense dot map a top-ranked name that finds no side in the full type tries the
-            // smaller one before it is dropped: Xi'an or Hanoi named small, rather than not at all.
+            // On a dense dot map a bubble's name that finds no side in the full type tries the
+            // smaller one before it is dropped (points' names are all in the smaller type).
             let fonts = [font(smallerType: smallerType)] + (soft != nil && !smallerType ? [font(smallerType: true)] : [])
             // A kept side only (`LabelSides.only`): that side or none.
             let order = hint.map { h in c.hints.only ? [h] : [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases

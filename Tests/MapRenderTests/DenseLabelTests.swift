@@ -7,7 +7,15 @@ import MapRenderCairo
 /// Issue 47 on real data: a 1024x768 world dot map of GeoNames cities ≥ 15,000 (34k; the 170k
 /// cities1000 file the issue used is not in the repository) with labels by population.
 @Suite struct DenseLabelTests {
+    /// The map, made once for all the tests of the suite (its planned placement takes seconds in
+    /// a debug build).
+    nonisolated(unsafe) static let made = Result { try renderOnce() }
+
     static func render() throws -> (result: RenderResult, rows: [(name: String, lat: Double, lon: Double, pop: Double)]) {
+        try made.get()
+    }
+
+    static func renderOnce() throws -> (result: RenderResult, rows: [(name: String, lat: Double, lon: Double, pop: Double)]) {
         var r = RenderRequest()
         r.inputs = [TestPaths.shared("world_cities_15000.csv")]
         r.clustering = nil

@@ -111,6 +111,8 @@ struct DenseLabelPlan {
     let flat: [Place]
     /// Per entry: where its places start in `flat`, where its leader places start, where they end.
     let start: [Int], leadersStart: [Int], end: [Int]
+    /// Per entry, its dot (`Entry.dot`, apart: reading an entry copies its arrays' references).
+    let dots: [Rect]
 
     init(entries: [Entry], padding: Double) {
         self.entries = entries
@@ -122,6 +124,7 @@ struct DenseLabelPlan {
             end.append(flat.count)
         }
         self.flat = flat; self.start = start; self.leadersStart = leadersStart; self.end = end
+        dots = entries.map(\.dot)
         let regions: [Rect?] = entries.map { e in
             var r: Rect? = e.dot
             for p in e.places { r = r.map { LabelLayout.union($0, p.bounds) } ?? p.bounds }
@@ -145,26 +148,27 @@ struct DenseLabelPlan {
     /// Entry `i`'s decision: its preferred place when free, else its first free side, else its
     /// first free leader place; -1 when none is free. `decisions` holds the earlier entries'.
     func decide(_ i: Int, preferred: Int, decisions: [Int]) -> Int {
-        let own = entries[i].dot
+        let own = dots[i]
+        // The earlier neighbours named, once: their places and dots.
+        var near: [(place: Int, dot: Rect)] = []
+        for j in before[i] where decisions[j] >= 0 { near.append((decisions[j], dots[j])) }
         func free(_ q: Int) -> Bool {
             let p = flat[q]
             // A side's name (not one set away) lies nearer its own dot than any named one's.
             let side = q < leadersStart[i]
             let box = LabelLayout.padded(p.box, by: -padding)
-            let ownDistance = side ? LabelLayout.distance(box, own.x + own.width / 2, own.y + own.height / 2) : 0
-            for j in before[i] {
-                let o = decisions[j]
-                guard o >= 0 else { continue }
-                if flat[o].meets(p) || p.covers(entries[j].dot, padding: padding) { return false }
-                let d = entries[j].dot
-                if side && LabelLayout.distance(box, d.x + d.width / 2, d.y + d.height / 2) < ownDistance { return false }
+            let ownDistance = side ? LabelLayout.distance(box, own.midX, own.midY) : 0
+            for n in near {
+                if flat[n.place].meets(p) || p.covers(n.dot, padding: padding) { return false }
+                if side && LabelLayout.distance(box, n.dot.midX, n.dot.midY) < ownDistance { return false }
             }
             return true
         }
-        for range in [start[i]..<leadersStart[i], leadersStart[i]..<end[i]] {
-            if preferred >= 0 && range.contains(preferred) && free(preferred) { return preferred }
-            for q in range where free(q) { return q }
-        }
+        let sides = start[i]..<leadersStart[i], away = leadersStart[i]..<end[i]
+        if preferred >= 0 && sides.contains(preferred) && free(preferred) { return preferred }
+        for q in sides where free(q) { return q }
+        if preferred >= 0 && away.contains(preferred) && free(preferred) { return preferred }
+        for q in away where free(q) { return q }
         return -1
     }
 

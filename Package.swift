@@ -90,7 +90,7 @@ let package = Package(
         // for the embedded Natural Earth 1:50m countries, written out as the choropleth's data.)
         .executableTarget(name: "maprender-bench", dependencies: ["MapRender"]),
         // Paths of the repository and shared data, a seeded generator: shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MapRenderCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MapRenderCoreTests", dependencies: ["MapRenderCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderCairoTests", dependencies: ["MapRenderCairo", "MapRenderCore", "TestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import MapRenderCore
 
 /// Paths of the repository and of the real datasets the tests read, for every test target.
 public enum TestPaths {
@@ -33,15 +34,10 @@ public enum TestPaths {
     public static func repoFile(_ name: String) -> String { repo.appendingPathComponent(name).path }
 }
 
-/// SplitMix64 with a fixed seed: the same "random" data on every run.
+/// The core's SplitMix64 with a fixed seed, as a RandomNumberGenerator: the same "random" data on
+/// every run.
 public struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var generator: SplitMix64
+    public init(seed: UInt64) { generator = SplitMix64(state: seed) }
+    public mutating func next() -> UInt64 { generator.next() }
 }

@@ -113,6 +113,8 @@ struct DenseLabelPlan {
     let start: [Int], leadersStart: [Int], end: [Int]
     /// Per entry, its dot (`Entry.dot`, apart: reading an entry copies its arrays' references).
     let dots: [Rect]
+    /// The leading entries, in order.
+    let leadingEntries: [Int]
 
     init(entries: [Entry], padding: Double) {
         self.entries = entries
@@ -125,6 +127,7 @@ struct DenseLabelPlan {
         }
         self.flat = flat; self.start = start; self.leadersStart = leadersStart; self.end = end
         dots = entries.map(\.dot)
+        leadingEntries = entries.indices.filter { entries[$0].leading }
         let regions: [Rect?] = entries.map { e in
             var r: Rect? = e.dot
             for p in e.places { r = r.map { LabelLayout.union($0, p.bounds) } ?? p.bounds }
@@ -215,19 +218,8 @@ struct DenseLabelPlan {
     /// places and the names ranked above it that are in the way to other sides of theirs, or
     /// moves one placed name to another side. The best preferences found: per entry an index in
     /// its `places`, or nil.
-    /// `runs` annealings from different seeds share the iterations; the best is kept.
-    func search(iterations: Int, runs: Int = 1) -> [Int?] {
-        var best = (score: Int.min, preferred: [Int]())
-        for run in 0..<max(1, runs) {
-            let found = anneal(iterations: iterations / max(1, runs), seed: 0x6d61_7072_656e_6465 &+ UInt64(run))
-            if found.score > best.score { best = found }
-        }
-        return best.preferred.enumerated().map { i, q in q < 0 ? nil : q - start[i] }
-    }
-
-    /// One annealing from `seed`: the best score and preferences it found.
-    func anneal(iterations: Int, seed: UInt64) -> (score: Int, preferred: [Int]) {
-        var rng = SplitMix64(state: seed)
+    func search(iterations: Int) -> [Int?] {
+        var rng = SplitMix64(state: 0x6d61_7072_656e_6465)
         func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         var preferred = [Int](repeating: -1, count: entries.count)
         var current = decode(preferred)
@@ -237,7 +229,7 @@ struct DenseLabelPlan {
         for _ in 0..<iterations {
             var next = preferred
             var changed: [Int] = []
-            let dropped = entries.indices.filter { entries[$0].leading && current[$0] < 0 }
+            let dropped = leadingEntries.filter { current[$0] < 0 }
             if dropped.isEmpty { break }
             if rng.next() % 5 != 0 {
                 let i = dropped[random(dropped.count)]
@@ -274,7 +266,7 @@ struct DenseLabelPlan {
             }
             temperature = max(1, temperature * 0.999)
         }
-        return best
+        return best.preferred.enumerated().map { i, q in q < 0 ? nil : q - start[i] }
     }
 
     /// e^x for x ≤ 0, without Foundation (the same bits on every machine: a series, not libm).
@@ -308,27 +300,24 @@ extension LabelLayout.PlainPlacer {
             var free: [(box: Rect, side: LabelSide, cost: Int, k: Int)] = []
             for (k, (b, side, _)) in boxes(LabelSide.allCases, for: label, disc: nil).enumerated() {
                 guard image.contains(b), raster.isFree(b), !discs.intersects(b) else { continue }
-                let coast = land?.crossesCoast(b) ?? false
-                free.append((b, side, max(0, cost(b) - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0), k))
+                free.append((b, side, positionCost(b), k))
             }
             free.sort { ($0.cost, $0.k) < ($1.cost, $1.k) }
             for f in free {
                 places.append(.init(box: LabelLayout.padded(f.box, by: padding)))
-                reals.append(Preferred(box: f.box, side: f.side, smallerType: true, leader: nil))
+                reals.append(Preferred(box: f.box, side: f.side, leader: nil))
             }
             let sides = free.count
             // Then, for a leading place, places with a leader line, as `placeLeadered` takes them.
             if leaders && leading.contains(j) {
                 var away: [(cand: LeaderLabel.Candidate, cost: Int, k: Int)] = []
                 for (k, cand) in leaderCandidates(for: label).enumerated() where clearOfFixedMarks(cand) {
-                    let coast = land?.crossesCoast(cand.box) ?? false
-                    away.append((cand, max(0, cost(cand.box) - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0), k))
+                    away.append((cand, positionCost(cand.box), k))
                 }
                 away.sort { ($0.cand.ring, $0.cost, $0.k) < ($1.cand.ring, $1.cost, $1.k) }
                 for a in away {
                     places.append(.init(box: LabelLayout.padded(a.cand.box, by: padding), leader: a.cand.leader))
-                    reals.append(Preferred(box: a.cand.box, side: LabelSide.allCases[a.cand.direction], smallerType: true,
-                                           leader: a.cand.leader))
+                    reals.append(Preferred(box: a.cand.box, side: LabelSide.allCases[a.cand.direction], leader: a.cand.leader))
                 }
             }
             planned.append(j)

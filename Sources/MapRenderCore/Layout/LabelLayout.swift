@@ -660,6 +660,12 @@ enum LabelLayout {
         /// How many small markers the box covers.
         func cost(_ r: Rect) -> Int { soft?.count(in: r) ?? 0 }
 
+        /// What a name's box costs on a dense dot map (0: take it): each small marker it covers
+        /// beyond the few a name may, plus `coastCost` when it crosses a coastline.
+        func positionCost(_ r: Rect) -> Int {
+            max(0, cost(r) - LabelLayout.fewMarkers) + ((land?.crossesCoast(r) ?? false) ? LabelLayout.coastCost : 0)
+        }
+
         /// Whether the probe box is free at some side (always true when overlaps are allowed).
         func mightFit(_ label: LabelPlacer.Label, disc: Int? = nil) -> Bool {
             guard !c.allowOverlap else { return true }
@@ -691,7 +697,7 @@ enum LabelLayout {
             var label = label
             for (k, labelFont) in fonts.enumerated() {
                 // The planned place first (`DenseLabelPlan`), when it is of this type and free.
-                if let p = preferred, p.leader == nil, p.smallerType == (smallerType || k == 1), let text = texts.first, free(p.box),
+                if let p = preferred, p.leader == nil, smallerType || k == 1, let text = texts.first, free(p.box),
                    nearestOwn(p.box, dot: label.markBox) {
                     label.size = measured(text, font: labelFont)
                     placedLabels.insert(LabelLayout.padded(p.box, by: padding))
@@ -835,15 +841,14 @@ enum LabelLayout {
                     label.size = measured(text, font: labelFont)
                     var best: (cand: LeaderLabel.Candidate, cost: Int)?
                     // The planned place first (`DenseLabelPlan`), when it is of this type and free.
-                    if let p = preferred, let line = p.leader, p.smallerType == (smallerType || k == 1),
+                    if let p = preferred, let line = p.leader, smallerType || k == 1,
                        let cand = leaderCandidates(for: label).first(where: { $0.box == p.box && $0.leader == line }), fits(cand) {
                         best = (cand, -1)
                     }
                     for cand in best == nil ? leaderCandidates(for: label) : [] {
                         if let b = best, cand.ring > b.cand.ring { break }
                         guard fits(cand) else { continue }
-                        let cost = max(0, cost(cand.box) - LabelLayout.fewMarkers)
-                            + ((land?.crossesCoast(cand.box) ?? false) ? LabelLayout.coastCost : 0)
+                        let cost = positionCost(cand.box)
                         if best == nil || cost < best!.cost { best = (cand, cost) }
                     }
                     guard let (cand, _) = best else { continue }
@@ -859,12 +864,12 @@ enum LabelLayout {
             return nil
         }
 
-        /// A place planned for a name (`DenseLabelPlan`): its box (its reserve included), side,
-        /// type and leader line (nil beside its dot).
+        /// A place planned for a name (`DenseLabelPlan`, in the smaller type, as every point's name
+        /// on a dense dot map): its box (its reserve included), side and leader line (nil beside
+        /// its dot).
         struct Preferred {
             var box: Rect
             var side: LabelSide
-            var smallerType: Bool
             var leader: LeaderLine?
         }
 
@@ -950,7 +955,7 @@ enum LabelLayout {
             // crossed: as `side(for:)` weighs them), ties in the usual order.
             let free = others.filter { fits($0.box, disc: nil) }.map { o in
                 (box: o.box, side: o.side,
-                 cost: max(0, cost(o.box) - LabelLayout.fewMarkers) + ((land?.crossesCoast(o.box) ?? false) ? LabelLayout.coastCost : 0))
+                 cost: positionCost(o.box))
             }
             for f in free.indices.sorted(by: { (free[$0].cost, $0) < (free[$1].cost, $1) }) {
                 guard moves.budget > 0 else { break }
@@ -1087,10 +1092,8 @@ enum LabelLayout {
             var best: (box: Rect, side: LabelSide, cost: Int)?
             for (b, side, centred) in boxes(order, for: label, disc: disc) {
                 guard fits(b, disc: disc, centred: centred), disc != nil || nearestOwn(b, dot: label.markBox) else { continue }
-                let n = cost(b)
-                let coast = land?.crossesCoast(b) ?? false
-                if n <= LabelLayout.fewMarkers && !coast { best = (b, side, 0); break }
-                let total = max(0, n - LabelLayout.fewMarkers) + (coast ? LabelLayout.coastCost : 0)
+                let total = positionCost(b)
+                if total == 0 { best = (b, side, 0); break }
                 if best == nil || total < best!.cost { best = (b, side, total) }
             }
             return best.map { ($0.box, $0.side) }

@@ -48,20 +48,15 @@ import MapRenderCairo
     }
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
-    /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met. On this 34k file the
-    /// map names 42 (41 before names were set away with a leader line, `LeaderLabel`: Hyderabad
-    /// now is; the eight still missing have their dot under a higher-ranked name, Hanoi under
-    /// Guangzhou, so no leader can start, and no moves free it): 38 greedily; then a top-ranked name with no free side searches for moves of
-    /// placed names (`placeByMoving`: up to three pushed per box, three levels deep, with
-    /// backtracking). Letting a moved name of the full type take the smaller one
-    /// (a trial, not kept: `settle`) names 43, but then Beijing, Seoul, Guangzhou, Mumbai and Delhi read in
-    /// the smaller type beside a full-size Ho Chi Minh City: the type no longer ranks the places,
-    /// so it is off. Hanoi, Taipei, Wuzhong, Qingdao, Shenyang, Ahmedabad, Bangkok and
-    /// Dalian are not named: each of their eight sides is taken by a name ranked higher
-    /// (Guangzhou, Shenzhen, Wuhan, Beijing, Tianjin, Seoul, Mumbai...:
-    /// `unnamedPlacesYieldOnlyToHigherRanks`), and no moves within the search's budget free one.
-    /// At this scale 300 km is about 8 px, and the 12 px names of the east of China fill it. The
-    /// floor guards against losing more.
+    /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met here. The map names
+    /// 46: the placement in priority order alone named 42, and the planned placement
+    /// (`DenseLabelPlan`, 10,000 steps) names 46. Xi'an, Qingdao, Hefei and Dalian are not named:
+    /// each of their places is taken by a name ranked higher (Beijing, Tianjin, Shanghai, Wuhan,
+    /// Seoul, Puxi...: `unnamedPlacesYieldOnlyToHigherRanks`) or would cover or lie nearer a dot
+    /// named before it. At this scale 300 km is about 8 px, and the 12 px names of the east of
+    /// China fill it. (With leaders in sixteen directions and out to 80 px the search names 47,
+    /// but draws Ahmedabad's name 90 px off across India: not kept.) The floor guards against
+    /// losing more.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()
         #expect(rows.count == result.summary.input.pointsRead)
@@ -78,7 +73,7 @@ import MapRenderCairo
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 45, "\(count) of 50 named")
+        #expect(count >= 46, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }

@@ -19,7 +19,7 @@ enum LabelLayout {
     static let leadingSpacing = 8.0
     /// `DenseLabelPlan`: how many of the first point names it plans, and how many steps it searches.
     static let plannedLabels = 150
-    static let planIterations = 3000
+    static let planIterations = 10_000
     /// `placeByMoving`: how many placed labels one box may push away, how many levels of pushes,
     /// and how many boxes one search may try.
     static let maxBlockers = 3

@@ -282,6 +282,36 @@ import MapRenderCairo
         return overlap && (d1 * d2 <= 0) && (d3 * d4 <= 0)
     }
 
+    /// A name beside its dot reads as that place's: its box (with the half halo a dense map
+    /// reserves) lies no nearer the dot of any place ranked higher than to its own dot, and covers
+    /// no such dot. Checked pair by pair over every name on the map, moved ones included (a name
+    /// moved aside to make room for another keeps the rule: `settle`).
+    @Test func namesLieNearestTheirOwnDot() throws {
+        let (result, rows) = try Self.render()
+        let labels = result.scene.labels
+        let reserve = Style.default.label.haloWidth / 2
+        var rank: [Int: Int] = [:]
+        for (k, i) in rows.indices.sorted(by: { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }).enumerated() { rank[i] = k }
+        let dots = labels.compactMap { l -> (x: Double, y: Double, rank: Int)? in
+            guard let o = l.owner else { return nil }
+            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            return (p.x, p.y, rank[o]!)
+        }
+        var checked = 0
+        for l in labels where l.leader == nil {
+            guard let o = l.owner else { continue }
+            let box = Rect(x: l.x - reserve, y: l.y - reserve, width: l.width + 2 * reserve, height: l.height + 2 * reserve)
+            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            let own = LabelLayout.distance(box, p.x, p.y)
+            for d in dots where d.rank < rank[o]! {
+                #expect(LabelLayout.distance(box, d.x, d.y) >= own - 0.01,
+                        "\(l.text) lies nearer the dot of a place ranked \(d.rank) than its own")
+            }
+            checked += 1
+        }
+        #expect(checked > 200)
+    }
+
     /// No two names closer than the 2 px text padding (their boxes with the half halo a dense map
     /// reserves), checked pair by pair: "Moscow" and "Perm" never read as one name.
     @Test func namesKeepTheirGap() throws {

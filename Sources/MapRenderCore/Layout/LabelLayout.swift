@@ -373,14 +373,14 @@ enum LabelLayout {
                 // A planned name (`DenseLabelPlan`) takes its planned place or any free one:
                 // moves would undo the plan.
                 if planned.contains(j) {
-                    if tryLeader(j, smallerType: smaller) { continue }
+                    if tryLeader(j) { continue }
                 } else {
-                    if moveFor(j, smallerType: smaller, position: next - 1) { continue }
+                    if moveFor(j, position: next - 1) { continue }
                     // Last: the name set away with a leader line (`LeaderLabel`), in priority order
                     // as every label, so no lower-ranked name has taken its room; where it finds no
                     // place, with moves of placed names.
-                    if tryLeader(j, smallerType: smaller) { continue }
-                    if placer.leaders && leading.contains(j) && moveFor(j, smallerType: smaller, position: next - 1, leader: true) { continue }
+                    if tryLeader(j) { continue }
+                    if placer.leaders && leading.contains(j) && moveFor(j, position: next - 1, leader: true) { continue }
                 }
             }
             dropped += 1
@@ -392,14 +392,14 @@ enum LabelLayout {
         /// labels dropped so far that rank above it are tried again first: the room the moved
         /// ones left may be theirs. Then j takes the box made for it if still free, else any
         /// side; false when it is not placed (the moves stay: each moved label is still placed).
-        func moveFor(_ j: Int, smallerType: Bool, position: Int, leader: Bool = false) -> Bool {
+        func moveFor(_ j: Int, position: Int, leader: Bool = false) -> Bool {
             let higher = droppedSoFar.prefix { $0.position < position }.map { d -> LabelPlacer.Label in
                 var l = candidates.labels[d.index]
                 l.size = droppedSizes[d.index] ?? placer.measured(candidates.texts(d.index).last ?? "", font: placer.font(smallerType: true))
                 droppedSizes[d.index] = l.size
                 return l
             }
-            guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j), smallerType: smallerType,
+            guard let m = placer.placeByMoving(candidates.labels[j], texts: candidates.texts(j),
                                                dropped: higher, leader: leader) else {
                 return false
             }
@@ -413,7 +413,7 @@ enum LabelLayout {
             var k = 0
             while k < droppedSoFar.count && droppedSoFar[k].position < position {
                 if tryPlace(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType)
-                    || tryLeader(droppedSoFar[k].index, smallerType: droppedSoFar[k].smallerType) {
+                    || tryLeader(droppedSoFar[k].index) {
                     droppedSoFar.remove(at: k)
                     dropped -= 1
                 } else {
@@ -424,7 +424,7 @@ enum LabelLayout {
                 append(j, mark, m.taken.side)
                 return true
             }
-            return tryPlace(j, smallerType: smallerType) || (leader && tryLeader(j, smallerType: smallerType))
+            return tryPlace(j, smallerType: true) || (leader && tryLeader(j))
         }
 
         /// Candidate j at its first free side, appended; false when it finds none.
@@ -443,9 +443,9 @@ enum LabelLayout {
         /// (Only a leading place, `leading`: a name set away that is near a larger place,
         /// "Queens" 45 px south-west of New York over Virginia, reads as a place of its own more
         /// than it names a dot.)
-        func tryLeader(_ j: Int, smallerType: Bool) -> Bool {
+        func tryLeader(_ j: Int) -> Bool {
             guard placer.leaders, leading.contains(j), let placed = placer.placeLeadered(candidates.labels[j], texts: candidates.texts(j),
-                                                                    smallerType: smallerType, preferred: preferred[j]) else { return false }
+                                                                    preferred: preferred[j]) else { return false }
             append(j, placed.mark, placed.side)
             return true
         }
@@ -728,41 +728,40 @@ enum LabelLayout {
         /// With `leader`, the places tried are those with a leader line (`LeaderLabel`), each
         /// cleared the same way: its box and the squares along its leader (a name that covers the
         /// dot, moved to another side, lets the leader start).
-        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool,
+        mutating func placeByMoving(_ label: LabelPlacer.Label, texts: [String],
                                     dropped: [LabelPlacer.Label] = [], leader: Bool = false)
             -> (taken: Taken, moved: [(index: Int, mark: LabelMark, side: LabelSide)])? {
             guard soft != nil, !c.allowOverlap else { return nil }
-            let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
+            // Points' names on a dense dot map are all in the smaller type.
+            let labelFont = font(smallerType: true)
             var label = label
             var moves = Moves(budget: LabelLayout.moveBudget)
-            for labelFont in fonts {
-                for text in texts {
-                    label.size = measured(text, font: labelFont)
-                    let places: [(box: Rect, side: LabelSide, leader: LeaderLine?)] = leader
-                        ? leaderCandidates(for: label).filter(clearOfFixedMarks).map { ($0.box, LabelSide.allCases[$0.direction], $0.leader) }
-                        : LabelSide.allCases.map { (box($0, for: label, disc: nil), $0, nil) }
-                    for (b, side, line) in places {
-                        let squares = line.map(LeaderLabel.boxes(along:)) ?? []
-                        guard push(b, leader: squares, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
-                        let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
-                        for m in moves.moves { setMovable(m.index, box: m.box, side: m.side) }
-                        // Moves that leave a label dropped so far (ranked higher) a side taken only
-                        // by lower-ranked ones (this one included) are not made.
-                        if yieldsToLower(dropped, own: b, ownLeader: squares, ownPriority: label.priority) {
-                            for o in before.reversed() { setMovable(o.index, box: o.box, side: o.side) }
-                            undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
-                            continue
-                        }
-                        var out: [(index: Int, mark: LabelMark, side: LabelSide)] = []
-                        for m in moves.moves {
-                            out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
-                        }
-                        // The label's own box (and leader) is left out of the index: labels dropped
-                        // so far (ranked higher) may take the room the moves left first (`take`).
-                        placedLabels.remove(LabelLayout.padded(b, by: padding))
-                        for r in squares { placedLabels.remove(r) }
-                        return ((b, label, text, labelFont, side, line), out)
+            for text in texts {
+                label.size = measured(text, font: labelFont)
+                let places: [(box: Rect, side: LabelSide, leader: LeaderLine?)] = leader
+                    ? leaderCandidates(for: label).filter(clearOfFixedMarks).map { ($0.box, LabelSide.allCases[$0.direction], $0.leader) }
+                    : LabelSide.allCases.map { (box($0, for: label, disc: nil), $0, nil) }
+                for (b, side, line) in places {
+                    let squares = line.map(LeaderLabel.boxes(along:)) ?? []
+                    guard push(b, leader: squares, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
+                    let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
+                    for m in moves.moves { setMovable(m.index, box: m.box, side: m.side) }
+                    // Moves that leave a label dropped so far (ranked higher) a side taken only
+                    // by lower-ranked ones (this one included) are not made.
+                    if yieldsToLower(dropped, own: b, ownLeader: squares, ownPriority: label.priority) {
+                        for o in before.reversed() { setMovable(o.index, box: o.box, side: o.side) }
+                        undo(to: (log: 0, moving: [], moves: 0), moves: &moves)
+                        continue
                     }
+                    var out: [(index: Int, mark: LabelMark, side: LabelSide)] = []
+                    for m in moves.moves {
+                        out.append((m.index, mark(movable[m.index].text, font: movable[m.index].font, box: m.box), m.side))
+                    }
+                    // The label's own box (and leader) is left out of the index: labels dropped
+                    // so far (ranked higher) may take the room the moves left first (`take`).
+                    placedLabels.remove(LabelLayout.padded(b, by: padding))
+                    for r in squares { placedLabels.remove(r) }
+                    return ((b, label, text, labelFont, side, line), out)
                 }
             }
             return nil
@@ -828,38 +827,36 @@ enum LabelLayout {
         /// with a leader line, as an atlas sets a crowded coast's names out at sea: the nearest
         /// ring of `LeaderLabel.candidates` with a place that fits, there the place that covers
         /// the fewest small markers and crosses no coast (costs as `side(for:)` weighs them), ties
-        /// in the ring's order. The label's own type first, then (for a top-ranked name) the
-        /// smaller one, as `place` tries them. Inserts the box and the leader's squares; not
-        /// movable afterwards. Dense dot maps only.
-        mutating func placeLeadered(_ label: LabelPlacer.Label, texts: [String], smallerType: Bool, preferred: Preferred? = nil)
+        /// in the ring's order. In the smaller type, as every point's name on a dense dot map.
+        /// Inserts the box and the leader's squares; not movable afterwards. Dense dot maps only.
+        mutating func placeLeadered(_ label: LabelPlacer.Label, texts: [String], preferred: Preferred? = nil)
             -> (mark: LabelMark, side: LabelSide)? {
             guard soft != nil, !c.allowOverlap else { return nil }
-            let fonts = [font(smallerType: smallerType)] + (!smallerType ? [font(smallerType: true)] : [])
+            // Points' names on a dense dot map are all in the smaller type.
+            let labelFont = font(smallerType: true)
             var label = label
-            for (k, labelFont) in fonts.enumerated() {
-                for text in texts {
-                    label.size = measured(text, font: labelFont)
-                    var best: (cand: LeaderLabel.Candidate, cost: Int)?
-                    // The planned place first (`DenseLabelPlan`), when it is of this type and free.
-                    if let p = preferred, let line = p.leader, smallerType || k == 1,
-                       let cand = leaderCandidates(for: label).first(where: { $0.box == p.box && $0.leader == line }), fits(cand) {
-                        best = (cand, -1)
-                    }
-                    for cand in best == nil ? leaderCandidates(for: label) : [] {
-                        if let b = best, cand.ring > b.cand.ring { break }
-                        guard fits(cand) else { continue }
-                        let cost = positionCost(cand.box)
-                        if best == nil || cost < best!.cost { best = (cand, cost) }
-                    }
-                    guard let (cand, _) = best else { continue }
-                    let line = cand.leaderBoxes
-                    placedLabels.insert(LabelLayout.padded(cand.box, by: padding))
-                    for r in line { placedLabels.insert(r) }
-                    leadered.append((cand.box, line, label.priority))
-                    var m = mark(text, font: labelFont, box: cand.box)
-                    m.leader = cand.leader
-                    return (m, LabelSide.allCases[cand.direction])
+            for text in texts {
+                label.size = measured(text, font: labelFont)
+                var best: (cand: LeaderLabel.Candidate, cost: Int)?
+                // The planned place first (`DenseLabelPlan`), when it is free.
+                if let p = preferred, let line = p.leader,
+                   let cand = leaderCandidates(for: label).first(where: { $0.box == p.box && $0.leader == line }), fits(cand) {
+                    best = (cand, -1)
                 }
+                for cand in best == nil ? leaderCandidates(for: label) : [] {
+                    if let b = best, cand.ring > b.cand.ring { break }
+                    guard fits(cand) else { continue }
+                    let cost = positionCost(cand.box)
+                    if best == nil || cost < best!.cost { best = (cand, cost) }
+                }
+                guard let (cand, _) = best else { continue }
+                let line = cand.leaderBoxes
+                placedLabels.insert(LabelLayout.padded(cand.box, by: padding))
+                for r in line { placedLabels.insert(r) }
+                leadered.append((cand.box, line, label.priority))
+                var m = mark(text, font: labelFont, box: cand.box)
+                m.leader = cand.leader
+                return (m, LabelSide.allCases[cand.direction])
             }
             return nil
         }
@@ -953,7 +950,8 @@ enum LabelLayout {
             let mark = (log: moves.log.count, moving: moves.moving, moves: moves.moves.count)
             // Free sides, cheapest first (small markers beyond the few a label may cover, a coast
             // crossed: as `side(for:)` weighs them), ties in the usual order.
-            let free = others.filter { fits($0.box, disc: nil) }.map { o in
+            // (And nearer its own dot than any named one: `nearestOwn`.)
+            let free = others.filter { fits($0.box, disc: nil) && nearestOwn($0.box, dot: l.label.markBox) }.map { o in
                 (box: o.box, side: o.side,
                  cost: positionCost(o.box))
             }
@@ -968,7 +966,7 @@ enum LabelLayout {
                 undo(to: mark, moves: &moves)
             }
             // Then sides it can clear by pushing others.
-            for (a, side) in others where depth > 0 && moves.budget > 0 {
+            for (a, side) in others where depth > 0 && moves.budget > 0 && nearestOwn(a, dot: l.label.markBox) {
                 guard push(a, depth: depth, moves: &moves) else { continue }
                 moves.moves.append((q, a, side))
                 if settle(rest, depth: depth, moves: &moves) { return true }

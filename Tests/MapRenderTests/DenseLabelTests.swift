@@ -48,15 +48,13 @@ import MapRenderCairo
     }
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
-    /// many are named. The issue asks for 47 of 50 on the 170k file: NOT met here. The map names
-    /// 46: the placement in priority order alone named 42, and the planned placement
-    /// (`DenseLabelPlan`, 10,000 steps) names 46. Xi'an, Qingdao, Hefei and Dalian are not named:
-    /// each of their places is taken by a name ranked higher (Beijing, Tianjin, Shanghai, Wuhan,
-    /// Seoul, Puxi...: `unnamedPlacesYieldOnlyToHigherRanks`) or would cover or lie nearer a dot
-    /// named before it. At this scale 300 km is about 8 px, and the 12 px names of the east of
-    /// China fill it. (With leaders in sixteen directions and out to 80 px the search names 47,
-    /// but draws Ahmedabad's name 90 px off across India: not kept.) The floor guards against
-    /// losing more.
+    /// many are named: the issue asks for 47 of 50 (on the 170k cities1000 file, which is not in
+    /// the repository; this is the 34k cities15000). The placement in priority order alone
+    /// names 42; the planned placement (`DenseLabelPlan`, 10,000 steps) names 47, the same at
+    /// 6,000, 15,000 and 30,000 steps. Qingdao, Hefei and Dalian are not named: each of their
+    /// places is taken by a name ranked higher (Beijing, Tianjin, Shanghai, Seoul...:
+    /// `unnamedPlacesYieldOnlyToHigherRanks`) or would cover or lie nearer a dot named before
+    /// it. At this scale 300 km is about 8 px, and the 12 px names of the east of China fill it.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()
         #expect(rows.count == result.summary.input.pointsRead)
@@ -73,7 +71,7 @@ import MapRenderCairo
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
               + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
         #expect(apart.count == 50)
-        #expect(count >= 46, "\(count) of 50 named")
+        #expect(count >= 47, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
     }

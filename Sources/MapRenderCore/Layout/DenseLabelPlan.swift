@@ -281,9 +281,11 @@ struct DenseLabelPlan {
 
     /// Simulated annealing over the preferences, `iterations` steps at most, from a fixed seed:
     /// the same plan on every run. Each step either moves a dropped leading name to one of its
-    /// places and the names ranked above it that are in the way to other sides of theirs, or
-    /// moves one placed name to another side. The best preferences found: per entry an index in
-    /// its `places`, or nil.
+    /// places and the names ranked above it that are in the way to other places of theirs (a
+    /// name beside its dot to another side, a name set away to another place with a leader), or
+    /// moves one placed name likewise. (Names set away once stayed where the greedy put them:
+    /// Wuhan's leader, run north, kept Xi'an unnamed.) The best preferences found: per entry an
+    /// index in its `places`, or nil.
     func search(iterations: Int) -> [Int?] {
         var rng = SplitMix64(state: 0x6d61_7072_656e_6465)
         func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
@@ -305,20 +307,23 @@ struct DenseLabelPlan {
                 let k = start[i] + random(end[i] - start[i])
                 next[i] = k
                 changed.append(i)
-                // The names above it in the way, each to another side of its own clear of it.
+                // The names above it in the way, each to another place of its own clear of it:
+                // another side, or, set away, another place with a leader.
                 for j in before[i] {
                     let c = current[j]
-                    guard c >= 0, c < leadersStart[j], flat[c].meets(flat[k]) else { continue }
-                    let others = (start[j]..<leadersStart[j]).filter { !flat[$0].meets(flat[k]) }
+                    guard c >= 0, flat[c].meets(flat[k]) else { continue }
+                    let range = c < leadersStart[j] ? start[j]..<leadersStart[j] : leadersStart[j]..<end[j]
+                    let others = range.filter { !flat[$0].meets(flat[k]) }
                     guard !others.isEmpty else { continue }
                     next[j] = others[random(others.count)]
                     changed.append(j)
                 }
             } else {
-                let placed = entries.indices.filter { current[$0] >= 0 && current[$0] < leadersStart[$0] }
+                let placed = entries.indices.filter { current[$0] >= 0 }
                 guard !placed.isEmpty else { break }
                 let j = placed[random(placed.count)]
-                next[j] = start[j] + random(leadersStart[j] - start[j])
+                let range = current[j] < leadersStart[j] ? start[j]..<leadersStart[j] : leadersStart[j]..<end[j]
+                next[j] = range.lowerBound + random(range.count)
                 changed.append(j)
             }
             let undo = redecode(next, state: &state, changed: changed)

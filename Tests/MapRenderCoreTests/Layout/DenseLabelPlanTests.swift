@@ -106,6 +106,23 @@ import Testing
         #expect(found > none)
     }
 
+    /// A name set away with a leader that is in the way of a lower-ranked one moves to another
+    /// of its leader places: A (no free side, two leader places) takes the first, which covers
+    /// B's only side; the search moves A's name to its second place, and both are named.
+    @Test func searchMovesANameSetAwayOutOfTheWay() {
+        let a = DenseLabelPlan.Entry(places: [
+            .init(box: Rect(x: 120, y: 80, width: 30, height: 10), leader: LeaderLine(x0: 103, y0: 99, x1: 119, y1: 89, width: 0.75)),
+            .init(box: Rect(x: 40, y: 120, width: 30, height: 10), leader: LeaderLine(x0: 99, y0: 104, x1: 71, y1: 119, width: 0.75)),
+        ], sides: 0, dot: Rect(x: 100, y: 100, width: 4, height: 4), leading: true)
+        let b = DenseLabelPlan.Entry(places: [.init(box: Rect(x: 118, y: 78, width: 40, height: 12))],
+                                     sides: 1, dot: Rect(x: 160, y: 82, width: 4, height: 4), leading: true)
+        let plan = DenseLabelPlan(entries: [a, b], padding: 1)
+        #expect(plan.decode([-1, -1]) == [0, -1], "greedily, A's first leader place drops B")
+        let found = plan.search(iterations: 200)
+        #expect(found[0] == 1, "A set away at its second place")
+        #expect(plan.decode(found.enumerated().map { i, k in k.map { plan.start[i] + $0 } ?? -1 }) == [1, 2])
+    }
+
     /// The series e^x agrees with the exact values to 1e-9 over the range the search uses.
     @Test func expMatchesTheSeries() {
         for (x, e) in [(0.0, 1.0), (-1.0, 0.36787944117144233), (-5.0, 0.006737946999085467), (-20.0, 2.061153622438558e-09)] {

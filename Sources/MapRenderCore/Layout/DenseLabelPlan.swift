@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let plan = DenseLabelPlan(entries: entries, padding: 1)    // the first names, in priority order
-/// let preferred = plan.search(iterations: 10_000)   // per entry: the place to try first, or nil
+/// let preferred = plan.search(iterations: 25_000)   // per entry: the place to try first, or nil
 /// ```
 ///
 /// The search never decides on its own: it proposes preferences, and each proposal is judged by
@@ -120,8 +120,8 @@ struct DenseLabelPlan {
     let leadingEntries: [Int]
     /// Per place in `flat`, what its being taken blocks, as lists in flat arrays (place p's part
     /// from `blocksStart[p]` to `blocksStart[p + 1]`): the later entries' places it meets. And per
-    /// entry, what its being named blocks: the later entries' places that cover its dot or lie
-    /// nearer to it than to their own (from `dotBlocksStart[i]` to `dotBlocksStart[i + 1]`).
+    /// entry, what its being named blocks: the later entries' places that cover its dot, lie
+    /// nearer to it than to their own, or (a leading entry's dot) have a leader across it (from `dotBlocksStart[i]` to `dotBlocksStart[i + 1]`).
     /// Worked out once: the geometry of two places never changes, and testing it in each step
     /// of the search took two thirds of the search.
     let blocks: [Int32], blocksStart: [Int]
@@ -171,7 +171,10 @@ struct DenseLabelPlan {
                 let ownDistance = side ? LabelLayout.distance(box, own.midX, own.midY) : 0
                 for j in before[i] {
                     let dot = dots[j]
-                    if place.covers(dot, padding: padding) || (side && LabelLayout.distance(box, dot.midX, dot.midY) < ownDistance) {
+                    // Covers the dot, lies nearer it than its own (a side), or its leader crosses
+                    // it (a leading place's: `LabelLayout.PlainPlacer.crossesLeadingDot`).
+                    if place.covers(dot, padding: padding) || (side && LabelLayout.distance(box, dot.midX, dot.midY) < ownDistance)
+                        || (entries[j].leading && place.leader.map { Place.segment($0, hits: dot) } == true) {
                         dotPairs.append((Int32(j), Int32(q)))
                         continue
                     }

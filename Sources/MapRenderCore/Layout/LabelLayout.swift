@@ -19,7 +19,7 @@ enum LabelLayout {
     static let leadingSpacing = 8.0
     /// `DenseLabelPlan`: how many of the first point names it plans, and how many steps it searches.
     static let plannedLabels = 150
-    static let planIterations = 10_000
+    static let planIterations = 25_000
     /// `placeByMoving`: how many placed labels one box may push away, how many levels of pushes,
     /// and how many boxes one search may try.
     static let maxBlockers = 3
@@ -465,6 +465,7 @@ enum LabelLayout {
             if placer.soft != nil && owner >= 0 {
                 let dot = candidates.labels[j].markBox
                 placer.namedDots.insert(dot)
+                if leading.contains(j) { placer.leadingDots.append(dot) }
                 placer.namedCentres.append((dot.x + dot.width / 2, dot.y + dot.height / 2))
             }
             items.append(.label(mark))
@@ -566,6 +567,9 @@ enum LabelLayout {
         /// On a dense dot map, the dots of the places named so far: no later name's box covers one
         /// (a name over another named place's dot reads as naming it). Leaders may cross them.
         var namedDots: CollisionIndex
+        /// The dots of the leading places named so far: no leader crosses one
+        /// (`crossesLeadingDot`).
+        var leadingDots: [Rect] = []
         /// Their centres, for `nearestOwn`.
         var namedCentres: [(x: Double, y: Double)] = []
         /// Half the style's `text-padding`, added around every label's box (its halo reserve
@@ -614,6 +618,13 @@ enum LabelLayout {
         func free(_ r: Rect) -> Bool {
             image.contains(r) && raster.isFree(r) && !discs.intersects(r) && placedLabels.canPlace(LabelLayout.padded(r, by: padding))
                 && namedDots.canPlace(r)
+        }
+
+        /// Whether a leader line crosses the dot of a leading place named so far: a line through
+        /// Shanghai's dot to a name out at sea reads as naming Shanghai (Wuhan's did, on the 170k
+        /// GeoNames map).
+        func crossesLeadingDot(_ l: LeaderLine) -> Bool {
+            leadingDots.contains { DenseLabelPlan.Place.segment(l, hits: $0) }
         }
 
         /// On a dense dot map, whether a name's box beside its dot lies nearer its own dot than the
@@ -742,6 +753,7 @@ enum LabelLayout {
                     ? leaderCandidates(for: label).filter(clearOfFixedMarks).map { ($0.box, LabelSide.allCases[$0.direction], $0.leader) }
                     : LabelSide.allCases.map { (box($0, for: label, disc: nil), $0, nil) }
                 for (b, side, line) in places {
+                    if let l = line, crossesLeadingDot(l) { continue }
                     let squares = line.map(LeaderLabel.boxes(along:)) ?? []
                     guard push(b, leader: squares, depth: LabelLayout.moveDepth, moves: &moves) else { continue }
                     let before = moves.moves.map { (index: $0.index, box: movable[$0.index].box, side: movable[$0.index].side) }
@@ -787,7 +799,7 @@ enum LabelLayout {
                 }
                 guard !bySide, leaders else { return bySide }
                 return leaderCandidates(for: l).contains { cand in
-                    guard clearOfFixedMarks(cand), namedDots.canPlace(cand.box) else { return false }
+                    guard clearOfFixedMarks(cand), namedDots.canPlace(cand.box), !crossesLeadingDot(cand.leader) else { return false }
                     let pb = LabelLayout.padded(cand.box, by: padding), line = cand.leaderBoxes
                     func hits(_ r: Rect) -> Bool { r.intersects(pb) || line.contains { $0.intersects(r) } }
                     var priorities: [Double] = []
@@ -820,7 +832,7 @@ enum LabelLayout {
         /// label, its leader crossing no label and no other leader.
         func fits(_ cand: LeaderLabel.Candidate) -> Bool {
             clearOfFixedMarks(cand) && placedLabels.canPlace(LabelLayout.padded(cand.box, by: padding)) && namedDots.canPlace(cand.box)
-                && cand.leaderBoxes.allSatisfy { placedLabels.canPlace($0) }
+                && cand.leaderBoxes.allSatisfy { placedLabels.canPlace($0) } && !crossesLeadingDot(cand.leader)
         }
 
         /// A point's label with no free side and no room made by moves, set away from its dot

@@ -33,14 +33,16 @@ import Testing
     }
 
     /// Whether place `q` (flat) of entry `i` is blocked by the earlier decisions.
-    /// (Or, for a side, the name would lie nearer a named dot than its own.)
+    /// (Or, for a side, the name would lie nearer a named dot than its own; or its leader would
+    /// cross a named leading place's dot.)
     static func blocked(_ plan: DenseLabelPlan, _ i: Int, _ q: Int, _ d: [Int]) -> Bool {
         let box = LabelLayout.padded(plan.flat[q].box, by: -1), own = plan.entries[i].dot
         let ownDistance = LabelLayout.distance(box, own.midX, own.midY)
         return (0..<i).contains { j in
             let dot = plan.entries[j].dot
             return d[j] >= 0 && (plan.flat[d[j]].meets(plan.flat[q]) || plan.flat[q].covers(dot, padding: 1)
-                || (q < plan.leadersStart[i] && LabelLayout.distance(box, dot.midX, dot.midY) < ownDistance))
+                || (q < plan.leadersStart[i] && LabelLayout.distance(box, dot.midX, dot.midY) < ownDistance)
+                || (plan.entries[j].leading && plan.flat[q].leader.map { DenseLabelPlan.Place.segment($0, hits: dot) } == true))
         }
     }
 

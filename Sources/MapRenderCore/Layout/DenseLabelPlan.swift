@@ -121,9 +121,9 @@ struct DenseLabelPlan {
     /// Per place in `flat`, what its being taken blocks, as lists in flat arrays (place p's part
     /// from `blocksStart[p]` to `blocksStart[p + 1]`): the later entries' places it meets. And per
     /// entry, what its being named blocks: the later entries' places that cover its dot, lie
-    /// nearer to it than to their own, or (a leading entry's dot) have a leader across it (from `dotBlocksStart[i]` to `dotBlocksStart[i + 1]`).
-    /// Worked out once: the geometry of two places never changes, and testing it in each step
-    /// of the search took two thirds of the search.
+    /// nearer to it than to their own, or (a leading entry's dot) have a leader across it (from
+    /// `dotBlocksStart[i]` to `dotBlocksStart[i + 1]`). Worked out once: the geometry of two
+    /// places never changes, and testing it in each step took two thirds of the search.
     let blocks: [Int32], blocksStart: [Int]
     let dotBlocks: [Int32], dotBlocksStart: [Int]
 

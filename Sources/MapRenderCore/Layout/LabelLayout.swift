@@ -565,7 +565,8 @@ enum LabelLayout {
         /// The placed labels' boxes, each grown by `padding`.
         var placedLabels: CollisionIndex
         /// On a dense dot map, the dots of the places named so far: no later name's box covers one
-        /// (a name over another named place's dot reads as naming it). Leaders may cross them.
+        /// (a name over another named place's dot reads as naming it). Leaders may cross them, but
+        /// for a leading place's (`leadingDots`).
         var namedDots: CollisionIndex
         /// The dots of the leading places named so far: no leader crosses one
         /// (`crossesLeadingDot`).

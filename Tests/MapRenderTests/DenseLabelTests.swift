@@ -48,12 +48,22 @@ import MapRenderCairo
     static func largestPlaces(_ result: RenderResult, _ rows: [(name: String, lat: Double, lon: Double, pop: Double)])
         -> (named: [Int], missing: [Int]) {
         let named = Set(result.scene.labels.compactMap(\.owner))
-        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        let order = Self.byPopulation(rows)
         var apart: [Int] = []
         for i in order where apart.count < 50 {
             if apart.allSatisfy({ km((rows[$0].lat, rows[$0].lon), (rows[i].lat, rows[i].lon)) >= 300 }) { apart.append(i) }
         }
         return (apart.filter(named.contains), apart.filter { !named.contains($0) })
+    }
+
+    /// The rows most populous first (ties in file order): the layout's priority order.
+    static func byPopulation(_ rows: [(name: String, lat: Double, lon: Double, pop: Double)]) -> [Int] {
+        rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+    }
+
+    /// Where a row's dot is drawn.
+    static func pixel(_ result: RenderResult, _ row: (name: String, lat: Double, lon: Double, pop: Double)) -> (x: Double, y: Double) {
+        result.viewport.pixel(x: WebMercator.x(lon: row.lon), y: WebMercator.y(lat: row.lat))
     }
 
     /// Great-circle distance, km.
@@ -98,7 +108,7 @@ import MapRenderCairo
         let (result, rows) = try Self.render()
         let labels = result.scene.labels
         let named = Set(labels.compactMap(\.owner))
-        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        let order = Self.byPopulation(rows)
         var rank: [Int: Int] = [:]
         for (k, i) in order.enumerated() { rank[i] = k }
         var apart: [Int] = []
@@ -118,7 +128,7 @@ import MapRenderCairo
         var dots: [(box: Rect, rank: Int)] = []
         for l in labels {
             guard let o = l.owner else { continue }
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            let p = Self.pixel(result, rows[o])
             if let k = (0..<batch.count).first(where: { abs(batch.x[$0] - p.x) < 0.01 && abs(batch.y[$0] - p.y) < 0.01 }) {
                 dots.append((batch.box(at: k), rank[o] ?? .max))
             }
@@ -142,7 +152,7 @@ import MapRenderCairo
         let leading = Self.leadingPlaces(result, rows, order)
         var checked = 0
         for i in apart where !named.contains(i) {
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
+            let p = Self.pixel(result, rows[i])
             guard let k = (0..<batch.count).first(where: { abs(batch.x[$0] - p.x) < 0.01 && abs(batch.y[$0] - p.y) < 0.01 }) else {
                 Issue.record("\(rows[i].name): no dot"); continue
             }
@@ -185,7 +195,7 @@ import MapRenderCairo
     static func leadingPlaces(_ result: RenderResult, _ rows: [(name: String, lat: Double, lon: Double, pop: Double)], _ order: [Int]) -> Set<Int> {
         var leading = Set<Int>(), leadingDots: [(x: Double, y: Double)] = []
         for i in order.prefix(2000) where leadingDots.count < 200 {
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[i].lon), y: WebMercator.y(lat: rows[i].lat))
+            let p = Self.pixel(result, rows[i])
             let d = LabelLayout.leadingSpacing
             if leadingDots.allSatisfy({ ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) >= d * d }) {
                 leadingDots.append((p.x, p.y)); leading.insert(i)
@@ -198,7 +208,7 @@ import MapRenderCairo
     /// drawn): a line through Shanghai's dot to a name out at sea reads as naming Shanghai.
     @Test func leadersCrossNoLeadingDotRankedAbove() throws {
         let (result, rows) = try Self.render()
-        let order = rows.indices.sorted { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }
+        let order = Self.byPopulation(rows)
         var rank: [Int: Int] = [:]
         for (k, i) in order.enumerated() { rank[i] = k }
         let leading = Self.leadingPlaces(result, rows, order)
@@ -207,7 +217,7 @@ import MapRenderCairo
         for l in result.scene.labels {
             guard let line = l.leader, let o = l.owner else { continue }
             for m in named where rank[m]! < rank[o]! {
-                let p = result.viewport.pixel(x: WebMercator.x(lon: rows[m].lon), y: WebMercator.y(lat: rows[m].lat))
+                let p = Self.pixel(result, rows[m])
                 let dot = Rect(x: p.x - 2, y: p.y - 2, width: 4, height: 4)
                 #expect(!DenseLabelPlan.Place.segment(line, hits: dot), "\(l.text)'s leader crosses \(rows[m].name)'s dot")
             }
@@ -233,7 +243,7 @@ import MapRenderCairo
             #expect(image.contains(line.bounds), "\(l.text): leader leaves the image")
             // It starts at its own dot (within 3 px of the dot's centre) and ends beside its box.
             if let o = l.owner {
-                let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+                let p = Self.pixel(result, rows[o])
                 #expect(hypot(line.x0 - p.x, line.y0 - p.y) <= 3.5, "\(l.text): leader starts away from its dot")
             }
             let halo = l.haloWidth
@@ -331,17 +341,17 @@ import MapRenderCairo
         let labels = result.scene.labels
         let reserve = Style.default.label.haloWidth / 2
         var rank: [Int: Int] = [:]
-        for (k, i) in rows.indices.sorted(by: { rows[$0].pop != rows[$1].pop ? rows[$0].pop > rows[$1].pop : $0 < $1 }).enumerated() { rank[i] = k }
+        for (k, i) in Self.byPopulation(rows).enumerated() { rank[i] = k }
         let dots = labels.compactMap { l -> (x: Double, y: Double, rank: Int)? in
             guard let o = l.owner else { return nil }
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            let p = Self.pixel(result, rows[o])
             return (p.x, p.y, rank[o]!)
         }
         var checked = 0
         for l in labels where l.leader == nil {
             guard let o = l.owner else { continue }
             let box = Rect(x: l.x - reserve, y: l.y - reserve, width: l.width + 2 * reserve, height: l.height + 2 * reserve)
-            let p = result.viewport.pixel(x: WebMercator.x(lon: rows[o].lon), y: WebMercator.y(lat: rows[o].lat))
+            let p = Self.pixel(result, rows[o])
             let own = LabelLayout.distance(box, p.x, p.y)
             for d in dots where d.rank < rank[o]! {
                 #expect(LabelLayout.distance(box, d.x, d.y) >= own - 0.01,

@@ -238,24 +238,19 @@ struct DenseLabelPlan {
 
     /// The greedy placement with `preferred` places (flat indices, -1: none) tried first: per
     /// entry its place or -1 (dropped).
-    func decode(_ preferred: [Int]) -> [Int] {
+    func decode(_ preferred: [Int]) -> [Int] { decodedState(preferred).decisions }
+
+    /// `decode`'s whole state (`State`).
+    func decodedState(_ preferred: [Int]) -> State {
         var s = empty
         for i in entries.indices { set(i, to: decide(i, preferred: preferred[i], blocked: s.blocked), in: &s) }
-        return s.decisions
+        return s
     }
 
-    /// `decode` again after the preferences of `changed` entries changed: only the entries whose
-    /// preference or an earlier neighbour's decision changed are decided again (an entry's
-    /// decision depends on nothing else). Returns the decisions and the entries that changed.
-    func redecode(_ preferred: [Int], from current: [Int], changed: [Int]) -> (decisions: [Int], changed: [Int]) {
-        var s = empty
-        for i in entries.indices { set(i, to: current[i], in: &s) }
-        let undo = redecode(preferred, state: &s, changed: changed)
-        return (s.decisions, undo.map(\.entry))
-    }
-
-    /// `redecode` on a state, in place: returns each entry that changed with its old decision,
-    /// in order (setting them back in reverse order restores the state).
+    /// `decode` again, in place, after the preferences of `changed` entries changed: only the
+    /// entries whose preference or an earlier neighbour's decision changed are decided again (an
+    /// entry's decision depends on nothing else). Returns each entry that changed with its old
+    /// decision, in order (setting them back in reverse order restores the state).
     func redecode(_ preferred: [Int], state s: inout State, changed: [Int]) -> [(entry: Int, old: Int)] {
         var dirty = [Bool](repeating: false, count: entries.count)
         var first = entries.count
@@ -293,8 +288,7 @@ struct DenseLabelPlan {
         var rng = SplitMix64(state: 0x6d61_7072_656e_6465)
         func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         var preferred = [Int](repeating: -1, count: entries.count)
-        var state = empty
-        for i in entries.indices { set(i, to: decide(i, preferred: -1, blocked: state.blocked), in: &state) }
+        var state = decodedState(preferred)
         var currentScore = score(state.decisions)
         var best = (score: currentScore, preferred: preferred)
         var temperature = 300.0

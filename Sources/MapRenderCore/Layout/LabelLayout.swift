@@ -466,7 +466,7 @@ enum LabelLayout {
                 let dot = candidates.labels[j].markBox
                 placer.namedDots.insert(dot)
                 if leading.contains(j) { placer.leadingDots.append(dot) }
-                placer.namedCentres.append((dot.x + dot.width / 2, dot.y + dot.height / 2))
+                placer.namedCentres.append((dot.midX, dot.midY))
             }
             items.append(.label(mark))
             sides.set(side, point: owner, representative: representative)
@@ -633,9 +633,8 @@ enum LabelLayout {
         /// (Shenzhen's name set west of its dot, beyond Guangzhou's, swapped the two).
         func nearestOwn(_ b: Rect, dot: Rect) -> Bool {
             guard soft != nil else { return true }
-            let own = LabelLayout.distance(b, dot.x + dot.width / 2, dot.y + dot.height / 2)
-            for c in namedCentres where abs(c.x - (b.x + b.width / 2)) < b.width / 2 + own
-                && abs(c.y - (b.y + b.height / 2)) < b.height / 2 + own {
+            let own = LabelLayout.distance(b, dot.midX, dot.midY)
+            for c in namedCentres where abs(c.x - b.midX) < b.width / 2 + own && abs(c.y - b.midY) < b.height / 2 + own {
                 if LabelLayout.distance(b, c.x, c.y) < own { return false }
             }
             return true
@@ -707,9 +706,10 @@ enum LabelLayout {
             // A kept side only (`LabelSides.only`): that side or none.
             let order = hint.map { h in c.hints.only ? [h] : [h] + LabelSide.allCases.filter { $0 != h } } ?? LabelSide.allCases
             var label = label
-            for (k, labelFont) in fonts.enumerated() {
-                // The planned place first (`DenseLabelPlan`), when it is of this type and free.
-                if let p = preferred, p.leader == nil, smallerType || k == 1, let text = texts.first, free(p.box),
+            for labelFont in fonts {
+                // The planned place first (`DenseLabelPlan`: a point's name, so in the smaller
+                // type, the only one tried), when it is free.
+                if let p = preferred, p.leader == nil, let text = texts.first, free(p.box),
                    nearestOwn(p.box, dot: label.markBox) {
                     label.size = measured(text, font: labelFont)
                     placedLabels.insert(LabelLayout.padded(p.box, by: padding))

@@ -86,10 +86,13 @@ import Testing
                 preferred[i] = plan.start[i] + Int(rng.next() % UInt64(plan.end[i] - plan.start[i]))
                 changed.append(i)
             }
-            let r = plan.redecode(preferred, from: current, changed: changed)
+            var state = plan.empty
+            for i in plan.entries.indices { plan.set(i, to: current[i], in: &state) }
+            let undo = plan.redecode(preferred, state: &state, changed: changed)
             let full = plan.decode(preferred)
-            #expect(r.decisions == full)
-            #expect(Set(r.changed) == Set(plan.entries.indices.filter { current[$0] != full[$0] }))
+            #expect(state.decisions == full)
+            #expect(Set(undo.map(\.entry)) == Set(plan.entries.indices.filter { current[$0] != full[$0] }))
+            #expect(undo.allSatisfy { current[$0.entry] == $0.old })
             current = full
         }
     }
